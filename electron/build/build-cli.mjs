@@ -1,0 +1,31 @@
+// Bundles the Node side (CLI and library entry points) with esbuild. Usage: node electron/build/build-cli.mjs [OUTDIR]
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Builds `cli.js` (and the library entries) into `outdir`; returns the path of the CLI. */
+export async function buildCli(outdir = join(root, "dist")) {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  await build({
+    absWorkingDir: root,
+    entryPoints: { cli: "electron/cli/main.ts" },
+    outdir,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    sourcemap: "linked",
+    define: { __TOOL_VERSION__: JSON.stringify(pkg.version) },
+    logLevel: "warning",
+  });
+  return join(outdir, "cli.js");
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const out = await buildCli(process.argv[2] ? resolve(process.argv[2]) : undefined);
+  console.log(`built ${out}`);
+}

@@ -1,0 +1,13 @@
+import type { CliCommand } from "../command.js";
+import { analyzeCommand } from "./analyze.js";
+import { demoAgentCommand } from "./demo-agent.js";
+import { demoClientCommand } from "./demo-client.js";
+import { proxyCommand } from "./proxy.js";
+
+/** Every subcommand, in the order `--help` lists them. Each lives in its own file beside this one. */
+export const commands: readonly CliCommand[] = [
+  proxyCommand,
+  analyzeCommand,
+  demoAgentCommand,
+  demoClientCommand,
+];

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+import { type CliCommand, CliError } from "./command.js";
+import { commands } from "./commands/index.js";
+import { TOOL_VERSION } from "./version.js";
+
+/** The top-level `--help` text, derived from the command table so it never drifts from the code. */
+export function topLevelHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    `acp-retry-inspector ${TOOL_VERSION}: a logging proxy, timeline and analyzer for ACP retries and idempotency keys`,
+    "",
+    "Usage: acp-retry-inspector <command> [options]",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Run `acp-retry-inspector <command> --help` for a command's options.",
+  ].join("\n");
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    const target = name === "help" ? commands.find((c) => c.name === rest[0]) : undefined;
+    process.stdout.write(`${target ? target.help : topLevelHelp()}\n`);
+    return 0;
+  }
+  if (name === "--version" || name === "-V") {
+    process.stdout.write(`${TOOL_VERSION}\n`);
+    return 0;
+  }
+  const command: CliCommand | undefined = commands.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`acp-retry-inspector: unknown command '${name}'\n\n${topLevelHelp()}\n`);
+    return 2;
+  }
+  if (rest[0] === "--help" || rest[0] === "-h") {
+    process.stdout.write(`${command.help}\n`);
+    return 0;
+  }
+  return command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof CliError) {
+      process.stderr.write(`acp-retry-inspector: ${err.message}\n`);
+      process.exitCode = err.exitCode;
+    } else {
+      process.stderr.write(
+        `acp-retry-inspector: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
+      process.exitCode = 70;
+    }
+  },
+);

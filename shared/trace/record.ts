@@ -1,0 +1,126 @@
+/**
+ * The trace file model: one JSONL file per proxied connection set. Line 1 is a `TraceHeader`,
+ * every later line one `TraceRecord`. `docs/trace-format.md` documents it for other tools.
+ */
+
+/** The `format` value of every trace header. */
+export const TRACE_FORMAT = "acp-retry-inspector-trace";
+/** The format version this code writes; readers accept this version and reject higher ones. */
+export const TRACE_FORMAT_VERSION = 1;
+
+/** Which way a frame travelled. */
+export type Direction = "client->agent" | "agent->client";
+
+/** First line of a trace file. */
+export interface TraceHeader {
+  readonly format: typeof TRACE_FORMAT;
+  readonly version: number;
+  /** The writing tool and its version, e.g. `acp-retry-inspector 0.1.0`. */
+  readonly tool: string;
+  /** Wall-clock start, ISO 8601. */
+  readonly startedAt: string;
+  /** The agent command the tap spawned (argv), when there is one. */
+  readonly agent?: { readonly command: readonly string[]; readonly cwd?: string };
+  /** How clients reach the tap: `stdio`, `ws`, `http`, ... */
+  readonly transport?: string;
+}
+
+/**
+ * Why a frame is flagged. `malformed`: not a valid JSON-RPC 2.0 message (not JSON, not an object,
+ * a batch array, missing fields). `not-utf8`: the bytes are not valid UTF-8 (`raw` is then base64).
+ * `oversize`: longer than the tap records whole; `raw` holds only a prefix and `bytes` the full length.
+ * `unterminated`: the stream ended before the line's newline.
+ */
+export type FrameFlag = "malformed" | "not-utf8" | "oversize" | "unterminated";
+
+interface RecordBase {
+  /** Only grows within a file, starting at 1. */
+  readonly seq: number;
+  /** Epoch milliseconds with sub-millisecond fraction, from a monotonic clock anchored at start. */
+  readonly ts: number;
+}
+
+/** One line (one message) seen on a connection, with its exact bytes. */
+export interface FrameRecord extends RecordBase {
+  readonly type: "frame";
+  /** Connection number, #1, #2, ...: JSON-RPC ids restart on every connection. */
+  readonly conn: number;
+  readonly dir: Direction;
+  /** The exact bytes of the line without its terminating `\n`, as a string (base64 when `encoding` says so). */
+  readonly raw: string;
+  readonly encoding?: "base64";
+  readonly flags?: readonly FrameFlag[];
+  /** Full byte length of the line when `raw` holds less than all of it (`oversize`). */
+  readonly bytes?: number;
+  /** True when the inspector's fault injection swallowed this frame instead of forwarding it. */
+  readonly dropped?: true;
+}
+
+/** A client connection opened. */
+export interface ConnOpenRecord extends RecordBase {
+  readonly type: "conn-open";
+  readonly conn: number;
+  readonly transport: string;
+  /** Remote address or other peer description, when known. */
+  readonly peer?: string;
+}
+
+/** A client connection closed. */
+export interface ConnCloseRecord extends RecordBase {
+  readonly type: "conn-close";
+  readonly conn: number;
+  readonly reason: string;
+}
+
+/** The tap spawned the agent process. */
+export interface AgentSpawnRecord extends RecordBase {
+  readonly type: "agent-spawn";
+  readonly pid: number;
+  readonly command: readonly string[];
+}
+
+/** The agent process ended. */
+export interface AgentExitRecord extends RecordBase {
+  readonly type: "agent-exit";
+  readonly pid: number;
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
+/** One line the agent wrote to stderr (without its newline). */
+export interface AgentStderrRecord extends RecordBase {
+  readonly type: "agent-stderr";
+  readonly pid?: number;
+  readonly text: string;
+}
+
+/** The inspector applied a fault rule (drop, delay, disconnect, kill, restart). */
+export interface FaultRecord extends RecordBase {
+  readonly type: "fault";
+  /** The rule's action, e.g. `drop-response`, `drop-request`, `delay`, `disconnect-client`, `kill-agent`, `restart-agent`. */
+  readonly action: string;
+  /** The armed rule's id, when it came from a rule. */
+  readonly ruleId?: string;
+  readonly conn?: number;
+  /** The `seq` of the frame the fault acted on, when it acted on one. */
+  readonly frameSeq?: number;
+  readonly detail?: string;
+}
+
+/** Something the tap itself wants on the record: a trace gap, a write error it recovered from, ... */
+export interface NoteRecord extends RecordBase {
+  readonly type: "note";
+  readonly level: "info" | "warn" | "error";
+  readonly text: string;
+}
+
+/** Every record type that can follow the header. */
+export type TraceRecord =
+  | FrameRecord
+  | ConnOpenRecord
+  | ConnCloseRecord
+  | AgentSpawnRecord
+  | AgentExitRecord
+  | AgentStderrRecord
+  | FaultRecord
+  | NoteRecord;
