@@ -1,0 +1,67 @@
+import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader, type TraceRecord } from "./record.js";
+
+/** Serialises the header as one JSONL line (with its newline). */
+export function encodeHeader(header: TraceHeader): string {
+  return `${JSON.stringify(header)}\n`;
+}
+
+/** Serialises one record as one JSONL line (with its newline). JSON.stringify escapes newlines inside `raw`. */
+export function encodeRecord(record: TraceRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}
+
+/** The result of decoding one trace line. */
+export type DecodedLine =
+  | { readonly kind: "header"; readonly header: TraceHeader }
+  | { readonly kind: "record"; readonly record: TraceRecord }
+  | { readonly kind: "problem"; readonly message: string };
+
+const RECORD_TYPES = new Set([
+  "frame",
+  "conn-open",
+  "conn-close",
+  "agent-spawn",
+  "agent-exit",
+  "agent-stderr",
+  "fault",
+  "note",
+]);
+
+/** Decodes the first line of a trace file; a problem when it is not a header this version can read. */
+export function decodeHeader(line: string): DecodedLine {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return { kind: "problem", message: "the first line is not JSON, so this is not a trace file" };
+  }
+  const h = v as Partial<TraceHeader> | null;
+  if (!h || typeof h !== "object" || h.format !== TRACE_FORMAT) {
+    return { kind: "problem", message: `the first line is not a "${TRACE_FORMAT}" header` };
+  }
+  if (typeof h.version !== "number" || h.version > TRACE_FORMAT_VERSION) {
+    return {
+      kind: "problem",
+      message: `trace format version ${String(h.version)} is newer than this tool reads (${TRACE_FORMAT_VERSION})`,
+    };
+  }
+  return { kind: "header", header: h as TraceHeader };
+}
+
+/** Decodes one record line; a problem (never a throw) when it is not a record. */
+export function decodeRecord(line: string): DecodedLine {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch (err) {
+    return { kind: "problem", message: `not JSON (${err instanceof Error ? err.message : String(err)})` };
+  }
+  const r = v as { type?: unknown; seq?: unknown; ts?: unknown } | null;
+  if (!r || typeof r !== "object" || typeof r.type !== "string" || !RECORD_TYPES.has(r.type)) {
+    return { kind: "problem", message: "not a trace record (unknown or missing type)" };
+  }
+  if (typeof r.seq !== "number" || typeof r.ts !== "number") {
+    return { kind: "problem", message: "trace record without numeric seq and ts" };
+  }
+  return { kind: "record", record: v as TraceRecord };
+}
