@@ -1,0 +1,62 @@
+/**
+ * The IPC feature modules of the Electron main process, written against a small registrar so
+ * they need no `electron` import: main.ts adapts `ipcMain.handle` (with its sender check) to it.
+ * Boot order (electron/fiddle): main runs every `setupX()` first, and only then opens the window.
+ */
+import type { EventBatch } from "../../shared/app/app-event.js";
+import type { AppCore } from "./app-core.js";
+import { IPC_CHANNELS } from "./ipc-channels.js";
+
+/** The window that sent an IPC call, already checked by the registrar. */
+export interface IpcCaller {
+  readonly webContentsId: number;
+  /** Sends a message to the caller's window; a no-op once the window is gone. */
+  send(channel: string, payload: unknown): void;
+}
+
+/** Registers a handler for one invoke channel; the registrar rejects calls from untrusted senders. */
+export interface IpcRegistrar {
+  handle(channel: string, handler: (caller: IpcCaller, args: readonly unknown[]) => unknown): void;
+}
+
+/** How an operation's result crosses IPC: errors as plain messages, because Electron mangles thrown errors. */
+export type InvokeOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
+
+/** Registers the operation channel: `(op, args)` runs on the core; failures come back as `{ok: false}`. */
+export function setupOperations(ipc: IpcRegistrar, core: AppCore): void {
+  ipc.handle(IPC_CHANNELS.invoke, async (_caller, [op, args]): Promise<InvokeOutcome> => {
+    try {
+      return { ok: true, value: await core.invoke(op as never, args) };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  });
+}
+
+/** The event-stream feature; `dropWindow` ends a window's stream when it closes. */
+export interface EventStream {
+  dropWindow(webContentsId: number): void;
+}
+
+/** Registers subscribe/unsubscribe: one stream per window, restarted from the seq the window asks for. */
+export function setupEventStream(ipc: IpcRegistrar, core: AppCore): EventStream {
+  const streams = new Map<number, () => void>();
+  const drop = (id: number) => {
+    streams.get(id)?.();
+    streams.delete(id);
+  };
+  ipc.handle(IPC_CHANNELS.subscribe, (caller, [fromSeq]) => {
+    const from = typeof fromSeq === "number" && Number.isSafeInteger(fromSeq) && fromSeq >= 0 ? fromSeq : 0;
+    drop(caller.webContentsId);
+    streams.set(
+      caller.webContentsId,
+      core.subscribe(from, (batch: EventBatch) => caller.send(IPC_CHANNELS.batch, batch)),
+    );
+    return true;
+  });
+  ipc.handle(IPC_CHANNELS.unsubscribe, (caller) => {
+    drop(caller.webContentsId);
+    return true;
+  });
+  return { dropWindow: drop };
+}
