@@ -136,7 +136,10 @@ function createWindow(onClosed: (webContentsId: number) => void): void {
 
 async function boot(): Promise<void> {
   await app.whenReady();
-  core = await startApp({ demo: !process.argv.includes("--no-demo"), tool: `acp-retry-inspector ${TOOL_VERSION}` });
+  core = await startApp({
+    demo: !process.argv.includes("--no-demo"),
+    tool: `acp-retry-inspector ${TOOL_VERSION}`,
+  });
   // Boot in order: every feature registers its handlers before the window exists, so the first
   // thing the renderer asks is answered; events from before it subscribes wait in the core's log.
   setupRendererProtocol();

@@ -19,4 +19,7 @@ export interface AppCore {
 export class OperationError extends Error {}
 
 /** Typed argument helper for callers inside this process. */
-export type TypedInvoke = <K extends OperationName>(op: K, args: OperationArgs[K]) => Promise<OperationResults[K]>;
+export type TypedInvoke = <K extends OperationName>(
+  op: K,
+  args: OperationArgs[K],
+) => Promise<OperationResults[K]>;

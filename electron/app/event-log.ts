@@ -6,7 +6,11 @@
 import type { AppEvent, EventBatch } from "../../shared/app/app-event.js";
 
 /** An event before the log numbers it. */
-export type UnnumberedEvent = AppEvent extends infer E ? (E extends AppEvent ? Omit<E, "seq"> : never) : never;
+export type UnnumberedEvent = AppEvent extends infer E
+  ? E extends AppEvent
+    ? Omit<E, "seq">
+    : never
+  : never;
 
 interface Subscriber {
   cursor: number;
@@ -40,7 +44,11 @@ export class EventLog {
   /** Delivers every held event after `fromSeq`, then every new one, until the returned function is called. */
   subscribe(fromSeq: number, onBatch: (batch: EventBatch) => void): () => void {
     const oldest = this.ring[0]?.seq ?? this.nextSeq;
-    const sub: Subscriber = { cursor: Math.max(0, fromSeq), onBatch, gap: fromSeq + 1 < oldest && fromSeq < this.lastSeq };
+    const sub: Subscriber = {
+      cursor: Math.max(0, fromSeq),
+      onBatch,
+      gap: fromSeq + 1 < oldest && fromSeq < this.lastSeq,
+    };
     this.subscribers.add(sub);
     this.scheduleFlush();
     return () => {

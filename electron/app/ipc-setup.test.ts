@@ -8,7 +8,8 @@ import { createPlaceholderCore } from "./placeholder-core.js";
 function registrar() {
   const handlers = new Map<string, (caller: IpcCaller, args: readonly unknown[]) => unknown>();
   const ipc: IpcRegistrar = { handle: (channel, h) => void handlers.set(channel, h) };
-  const call = (channel: string, caller: IpcCaller, ...args: unknown[]) => handlers.get(channel)!(caller, args);
+  const call = (channel: string, caller: IpcCaller, ...args: unknown[]) =>
+    handlers.get(channel)!(caller, args);
   return { ipc, call };
 }
 

@@ -20,7 +20,9 @@ export interface IpcRegistrar {
 }
 
 /** How an operation's result crosses IPC: errors as plain messages, because Electron mangles thrown errors. */
-export type InvokeOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
+export type InvokeOutcome =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: string };
 
 /** Registers the operation channel: `(op, args)` runs on the core; failures come back as `{ok: false}`. */
 export function setupOperations(ipc: IpcRegistrar, core: AppCore): void {

@@ -77,7 +77,7 @@ export function createPlaceholderCore(options: PlaceholderCoreOptions): AppCore 
         const lines = call.args.text.split("\n").filter((l) => l.trim() !== "");
         const problems: string[] = [];
         const head = lines[0] === undefined ? undefined : decodeHeader(lines[0]);
-        if (!head || head.kind !== "header") {
+        if (head?.kind !== "header") {
           throw new OperationError(
             `${call.args.fileName}: ${head?.kind === "problem" ? head.message : "the file is empty"}`,
           );

@@ -8,11 +8,15 @@ const origin = "app://inspector";
 describe("resolveRendererFile", () => {
   it("serves index.html for the root and files below the renderer folder", () => {
     expect(resolveRendererFile(root, "app://inspector/", origin)).toBe(join(root, "index.html"));
-    expect(resolveRendererFile(root, "app://inspector/assets/a.js?x=1", origin)).toBe(join(root, "assets/a.js"));
+    expect(resolveRendererFile(root, "app://inspector/assets/a.js?x=1", origin)).toBe(
+      join(root, "assets/a.js"),
+    );
   });
 
   it("refuses traversal, encoded traversal, NUL bytes and other origins", () => {
-    expect(resolveRendererFile(root, "app://inspector/../../etc/passwd", origin)).toBe(join(root, "etc/passwd"));
+    expect(resolveRendererFile(root, "app://inspector/../../etc/passwd", origin)).toBe(
+      join(root, "etc/passwd"),
+    );
     // The URL parser folds `..` and `%2e%2e` segments first, so these stay inside the root.
     expect(resolveRendererFile(root, "app://inspector/%2e%2e/%2e%2e/etc/passwd", origin)).toBe(
       join(root, "etc/passwd"),

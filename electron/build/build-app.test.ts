@@ -15,7 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const requires = (file: string) => [...readFileSync(file, "utf8").matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
+const requires = (file: string) =>
+  [...readFileSync(file, "utf8").matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
 
 describe("Electron bundles", () => {
   it("the sandboxed preload is CommonJS and requires nothing but electron", () => {

@@ -1,0 +1,36 @@
+/**
+ * Shows a frame exactly as it came over the wire, pretty-printed when it is JSON. Everything that
+ * came over the wire is untrusted: it is rendered as a text node, never parsed as HTML.
+ */
+import { useState } from "react";
+
+/** The text to display: indented JSON when `raw` parses, otherwise `raw` unchanged. */
+export function prettyFrame(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}
+
+/** Pretty frame text with a button that copies the exact original bytes. */
+export function RawFrameView({ raw, label }: { raw: string; label: string }) {
+  const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  const copy = () => {
+    navigator.clipboard.writeText(raw).then(
+      () => setCopied("copied"),
+      () => setCopied("failed"),
+    );
+  };
+  return (
+    <figure className="raw-frame" aria-label={label}>
+      <div className="raw-frame__bar">
+        <figcaption>{label}</figcaption>
+        <button type="button" onClick={copy}>
+          {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy raw"}
+        </button>
+      </div>
+      <pre>{prettyFrame(raw)}</pre>
+    </figure>
+  );
+}

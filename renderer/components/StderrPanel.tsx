@@ -1,0 +1,40 @@
+/** The agent's stderr, line by line, as plain text; it follows new lines while scrolled to the end. */
+import { useLayoutEffect, useRef } from "react";
+import type { StderrLine } from "../store/apply-batches.js";
+
+/** Shows at most this many of the newest lines; the trace keeps all of them. */
+const VISIBLE_LINES = 2_000;
+
+/** The stderr panel: a labelled region with the newest lines, or an explanation while there are none. */
+export function StderrPanel({ lines }: { lines: readonly StderrLine[] }) {
+  const ref = useRef<HTMLElement>(null);
+  const atBottom = useRef(true);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && atBottom.current && lines.length > 0) el.scrollTop = el.scrollHeight;
+  }, [lines]);
+  const shown = lines.length > VISIBLE_LINES ? lines.slice(-VISIBLE_LINES) : lines;
+  return (
+    <section
+      ref={ref}
+      className="stderr"
+      aria-label="Agent stderr"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 4;
+      }}
+    >
+      <h2 className="panel-title">
+        Agent stderr <span className="visually-hidden">({lines.length} lines)</span>
+      </h2>
+      {shown.length === 0 ? (
+        <p>
+          Nothing yet. Lines the agent writes to stderr (its logs, stack traces) appear here, kept apart from
+          the ACP frames on stdout.
+        </p>
+      ) : (
+        <pre className="stderr__lines">{shown.map((l) => l.text).join("\n")}</pre>
+      )}
+    </section>
+  );
+}
