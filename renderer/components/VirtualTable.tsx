@@ -44,6 +44,9 @@ export interface VirtualTableProps<T extends RowData & { readonly seq: number }>
 
 const getRowId = (row: { readonly seq: number }) => String(row.seq);
 
+/** Column sizes are px at the normal 15px text size; as `em` they grow with the large-text option. */
+const columnWidth = (size: number) => `${size / 15}em`;
+
 /** Renders the grid. */
 export function VirtualTable<T extends RowData & { readonly seq: number }>(props: VirtualTableProps<T>) {
   const { rows: data, columns, selectedSeq, onSelect, rowHeight } = props;
@@ -115,7 +118,7 @@ export function VirtualTable<T extends RowData & { readonly seq: number }>(props
         <thead className="vtable__head">
           <tr className="vtable__headrow" aria-rowindex={1}>
             {headerGroup?.headers.map((h) => (
-              <th key={h.id} className="vtable__cell" scope="col" style={{ width: h.getSize() }}>
+              <th key={h.id} className="vtable__cell" scope="col" style={{ width: columnWidth(h.getSize()) }}>
                 <table.FlexRender header={h} />
               </th>
             ))}
@@ -137,7 +140,11 @@ export function VirtualTable<T extends RowData & { readonly seq: number }>(props
                 onClick={() => onSelect(seq)}
               >
                 {row.getAllCells().map((cell) => (
-                  <td key={cell.id} className="vtable__cell" style={{ width: cell.column.getSize() }}>
+                  <td
+                    key={cell.id}
+                    className="vtable__cell"
+                    style={{ width: columnWidth(cell.column.getSize()) }}
+                  >
                     <table.FlexRender cell={cell} />
                   </td>
                 ))}

@@ -1,0 +1,49 @@
+import { join } from "node:path";
+import { _electron, expect, test } from "@playwright/test";
+import { projectRoot } from "../harness/build-once.js";
+import { electronBinary } from "../harness/electron-app.js";
+
+const binary = electronBinary();
+if (!binary.available) {
+  // Printed once per run so CI logs say why the Electron project did nothing.
+  console.log(`[electron] skipped: ${binary.reason}`);
+}
+
+test.describe("desktop app", () => {
+  test.skip(!binary.available, binary.available ? "" : `Electron binary not available: ${binary.reason}`);
+
+  test("opens one hardened window on the renderer with the preload API", async ({}, testInfo) => {
+    if (!binary.available) return;
+    const app = await _electron.launch({
+      executablePath: binary.path,
+      args: [join(projectRoot, "dist", "app", "main.cjs"), ...(process.env.CI ? ["--no-sandbox"] : [])],
+      cwd: projectRoot,
+    });
+    try {
+      const window = await app.firstWindow();
+      await expect(window).toHaveTitle("ACP Retry Inspector");
+      expect(window.url()).toBe("app://inspector/index.html");
+      await expect(window.getByRole("status", { name: "Connection" })).toContainText("connected");
+      const exposed = await window.evaluate(() => ({
+        api: Object.keys((window as unknown as { acpInspector: object }).acpInspector).sort(),
+        require: typeof (window as unknown as { require?: unknown }).require,
+        process: typeof (window as unknown as { process?: unknown }).process,
+      }));
+      expect(exposed).toEqual({
+        api: ["clear", "exportTrace", "importTrace", "injectFault", "setPaused", "subscribe"],
+        require: "undefined",
+        process: "undefined",
+      });
+      // window.open is denied and navigation away is blocked.
+      expect(await window.evaluate(() => window.open("https://example.com") === null)).toBe(true);
+      await window.evaluate(() => {
+        location.href = "https://example.com/";
+      });
+      await expect(window.getByRole("tab", { name: "Timeline" })).toBeVisible();
+      expect(app.windows()).toHaveLength(1);
+      await window.screenshot({ path: testInfo.outputPath("electron-main-view.png") });
+    } finally {
+      await app.close();
+    }
+  });
+});
