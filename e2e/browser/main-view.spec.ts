@@ -23,32 +23,29 @@ function traceFile(): string {
     dir,
     raw: JSON.stringify(message),
   });
-  return (
-    encodeHeader({
-      format: TRACE_FORMAT,
-      version: TRACE_FORMAT_VERSION,
-      tool: "e2e",
-      startedAt: "2025-01-01T00:00:00Z",
-    }) +
-    [
-      frame(1, "client->agent", {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "session/prompt",
-        params: { sessionId: "s1", prompt: [{ type: "text", text: HOSTILE }], idempotencyKey: "k-1" },
-      }),
-      frame(2, "agent->client", { jsonrpc: "2.0", id: 1, result: { messageId: "m1" } }),
-      { type: "agent-stderr", seq: 3, ts: 3, text: "agent: prompt inserted" },
-      frame(4, "client->agent", {
-        jsonrpc: "2.0",
-        id: 2,
-        method: "session/cancel",
-        params: { sessionId: "s1" },
-      }),
-    ]
-      .map(encodeRecord)
-      .join("")
-  );
+  const records: TraceRecord[] = [
+    frame(1, "client->agent", {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "session/prompt",
+      params: { sessionId: "s1", prompt: [{ type: "text", text: HOSTILE }], idempotencyKey: "k-1" },
+    }),
+    frame(2, "agent->client", { jsonrpc: "2.0", id: 1, result: { messageId: "m1" } }),
+    { type: "agent-stderr", seq: 3, ts: 3, text: "agent: prompt inserted" },
+    frame(4, "client->agent", {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "session/cancel",
+      params: { sessionId: "s1" },
+    }),
+  ];
+  const header = encodeHeader({
+    format: TRACE_FORMAT,
+    version: TRACE_FORMAT_VERSION,
+    tool: "e2e",
+    startedAt: "2025-01-01T00:00:00Z",
+  });
+  return header + records.map(encodeRecord).join("");
 }
 
 async function openConnected(page: Page) {

@@ -12,7 +12,8 @@ if (!binary.available) {
 test.describe("desktop app", () => {
   test.skip(!binary.available, binary.available ? "" : `Electron binary not available: ${binary.reason}`);
 
-  test("opens one hardened window on the renderer with the preload API", async ({}, testInfo) => {
+  test("opens one hardened window on the renderer with the preload API", async () => {
+    const testInfo = test.info();
     if (!binary.available) return;
     const app = await _electron.launch({
       executablePath: binary.path,
@@ -20,11 +21,11 @@ test.describe("desktop app", () => {
       cwd: projectRoot,
     });
     try {
-      const window = await app.firstWindow();
-      await expect(window).toHaveTitle("ACP Retry Inspector");
-      expect(window.url()).toBe("app://inspector/index.html");
-      await expect(window.getByRole("status", { name: "Connection" })).toContainText("connected");
-      const exposed = await window.evaluate(() => ({
+      const page = await app.firstWindow();
+      await expect(page).toHaveTitle("ACP Retry Inspector");
+      expect(page.url()).toBe("app://inspector/index.html");
+      await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+      const exposed = await page.evaluate(() => ({
         api: Object.keys((window as unknown as { acpInspector: object }).acpInspector).sort(),
         require: typeof (window as unknown as { require?: unknown }).require,
         process: typeof (window as unknown as { process?: unknown }).process,
@@ -35,13 +36,13 @@ test.describe("desktop app", () => {
         process: "undefined",
       });
       // window.open is denied and navigation away is blocked.
-      expect(await window.evaluate(() => window.open("https://example.com") === null)).toBe(true);
-      await window.evaluate(() => {
+      expect(await page.evaluate(() => window.open("https://example.com") === null)).toBe(true);
+      await page.evaluate(() => {
         location.href = "https://example.com/";
       });
-      await expect(window.getByRole("tab", { name: "Timeline" })).toBeVisible();
+      await expect(page.getByRole("tab", { name: "Timeline" })).toBeVisible();
       expect(app.windows()).toHaveLength(1);
-      await window.screenshot({ path: testInfo.outputPath("electron-main-view.png") });
+      await page.screenshot({ path: testInfo.outputPath("electron-main-view.png") });
     } finally {
       await app.close();
     }
