@@ -1,12 +1,13 @@
 import { expect, type Page, test } from "@playwright/test";
+import { createPlaceholderCore } from "../../electron/app/placeholder-core.js";
+import { type StandInHub, startStandInHub } from "../../electron/app/stand-in-serve.js";
 import { encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceRecord } from "../../shared/trace/record.js";
 import { rendererDir } from "../harness/build-once.js";
-import { type StandInHub, startStandInHub } from "../harness/stand-in-hub.js";
 
 let hub: StandInHub;
 test.beforeEach(async () => {
-  hub = await startStandInHub(rendererDir);
+  hub = await startStandInHub(rendererDir, createPlaceholderCore({ label: "stand-in hub", tool: "e2e" }));
 });
 test.afterEach(async () => {
   await hub.close();

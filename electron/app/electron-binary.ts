@@ -30,7 +30,7 @@ export function findElectronBinary({ projectRoot, env = {} }: ElectronBinaryLook
   if (!relative && !override) {
     return {
       available: false,
-      reason: "the Electron binary was never downloaded (node_modules/electron/path.txt is missing)",
+      reason: "the Electron binary was never downloaded: node_modules/electron/path.txt is missing",
     };
   }
   const path = override ? join(override, relative || "electron") : join(packageDir, "dist", relative ?? "");

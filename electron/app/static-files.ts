@@ -1,8 +1,9 @@
-/** Serves a folder over HTTP on 127.0.0.1 (port 0), the way the hub serves the built renderer. */
+/** Serves a folder over HTTP on 127.0.0.1 with the renderer's CSP, the way the hub serves the built renderer. */
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, resolve, sep } from "node:path";
+import { RENDERER_CSP } from "./renderer-files.js";
 
 const TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",
@@ -17,7 +18,13 @@ const TYPES: Readonly<Record<string, string>> = {
 export function staticFiles(dir: string): (req: IncomingMessage, res: ServerResponse) => void {
   const root = resolve(dir);
   return (req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? "/", "http://127.0.0.1").pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? "/", "http://127.0.0.1").pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
     const file = resolve(root, `.${path === "/" ? "/index.html" : path}`);
     if (!file.startsWith(root + sep)) {
       res.writeHead(404).end();
@@ -25,21 +32,29 @@ export function staticFiles(dir: string): (req: IncomingMessage, res: ServerResp
     }
     readFile(file).then(
       (body) =>
-        res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body),
+        res
+          .writeHead(200, {
+            "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
+            "Content-Security-Policy": RENDERER_CSP,
+            "X-Content-Type-Options": "nosniff",
+            "Cache-Control": "no-store",
+          })
+          .end(body),
       () => res.writeHead(404).end(),
     );
   };
 }
 
-/** Starts an HTTP server on 127.0.0.1 with an ephemeral port; returns it and its base URL. */
+/** Starts an HTTP server on 127.0.0.1 (port 0: an ephemeral one); returns it and its base URL. */
 export async function listenLoopback(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
+  port = 0,
 ): Promise<{ server: Server; url: string }> {
   const server = createServer(handler);
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => ok());
+    server.listen(port, "127.0.0.1", () => ok());
   });
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/` };
+  const address = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${address.port}/` };
 }

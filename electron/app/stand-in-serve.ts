@@ -1,15 +1,15 @@
 /**
  * TEMPORARY stand-in for `acp-retry-inspector serve` until the hub is merged: serves the built
- * renderer and the provisional WebSocket protocol (renderer/bridge/hub-wire.ts) in front of the
- * real placeholder app core, with the per-run token checked in constant time. Once `serve`
- * exists, the e2e tests spawn it instead and this file goes.
+ * renderer and the provisional WebSocket protocol (renderer/bridge/hub-wire.ts) in front of an
+ * app core, with the per-run token checked in constant time. `npm start` falls back to it when
+ * the CLI has no `serve` yet, and the browser e2e tests run against it. Once `serve` exists,
+ * both use `serve` and this file goes.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Server } from "node:http";
 import { WebSocketServer } from "ws";
-import type { AppCore } from "../../electron/app/app-core.js";
-import { createPlaceholderCore } from "../../electron/app/placeholder-core.js";
 import { CLOSE_UNAUTHORIZED, type ClientMessage, HUB_SOCKET_PATH } from "../../renderer/bridge/hub-wire.js";
+import type { AppCore } from "./app-core.js";
 import { listenLoopback, staticFiles } from "./static-files.js";
 
 /** A running stand-in hub. */
@@ -33,11 +33,10 @@ function sameToken(given: string | null, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Starts the stand-in hub serving `rendererDir` on 127.0.0.1, port 0. */
-export async function startStandInHub(rendererDir: string): Promise<StandInHub> {
+/** Starts the stand-in hub serving `rendererDir` and `core` on 127.0.0.1 (`port` 0 picks a free one). */
+export async function startStandInHub(rendererDir: string, core: AppCore, port = 0): Promise<StandInHub> {
   const token = randomBytes(24).toString("base64url");
-  const core = createPlaceholderCore({ label: "stand-in hub", tool: "acp-retry-inspector e2e" });
-  const { server, url } = await listenLoopback(staticFiles(rendererDir));
+  const { server, url } = await listenLoopback(staticFiles(rendererDir), port);
   const wss = new WebSocketServer({ noServer: true });
   const accepted = { count: 0 };
   attachSockets(server, wss, core, token, accepted);
