@@ -6,11 +6,19 @@ import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceRecord } from "../../shar
 import { rendererDir } from "../harness/build-once.js";
 
 let hub: StandInHub;
-test.beforeEach(async () => {
+let consoleProblems: string[];
+test.beforeEach(async ({ page }) => {
   hub = await startStandInHub(rendererDir, createPlaceholderCore({ label: "stand-in hub", tool: "e2e" }));
+  // CSP violations, React warnings and uncaught errors all fail the test that caused them.
+  consoleProblems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") consoleProblems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => consoleProblems.push(`pageerror: ${e.message}`));
 });
 test.afterEach(async () => {
   await hub.close();
+  expect(consoleProblems).toEqual([]);
 });
 
 const HOSTILE = "<img src=x onerror=window.__pwned=1>";

@@ -3,7 +3,7 @@
  * (later) the hub's WebSocket talk to an `AppCore`; `start-app.ts` decides which one runs.
  */
 import type { EventBatch } from "../../shared/app/app-event.js";
-import type { OperationArgs, OperationName, OperationResults } from "../../shared/app/operation.js";
+import type { OperationName, OperationResults } from "../../shared/app/operation.js";
 
 /** The in-process engine behind the UI: an event stream from a seq on, named operations, and shutdown. */
 export interface AppCore {
@@ -17,9 +17,3 @@ export interface AppCore {
 
 /** Thrown by `invoke` for calls that fail validation; the shells pass its message to the UI. */
 export class OperationError extends Error {}
-
-/** Typed argument helper for callers inside this process. */
-export type TypedInvoke = <K extends OperationName>(
-  op: K,
-  args: OperationArgs[K],
-) => Promise<OperationResults[K]>;
