@@ -110,6 +110,7 @@ describe("verdict duplicate-insert", () => {
     const s = only(run(t));
     expect(names(s)).toEqual(["duplicate-insert"]);
     expect(s.inserts).toBe(2);
+    expect(s.verdicts[0]?.seqs).toEqual([3, 7]);
   });
   it("does not fire when every answer and update name one message", () => {
     const t = new TraceScript()

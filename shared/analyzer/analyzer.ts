@@ -351,7 +351,7 @@ export class Analyzer {
         typeof update?.messageId === "string"
       ) {
         const sessionId = typeof params.sessionId === "string" ? params.sessionId : "";
-        const attributed = this.links.seenInUpdate(r.conn, sessionId, update.messageId);
+        const attributed = this.links.seenInUpdate(r.conn, sessionId, update.messageId, r.seq);
         if (attributed) this.judge(attributed);
       }
     } else if (frame.method === "$/cancel_request" && !r.dropped) {
@@ -387,7 +387,7 @@ export class Analyzer {
       a.frameSeqs.push(r.seq);
       if (answer.kind === "inserted" && answer.messageId === null) p.state.nullInserts++;
       else if (answer.kind === "inserted" && answer.messageId !== null) {
-        const displaced = this.links.claim(p.state, answer.messageId);
+        const displaced = this.links.claim(p.state, answer.messageId, r.seq);
         if (displaced) this.judge(displaced);
         p.state.row.finalMessageId ??= answer.messageId;
       }

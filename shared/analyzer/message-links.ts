@@ -51,7 +51,7 @@ export class MessageLinks {
   }
 
   /** A user message update was seen; returns the submission it was attributed to (to re-judge), if any. */
-  seenInUpdate(conn: number, sessionId: string, messageId: string): SubmissionState | null {
+  seenInUpdate(conn: number, sessionId: string, messageId: string, seq: number): SubmissionState | null {
     const k = `${sessionId}\u0000${messageId}`;
     if (this.messages.has(k)) return null;
     const um: UserMessage = { owner: null, claimed: false };
@@ -64,7 +64,7 @@ export class MessageLinks {
     const oldest = queue[0];
     if (!oldest) return null;
     um.owner = oldest.state;
-    addMessageId(oldest.state, messageId);
+    addMessageId(oldest.state, messageId, seq);
     return oldest.state;
   }
 
@@ -72,7 +72,7 @@ export class MessageLinks {
    * A response named `messageId` for `state`'s submission. Returns the submission that held it only
    * by attribution and lost it (to re-judge), if any.
    */
-  claim(state: SubmissionState, messageId: string): SubmissionState | null {
+  claim(state: SubmissionState, messageId: string, seq: number): SubmissionState | null {
     const k = `${state.row.sessionId ?? ""}\u0000${messageId}`;
     const um = this.messages.get(k);
     let displaced: SubmissionState | null = null;
@@ -86,7 +86,7 @@ export class MessageLinks {
       um.owner = state;
       um.claimed = true;
     }
-    addMessageId(state, messageId);
+    addMessageId(state, messageId, seq);
     return displaced;
   }
 }

@@ -6,8 +6,8 @@ export interface SubmissionState {
   readonly row: Submission;
   /** Canonical prompt content of each attempt, in attempt order. */
   readonly digests: string[];
-  /** Distinct messageIds produced for this submission (mirrors `row.messageIds`). */
-  readonly mids: Set<string>;
+  /** Distinct messageIds produced for this submission (mirrors `row.messageIds`), each with the seq that showed it first. */
+  readonly mids: Map<string, number>;
   /** Answers without a messageId (v1 results): each is one insert. */
   nullInserts: number;
   /** For each `$/cancel_request` that named an attempt: the attempts pending at that moment. */
@@ -18,13 +18,13 @@ export interface SubmissionState {
 
 /** Creates the state of a new submission around its row. */
 export function newSubmissionState(row: Submission): SubmissionState {
-  return { row, digests: [], mids: new Set(), nullInserts: 0, cancelGroups: [], leakSeqs: [] };
+  return { row, digests: [], mids: new Map(), nullInserts: 0, cancelGroups: [], leakSeqs: [] };
 }
 
 /** Records a messageId produced for the submission (once). */
-export function addMessageId(state: SubmissionState, messageId: string): void {
+export function addMessageId(state: SubmissionState, messageId: string, seq: number): void {
   if (state.mids.has(messageId)) return;
-  state.mids.add(messageId);
+  state.mids.set(messageId, seq);
   state.row.messageIds.push(messageId);
 }
 

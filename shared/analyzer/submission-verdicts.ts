@@ -26,13 +26,17 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
   const inserts = s.mids.size + s.nullInserts;
 
   if (row.keyStatus === "valid" && inserts > 1) {
-    const inserting = attempts.filter((a) => agentAnswer(a.outcome)?.kind === "inserted");
-    const ids = [...s.mids].join(", ");
+    const inserting = attempts.filter((a) => {
+      const answer = agentAnswer(a.outcome);
+      return answer?.kind === "inserted" && answer.messageId === null;
+    });
+    const ids = [...s.mids.keys()].join(", ");
+    const seqs = [...s.mids.values(), ...answerSeqs(inserting)].sort((x, y) => x - y);
     hits.push(
       hit(
         "duplicate-insert",
         `${inserts} user messages for one key${ids ? ` (${ids})` : ""} from ${attempts.length} attempts`,
-        answerSeqs(inserting),
+        seqs,
       ),
     );
   }
