@@ -5,9 +5,11 @@
  * when a string value anywhere in the parsed message equals it, or, for keys of at least
  * KEY_LEAK_SUBSTRING_MIN_LENGTH characters, contains it. Object property names are not searched.
  *
- * The substring search hashes only the windows of KEY_LEAK_WINDOW characters that start at multiples
- * of the window width; every occurrence of a key of length >= 2*W-1 covers one such window whole, so
- * indexing each key's windows at offsets 0..W-1 finds every occurrence with ~1 char read per char.
+ * The substring search hashes only the windows of KEY_LEAK_WINDOW (W) characters that start at
+ * multiples of W in the searched string. An occurrence of a key of length L >= 2W-1 covers such a
+ * window whole at some offset o <= L-W of the key, and o can be any value of its residue class mod W
+ * in that range; so indexing, for each residue, one window of the key (the last one) finds every
+ * occurrence, reading ~1 char per char of text and probing a bit filter every W chars.
  */
 import {
   KEY_LEAK_MIN_LENGTH,
@@ -45,12 +47,15 @@ export class KeyLeakIndex {
     if (key.length < KEY_LEAK_MIN_LENGTH || this.exact.has(key)) return;
     this.exact.add(key);
     if (key.length < KEY_LEAK_SUBSTRING_MIN_LENGTH) return;
-    for (let offset = 0; offset < W; offset++) {
+    // One window per residue class mod W, taken from the key's end: generated keys tend to share
+    // prefixes (a fixed UUID head, a client name), and shared windows make long candidate lists.
+    const last = key.length - W;
+    for (let offset = last; offset > last - W; offset--) {
       const h = windowHash(key, offset);
       this.filter[filterSlot(h)] = 1;
       const list = this.byWindow.get(h);
       if (!list) this.byWindow.set(h, [key]);
-      else if (!list.includes(key)) list.push(key);
+      else if (list[list.length - 1] !== key) list.push(key);
     }
   }
 
