@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
@@ -15,11 +16,6 @@ function text(seed: number, length: number): string {
   let s = "";
   for (let i = seed; s.length < length; i++) s += `${WORDS[(i * 7) % WORDS.length]} `;
   return s.slice(0, length);
-}
-
-function uuid(n: number): string {
-  const hex = n.toString(16).padStart(12, "0");
-  return `5f0c7b1e-8a44-4c1e-9d0b-${hex}`;
 }
 
 /**
@@ -68,7 +64,7 @@ export async function writeBenchTrace(path: string, frames: number): Promise<num
   let agentId = 1;
   for (let turn = 0; written < frames; turn++) {
     const sessionId = `sess-${turn % 8}`;
-    const key = uuid(turn);
+    const key = randomUUID();
     const prompt = { sessionId, prompt: [{ type: "text", text: text(turn, 160) }], idempotencyKey: key };
     const messageId = `msg-${turn}`;
     const promptId = id++;

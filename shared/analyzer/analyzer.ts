@@ -9,22 +9,20 @@ import { retryClassOf } from "../protocol/method-catalogue.js";
 import type { FrameRecord, TraceHeader, TraceRecord } from "../trace/record.js";
 import { ChangeSet, copyRequest, copySubmission } from "./change-set.js";
 import { KeyLeakIndex } from "./key-leak.js";
-import { newAgentRow, newConnectionRow } from "./lifecycle.js";
+import { LifecycleRows } from "./lifecycle.js";
 import { MessageLinks } from "./message-links.js";
 import { answerLost, outcomeOfResponse } from "./outcome.js";
 import { PendingRequests } from "./pending-requests.js";
-import { canonicalJson, promptPreview } from "./prompt-content.js";
-import { initialOutcome, newAttempt, newMalformedRow, newRequestRow, newSubmissionRow } from "./rows.js";
-import { newSubmissionState, type SubmissionState } from "./submission-state.js";
+import { canonicalJson } from "./prompt-content.js";
+import { initialOutcome, newAttempt, newMalformedRow, newRequestRow } from "./rows.js";
+import { SubmissionBook } from "./submission-book.js";
+import type { SubmissionState } from "./submission-state.js";
 import { judgeSubmission } from "./submission-verdicts.js";
 import type {
-  AgentRow,
-  ConnectionRow,
   MalformedRow,
   NotificationCount,
   Outcome,
   RequestRow,
-  Submission,
   TimelineChanges,
   TimelineModel,
   TraceProblem,
@@ -47,11 +45,6 @@ function asObject(v: unknown): Record<string, unknown> | null {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
-function shownKey(value: unknown): string {
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length > 40 ? `${json.slice(0, 39)}…` : json;
-}
-
 /** Builds the timeline model from trace records, one record at a time. */
 export class Analyzer {
   private header: TraceHeader | null = null;
@@ -61,33 +54,28 @@ export class Analyzer {
   private lastSeq = 0;
   private nextRowId = 1;
 
-  private readonly submissions: Submission[] = [];
   private readonly requests: RequestRow[] = [];
   private readonly malformed: MalformedRow[] = [];
-  private readonly connections: ConnectionRow[] = [];
-  private readonly agents: AgentRow[] = [];
   private readonly problems: TraceProblem[] = [];
   private readonly verdictCounts = Object.fromEntries(VERDICT_NAMES.map((n) => [n, 0])) as Record<
     VerdictName,
     number
   >;
 
-  private readonly connByNumber = new Map<number, ConnectionRow>();
-  private readonly agentByPid = new Map<number, AgentRow>();
   private readonly notificationCounts = new Map<string, NotificationCount>();
   private readonly pending = new PendingRequests();
   private readonly links = new MessageLinks();
-  /** Keyed submissions by `sessionId \0 key`. */
-  private readonly keyed = new Map<string, SubmissionState>();
-  /** Keyed submissions by key alone (a leak names a key, not a session). */
-  private readonly keyOwners = new Map<string, SubmissionState[]>();
-  /** The latest unkeyed prompt per `sessionId \0 canonical prompt`. */
-  private readonly lastUnkeyed = new Map<string, SubmissionState>();
+  private readonly book = new SubmissionBook();
   /** The latest duplicating request per `method \0 canonical params`. */
   private readonly lastDuplicating = new Map<string, RequestRow>();
   private readonly leaks = new KeyLeakIndex();
   private readonly leakFound = new Set<string>();
   private readonly changes = new ChangeSet();
+  private readonly lifecycle = new LifecycleRows({
+    revision: () => this.revision,
+    newRowId: () => this.nextRowId++,
+    changes: this.changes,
+  });
 
   /** Takes the trace header (optional; kept in the model). */
   ingestHeader(header: TraceHeader): void {
@@ -110,47 +98,26 @@ export class Analyzer {
       case "frame":
         this.onFrame(record);
         break;
-      case "conn-open": {
-        const c = this.conn(record.conn);
-        c.transport = record.transport;
-        c.peer = record.peer ?? null;
-        c.openedSeq = record.seq;
-        c.openedAt = record.ts;
+      case "conn-open":
+        this.lifecycle.opened(record);
         break;
-      }
-      case "conn-close": {
-        const c = this.conn(record.conn);
-        c.closedSeq = record.seq;
-        c.closeReason = record.reason;
+      case "conn-close":
+        this.lifecycle.closed(record);
         this.loseConnection(record.conn, `connection #${record.conn} closed: ${record.reason}`, record.seq);
         break;
-      }
-      case "agent-spawn": {
-        const a = newAgentRow(this.nextRowId++, this.revision, record.pid, record.command, record);
-        this.agents.push(a);
-        this.agentByPid.set(record.pid, a);
-        this.changes.agents.add(a);
+      case "agent-spawn":
+        this.lifecycle.spawned(record);
         break;
-      }
       case "agent-exit": {
-        const a = this.agent(record.pid);
-        a.exitSeq = record.seq;
-        a.exitCode = record.code;
-        a.exitSignal = record.signal;
+        this.lifecycle.exited(record);
         if (!AGENT_EXIT_LOSES_ALL_OPEN_CONNECTIONS) break;
         const why = `agent ${record.pid} exited (${record.signal ?? `code ${record.code}`})`;
-        for (const c of this.connections)
-          if (c.closedSeq === null) this.loseConnection(c.conn, why, record.seq);
+        for (const conn of this.lifecycle.openConnections()) this.loseConnection(conn, why, record.seq);
         break;
       }
-      case "agent-stderr": {
-        const a = record.pid !== undefined ? this.agent(record.pid) : this.agents[this.agents.length - 1];
-        if (a) {
-          a.stderrLines++;
-          this.touchAgent(a);
-        }
+      case "agent-stderr":
+        this.lifecycle.stderr(record);
         break;
-      }
       default:
         break;
     }
@@ -164,11 +131,11 @@ export class Analyzer {
       records: this.records,
       frames: this.frames,
       lastSeq: this.lastSeq,
-      submissions: this.submissions,
+      submissions: this.book.rows,
       requests: this.requests,
       malformed: this.malformed,
-      connections: this.connections,
-      agents: this.agents,
+      connections: this.lifecycle.connections,
+      agents: this.lifecycle.agents,
       notifications: [...this.notificationCounts.values()],
       problems: this.problems,
       verdictCounts: { ...this.verdictCounts },
@@ -200,7 +167,7 @@ export class Analyzer {
 
   private onFrame(r: FrameRecord): void {
     this.frames++;
-    this.conn(r.conn).frames++;
+    this.lifecycle.conn(r.conn).frames++;
     if (r.encoding === "base64" || (r.flags !== undefined && r.flags.length > 0)) {
       const reason =
         r.encoding === "base64" ? "not UTF-8 (kept as base64)" : `flagged: ${r.flags?.join(", ")}`;
@@ -237,32 +204,10 @@ export class Analyzer {
     const sessionId = typeof params?.sessionId === "string" ? params.sessionId : null;
     const check = checkPromptParamsKey(params);
     const digest = canonicalJson(params?.prompt);
+    const facts = { sessionId, check, rawKey: params?.idempotencyKey, prompt: params?.prompt, digest };
+    const { state, created } = this.book.submissionFor(facts, () => this.nextRowId++, this.revision);
+    if (created && check.kind === "valid") this.leaks.add(check.key);
     const attempt = newAttempt(r, frame.id);
-    let state: SubmissionState | undefined;
-    if (check.kind === "valid") {
-      const mapKey = `${sessionId ?? ""}\u0000${check.key}`;
-      state = this.keyed.get(mapKey);
-      if (!state) {
-        state = this.newSubmission(sessionId, check.key, "valid", null, params?.prompt);
-        this.keyed.set(mapKey, state);
-        const owners = this.keyOwners.get(check.key);
-        if (owners) owners.push(state);
-        else this.keyOwners.set(check.key, [state]);
-        this.leaks.add(check.key);
-      }
-    } else if (check.kind === "invalid") {
-      const invalid = { reason: check.reason, shown: shownKey(params?.idempotencyKey) };
-      state = this.newSubmission(sessionId, null, "invalid", invalid, params?.prompt);
-    } else {
-      state = this.newSubmission(sessionId, null, "absent", null, params?.prompt);
-      const sessionDigest = `${sessionId ?? ""}\u0000${digest}`;
-      const previous = this.lastUnkeyed.get(sessionDigest);
-      const previousAttempt = previous?.row.attempts[0];
-      if (previous && previousAttempt && answerLost(previousAttempt.outcome)) {
-        state.row.resendOf = previous.row.id;
-      }
-      this.lastUnkeyed.set(sessionDigest, state);
-    }
     state.row.attempts.push(attempt);
     state.digests.push(digest);
     if (!r.dropped) {
@@ -270,27 +215,6 @@ export class Analyzer {
       this.links.queuePrompt(r.conn, sessionId ?? "", attempt, state);
     }
     this.judge(state);
-  }
-
-  private newSubmission(
-    sessionId: string | null,
-    key: string | null,
-    keyStatus: Submission["keyStatus"],
-    invalidKey: Submission["invalidKey"],
-    prompt: unknown,
-  ): SubmissionState {
-    const preview = promptPreview(prompt);
-    const row = newSubmissionRow(
-      this.nextRowId++,
-      this.revision,
-      sessionId,
-      key,
-      keyStatus,
-      invalidKey,
-      preview,
-    );
-    this.submissions.push(row);
-    return newSubmissionState(row);
   }
 
   private onRequest(r: FrameRecord, frame: RequestFrame): void {
@@ -309,7 +233,7 @@ export class Analyzer {
     if (retryClass === "duplicating" && r.dir === "client->agent") this.checkDuplicatingResend(row, frame);
     if (frame.method === "initialize") {
       const version = asObject(frame.params)?.protocolVersion;
-      const c = this.conn(r.conn);
+      const c = this.lifecycle.conn(r.conn);
       if (typeof version === "number" && c.protocolVersion === null) c.protocolVersion = version;
     }
     if (r.dropped) return;
@@ -401,7 +325,7 @@ export class Analyzer {
     this.touchRequest(row);
     const result = frame.kind === "result" ? asObject(frame.result) : null;
     if (row.method === "initialize" && typeof result?.protocolVersion === "number") {
-      this.conn(r.conn).protocolVersion = result.protocolVersion;
+      this.lifecycle.conn(r.conn).protocolVersion = result.protocolVersion;
     }
     if (row.retryClass === "duplicating" && typeof result?.sessionId === "string") {
       row.createdSessionId = result.sessionId;
@@ -416,7 +340,7 @@ export class Analyzer {
     this.leaks.scan(message, found);
     if (found.size === 0) return;
     for (const key of found) {
-      for (const state of this.keyOwners.get(key) ?? []) {
+      for (const state of this.book.withKey(key)) {
         if (state.leakSeqs.length < MAX_LEAK_SEQS) state.leakSeqs.push(seq);
         this.judge(state);
       }
@@ -456,35 +380,5 @@ export class Analyzer {
   private touchRequest(row: RequestRow): void {
     row.rev = this.revision;
     this.changes.requests.add(row);
-  }
-
-  /** The row of connection `conn` (created on first sight), marked changed. */
-  private conn(conn: number): ConnectionRow {
-    let c = this.connByNumber.get(conn);
-    if (!c) {
-      c = newConnectionRow(this.nextRowId++, conn, this.revision);
-      this.connByNumber.set(conn, c);
-      this.connections.push(c);
-    }
-    c.rev = this.revision;
-    this.changes.connections.add(c);
-    return c;
-  }
-
-  /** The row of Agent process `pid` (created when its spawn was not recorded), marked changed. */
-  private agent(pid: number): AgentRow {
-    let a = this.agentByPid.get(pid);
-    if (!a) {
-      a = newAgentRow(this.nextRowId++, this.revision, pid, [], null);
-      this.agentByPid.set(pid, a);
-      this.agents.push(a);
-    }
-    this.touchAgent(a);
-    return a;
-  }
-
-  private touchAgent(a: AgentRow): void {
-    a.rev = this.revision;
-    this.changes.agents.add(a);
   }
 }

@@ -18,7 +18,8 @@ import {
 } from "../protocol/decisions.js";
 
 const W = KEY_LEAK_WINDOW;
-const FILTER_BITS = 16;
+/** 2^20 one-byte slots (1 MiB): stays sparse with ~100k keys (8 windows each). */
+const FILTER_BITS = 20;
 const FILTER_MASK = (1 << FILTER_BITS) - 1;
 
 function windowHash(s: string, at: number): number {
@@ -28,7 +29,7 @@ function windowHash(s: string, at: number): number {
 }
 
 function filterSlot(h: number): number {
-  return (h ^ (h >>> FILTER_BITS)) & FILTER_MASK;
+  return (h ^ (h >>> 12)) & FILTER_MASK;
 }
 
 /** The set of keys to look for, and the search over a parsed message. */
