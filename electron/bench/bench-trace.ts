@@ -40,7 +40,8 @@ export async function writeBenchTrace(path: string, frames: number): Promise<num
   };
   const frame = async (dir: Direction, message: object) => {
     written++;
-    await push({ type: "frame", seq: ++seq, ts: (ts += 0.25), conn, dir, raw: JSON.stringify(message) });
+    ts += 0.25;
+    await push({ type: "frame", seq: ++seq, ts, conn, dir, raw: JSON.stringify(message) });
   };
   const update = (sessionId: string, u: object) =>
     frame("agent->client", { jsonrpc: "2.0", method: "session/update", params: { sessionId, update: u } });

@@ -68,6 +68,25 @@ describe("verdict deduplicated", () => {
   });
 });
 
+describe("dropped responses", () => {
+  it("keep the Agent's answer, count its insert and leave the Client unanswered", () => {
+    const t = new TraceScript()
+      .prompt(1, 1, S, "hi", KEY)
+      .inserted(1, 1, "m1", { dropped: true })
+      .prompt(1, 2, S, "hi", KEY)
+      .inserted(1, 2, "m1");
+    const s = only(run(t));
+    expect(s.attempts[0]?.outcome).toEqual({
+      kind: "dropped",
+      frame: "response",
+      seq: 2,
+      answer: { kind: "inserted", messageId: "m1" },
+    });
+    expect(names(s)).toEqual(["deduplicated"]);
+    expect(s.inserts).toBe(1);
+  });
+});
+
 describe("verdict retried-after-error", () => {
   it("fires for an error followed by an insert with the same key", () => {
     const t = new TraceScript()
