@@ -9,7 +9,7 @@ import { writeBenchTrace } from "./bench-trace.js";
 
 /** 1M frames; `ACP_RI_BENCH_FRAMES` overrides it for a quick run. */
 const FRAMES = Number(process.env.ACP_RI_BENCH_FRAMES ?? 1_000_000);
-const ROUNDS = 2;
+const ROUNDS = 3;
 const GOAL_RATIO = 3;
 
 /** The baseline: read the file line by line (as readTrace does) and only JSON.parse each line. */
@@ -42,10 +42,16 @@ async function analyze(path: string): Promise<Analyzer> {
   return analyzer;
 }
 
-async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+/**
+ * Wall and CPU (user + system) time of `fn`. The ratio uses CPU time: the two loops run in one process
+ * one after the other, and CPU time is far less skewed than wall time by other load on a shared machine.
+ */
+async function timed<T>(fn: () => Promise<T>): Promise<{ wallMs: number; cpuMs: number; value: T }> {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const value = await fn();
-  return { ms: performance.now() - t0, value };
+  const c = process.cpuUsage(c0);
+  return { wallMs: performance.now() - t0, cpuMs: (c.user + c.system) / 1000, value };
 }
 
 /** Analyzer ingest of a generated 1M-frame trace vs a bare JSON.parse loop over the same file, best of ROUNDS each, interleaved. */
@@ -55,25 +61,27 @@ export const analyzerBench: Bench = async () => {
     const path = join(dir, "bench.trace.jsonl");
     const frames = await writeBenchTrace(path, FRAMES);
     const mb = statSync(path).size / 1e6;
-    let parseMs = Number.POSITIVE_INFINITY;
-    let analyzeMs = Number.POSITIVE_INFINITY;
+    let parse = { wallMs: Number.POSITIVE_INFINITY, cpuMs: Number.POSITIVE_INFINITY };
+    let ingest = { wallMs: Number.POSITIVE_INFINITY, cpuMs: Number.POSITIVE_INFINITY };
     let analyzer: Analyzer | undefined;
     for (let round = 0; round < ROUNDS; round++) {
-      parseMs = Math.min(parseMs, (await timed(() => parseLoop(path))).ms);
+      const p = await timed(() => parseLoop(path));
+      if (p.cpuMs < parse.cpuMs) parse = p;
       const a = await timed(() => analyze(path));
-      analyzeMs = Math.min(analyzeMs, a.ms);
+      if (a.cpuMs < ingest.cpuMs) ingest = a;
       analyzer = a.value;
     }
     const model = analyzer?.model();
-    const ratio = analyzeMs / parseMs;
-    const rate = (ms: number) => `${(((frames / ms) * 1000) / 1e3).toFixed(0)}k frames/s`;
+    const ratio = ingest.cpuMs / parse.cpuMs;
+    const figure = (t: { wallMs: number; cpuMs: number }) =>
+      `${(t.cpuMs / 1000).toFixed(2)} s CPU, ${(((frames / t.cpuMs) * 1000) / 1e3).toFixed(0)}k frames/s (wall ${(t.wallMs / 1000).toFixed(2)} s)`;
     const rows: BenchRow[] = [
       {
-        name: `analyzer ingest, ${(frames / 1e6).toFixed(2)}M frames (${mb.toFixed(0)} MB, ${model?.submissions.length ?? 0} submissions)`,
-        measured: `${(analyzeMs / 1000).toFixed(2)} s (${rate(analyzeMs)})`,
-        baseline: `${(parseMs / 1000).toFixed(2)} s (${rate(parseMs)}) JSON.parse loop`,
+        name: `analyzer ingest (readTrace + Analyzer), ${(frames / 1e6).toFixed(2)}M frames, ${mb.toFixed(0)} MB, ${model?.submissions.length ?? 0} submissions`,
+        measured: figure(ingest),
+        baseline: `${figure(parse)}, read + JSON.parse loop`,
         ratio,
-        goal: `<= ${GOAL_RATIO}x JSON.parse loop`,
+        goal: `<= ${GOAL_RATIO}x JSON.parse loop (CPU time, best of ${ROUNDS})`,
         met: ratio <= GOAL_RATIO,
       },
     ];
