@@ -1,11 +1,61 @@
+import { VERDICTS } from "../../../shared/analyzer/verdicts.js";
+import { analyzeTraceFile } from "../../analyze/analyze-trace-file.js";
+import { renderReport } from "../../analyze/report-text.js";
+import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
 
-/** `acp-retry-inspector analyze`: not built yet. */
+const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-client-issues]
+
+Reads a trace file written by the proxy, groups session/prompt attempts into submissions by
+(sessionId, idempotencyKey) and judges them against the ACP v2 "Idempotency Keys" RFD.
+
+Options:
+  --json                    print the timeline model as JSON instead of the text report
+  --fail-on-client-issues   exit 1 also when only Client issues were found
+
+Exit status: 0 no Agent violation, 1 at least one Agent violation (verdict severity "violation"),
+2 usage error or unreadable trace file.
+
+Example:
+  acp-retry-inspector analyze session.trace.jsonl --json > timeline.json`;
+
+/** `acp-retry-inspector analyze TRACE [--json]`: the timeline and verdicts of a recorded trace. */
 export const analyzeCommand: CliCommand = {
   name: "analyze",
-  summary: "(not implemented yet)",
-  help: "Usage: acp-retry-inspector analyze (not implemented yet)",
-  async run() {
-    throw new CliError("analyze is not implemented yet", 2);
+  summary: "judge a recorded trace: submissions, attempts, outcomes and RFD verdicts",
+  help: HELP,
+  async run(args) {
+    let json = false;
+    let failOnClientIssues = false;
+    const files: string[] = [];
+    for (const a of args) {
+      if (a === "--json") json = true;
+      else if (a === "--fail-on-client-issues") failOnClientIssues = true;
+      else if (a.startsWith("-")) throw new CliError(`analyze: unknown option ${a}\n\n${HELP}`);
+      else files.push(a);
+    }
+    const file = files[0];
+    if (file === undefined || files.length > 1)
+      throw new CliError(`analyze: expected exactly one TRACE file\n\n${HELP}`);
+    let result: Awaited<ReturnType<typeof analyzeTraceFile>>;
+    try {
+      result = await analyzeTraceFile(file);
+    } catch (err) {
+      if (err instanceof TraceReadError) throw new CliError(err.message, 2);
+      throw err;
+    }
+    const { model } = result;
+    const count = (severity: string) =>
+      VERDICTS.filter((v) => v.severity === severity).reduce((n, v) => n + model.verdictCounts[v.name], 0);
+    const violations = count("violation");
+    const clientIssues = count("client-issue");
+    const exitStatus = violations > 0 || (failOnClientIssues && clientIssues > 0) ? 1 : 0;
+    if (json) {
+      const doc = { file, ...model, summary: { violations, clientIssues, exitStatus } };
+      process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    } else {
+      process.stdout.write(renderReport(file, model));
+    }
+    return exitStatus;
   },
 };

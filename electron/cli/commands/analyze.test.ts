@@ -1,0 +1,120 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { cliPath } from "../../testing/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "acp-ri-analyze-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const KEY = "5f0c7b1e-8a44-4c1e-9d0b-2f3a4b5c6d7e";
+
+function traceFile(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+function analyze(...args: string[]) {
+  const r = spawnSync(process.execPath, [cliPath(), "analyze", ...args], {
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const clean = new TraceScript()
+  .open(1)
+  .prompt(1, 7, "s1", "hello there", KEY)
+  .userMessage(1, "s1", "m1")
+  .close(1, "EOF")
+  .open(2)
+  .request(2, "client->agent", 1, "session/resume", { sessionId: "s1" })
+  .result(2, "agent->client", 1, {})
+  .prompt(2, 2, "s1", "hello there", KEY)
+  .inserted(2, 2, "m1")
+  .raw(2, "agent->client", "garbage line");
+
+const violating = new TraceScript()
+  .prompt(1, 1, "s1", "hi", KEY)
+  .inserted(1, 1, "m1")
+  .prompt(1, 2, "s1", "hi", KEY)
+  .inserted(1, 2, "m2");
+
+const clientIssueOnly = new TraceScript()
+  .open(1)
+  .prompt(1, 1, "s1", "hi")
+  .close(1)
+  .open(2)
+  .prompt(2, 1, "s1", "hi")
+  .inserted(2, 1, "m");
+
+describe("acp-retry-inspector analyze", () => {
+  it("prints submissions with attempts, connections, outcomes and verdicts; exit 0 when clean", () => {
+    const r = analyze(traceFile("clean.jsonl", clean.jsonl()));
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`key ${KEY}  "hello there"`);
+    expect(r.stdout).toContain("conn #1 id 7");
+    expect(r.stdout).toContain("lost (connection #1 closed: EOF)");
+    expect(r.stdout).toContain("conn #2 id 2");
+    expect(r.stdout).toContain("inserted m1");
+    expect(r.stdout).toContain("[ok] deduplicated");
+    expect(r.stdout).toContain("session/resume (client->agent)  [safe]");
+    expect(r.stdout).toContain("Malformed frames (1)");
+    expect(r.stdout).toContain("0 Agent violation(s), 0 Client issue(s)");
+  });
+
+  it("exits 1 and names the violation when the Agent inserted twice", () => {
+    const r = analyze(traceFile("dup.jsonl", violating.jsonl()));
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("[VIOLATION] duplicate-insert");
+    expect(r.stdout).toContain("The Agent MUST NOT insert a second message for a key it has recorded.");
+  });
+
+  it("gives the same model as JSON with --json", () => {
+    const r = analyze("--json", traceFile("dup2.jsonl", violating.jsonl()));
+    expect(r.status).toBe(1);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.summary).toEqual({ violations: 1, clientIssues: 0, exitStatus: 1 });
+    expect(doc.submissions).toHaveLength(1);
+    expect(doc.submissions[0].key).toBe(KEY);
+    expect(doc.submissions[0].messageIds).toEqual(["m1", "m2"]);
+    expect(doc.submissions[0].attempts.map((a: { id: number }) => a.id)).toEqual([1, 2]);
+    expect(doc.verdictCounts["duplicate-insert"]).toBe(1);
+    expect(doc.header.format).toBe("acp-retry-inspector-trace");
+  });
+
+  it("exits 0 on Client issues alone, 1 with --fail-on-client-issues", () => {
+    const path = traceFile("client.jsonl", clientIssueOnly.jsonl());
+    const plain = analyze(path);
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain("[client issue] unkeyed-resend");
+    expect(analyze(path, "--fail-on-client-issues").status).toBe(1);
+  });
+
+  it("keeps going past a truncated last line", () => {
+    const r = analyze(traceFile("trunc.jsonl", `${violating.jsonl()}{"type":"frame","se`));
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("Unreadable trace lines (1)");
+  });
+
+  it.each([
+    ["a missing file", () => join(dir, "nope.jsonl"), "cannot read trace file"],
+    ["a file that is not a trace", () => traceFile("notes.txt", "hello\n"), "not a trace file"],
+    ["an empty file", () => traceFile("empty.jsonl", ""), "not a trace file"],
+    ["a directory", () => dir, "cannot read trace file"],
+  ])("exits 2 with a clear message on %s", (_, path, message) => {
+    const r = analyze(path());
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stdout).toBe("");
+  });
+
+  it("exits 2 on usage errors", () => {
+    expect(analyze().status).toBe(2);
+    expect(analyze("--frobnicate", "x").stderr).toContain("unknown option --frobnicate");
+  });
+});

@@ -1,0 +1,47 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { KeyLeakIndex } from "./key-leak.js";
+
+function found(index: KeyLeakIndex, value: unknown): string[] {
+  const out = new Set<string>();
+  index.scan(value, out);
+  return [...out];
+}
+
+describe("KeyLeakIndex", () => {
+  it("finds a long key at any offset inside any string value", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 16, maxLength: 60 }),
+        fc.string({ maxLength: 40 }),
+        fc.string({ maxLength: 40 }),
+        (key, before, after) => {
+          const index = new KeyLeakIndex();
+          index.add(key);
+          expect(found(index, { a: [1, { b: `${before}${key}${after}` }] })).toContain(key);
+        },
+      ),
+    );
+  });
+
+  it("finds medium keys only as whole values and ignores short keys", () => {
+    const index = new KeyLeakIndex();
+    index.add("medium-key");
+    index.add("short");
+    expect(found(index, ["medium-key"])).toEqual(["medium-key"]);
+    expect(found(index, ["a medium-key inside"])).toEqual([]);
+    expect(found(index, ["short"])).toEqual([]);
+    expect(index.size).toBe(1);
+  });
+
+  it("tells apart many keys that share a long prefix", () => {
+    const index = new KeyLeakIndex();
+    const keys = Array.from(
+      { length: 5000 },
+      (_, i) => `5f0c7b1e-8a44-4c1e-9d0b-${String(i).padStart(12, "0")}`,
+    );
+    for (const k of keys) index.add(k);
+    expect(found(index, { text: `echo ${keys[1234]} done` })).toEqual([keys[1234]]);
+    expect(found(index, { text: "5f0c7b1e-8a44-4c1e-9d0b-999999999999" })).toEqual([]);
+  });
+});

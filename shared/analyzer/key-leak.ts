@@ -1,0 +1,89 @@
+/**
+ * Finding idempotency keys in Agent->Client messages, fast enough to run on every frame.
+ *
+ * The rule (decisions.ts): keys shorter than KEY_LEAK_MIN_LENGTH are never searched; a key leaks
+ * when a string value anywhere in the parsed message equals it, or, for keys of at least
+ * KEY_LEAK_SUBSTRING_MIN_LENGTH characters, contains it. Object property names are not searched.
+ *
+ * The substring search hashes only the windows of KEY_LEAK_WINDOW (W) characters that start at
+ * multiples of W in the searched string. An occurrence of a key of length L >= 2W-1 covers such a
+ * window whole at some offset o <= L-W of the key, and o can be any value of its residue class mod W
+ * in that range; so indexing, for each residue, one window of the key (the last one) finds every
+ * occurrence, reading ~1 char per char of text and probing a bit filter every W chars.
+ */
+import {
+  KEY_LEAK_MIN_LENGTH,
+  KEY_LEAK_SUBSTRING_MIN_LENGTH,
+  KEY_LEAK_WINDOW,
+} from "../protocol/decisions.js";
+
+const W = KEY_LEAK_WINDOW;
+/** 2^20 one-byte slots (1 MiB): stays sparse with ~100k keys (8 windows each). */
+const FILTER_BITS = 20;
+const FILTER_MASK = (1 << FILTER_BITS) - 1;
+
+function windowHash(s: string, at: number): number {
+  let h = 0;
+  for (let j = 0; j < W; j++) h = (Math.imul(h, 31) + s.charCodeAt(at + j)) | 0;
+  return h;
+}
+
+function filterSlot(h: number): number {
+  return (h ^ (h >>> 12)) & FILTER_MASK;
+}
+
+/** The set of keys to look for, and the search over a parsed message. */
+export class KeyLeakIndex {
+  private readonly exact = new Set<string>();
+  private readonly byWindow = new Map<number, string[]>();
+  private readonly filter = new Uint8Array(1 << FILTER_BITS);
+
+  /** Number of keys being searched for (keys too short to search are not counted). */
+  get size(): number {
+    return this.exact.size;
+  }
+
+  /** Adds a key to search for; a no-op for keys too short to search or already known. */
+  add(key: string): void {
+    if (key.length < KEY_LEAK_MIN_LENGTH || this.exact.has(key)) return;
+    this.exact.add(key);
+    if (key.length < KEY_LEAK_SUBSTRING_MIN_LENGTH) return;
+    // One window per residue class mod W, taken from the key's end: generated keys tend to share
+    // prefixes (a fixed UUID head, a client name), and shared windows make long candidate lists.
+    const last = key.length - W;
+    for (let offset = last; offset > last - W; offset--) {
+      const h = windowHash(key, offset);
+      this.filter[filterSlot(h)] = 1;
+      const list = this.byWindow.get(h);
+      if (!list) this.byWindow.set(h, [key]);
+      else if (list[list.length - 1] !== key) list.push(key);
+    }
+  }
+
+  /** Adds to `found` every known key that leaks in `value` (a parsed JSON message). */
+  scan(value: unknown, found: Set<string>): void {
+    if (typeof value === "string") {
+      this.scanString(value, found);
+    } else if (Array.isArray(value)) {
+      for (const item of value) this.scan(item, found);
+    } else if (value !== null && typeof value === "object") {
+      const obj = value as Record<string, unknown>;
+      for (const k in obj) this.scan(obj[k], found);
+    }
+  }
+
+  private scanString(s: string, found: Set<string>): void {
+    const len = s.length;
+    if (len < KEY_LEAK_MIN_LENGTH) return;
+    if (this.exact.has(s)) found.add(s);
+    if (len < KEY_LEAK_SUBSTRING_MIN_LENGTH || this.byWindow.size === 0) return;
+    const filter = this.filter;
+    for (let q = 0; q + W <= len; q += W) {
+      const h = windowHash(s, q);
+      if (filter[filterSlot(h)] === 0) continue;
+      const candidates = this.byWindow.get(h);
+      if (!candidates) continue;
+      for (const key of candidates) if (s.includes(key)) found.add(key);
+    }
+  }
+}

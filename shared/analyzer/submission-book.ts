@@ -1,0 +1,89 @@
+/**
+ * Finding the submission a `session/prompt` belongs to: valid keys group by (sessionId, key); every
+ * unkeyed or invalid-key prompt opens its own submission, and an unkeyed one is checked against the
+ * latest identical unkeyed prompt of its session for `unkeyed-resend`.
+ */
+import type { KeyCheck } from "../protocol/idempotency-key.js";
+import { answerLost } from "./outcome.js";
+import { promptPreview } from "./prompt-content.js";
+import { newSubmissionRow } from "./rows.js";
+import { newSubmissionState, type SubmissionState } from "./submission-state.js";
+import type { Submission } from "./timeline-model.js";
+
+/** What the book needs to know about one prompt request. */
+export interface PromptFacts {
+  readonly sessionId: string | null;
+  readonly check: KeyCheck;
+  /** The raw `idempotencyKey` value (shown for invalid keys). */
+  readonly rawKey: unknown;
+  readonly prompt: unknown;
+  /** Canonical JSON of `prompt`. */
+  readonly digest: string;
+}
+
+function shownKey(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 40 ? `${json.slice(0, 39)}…` : json;
+}
+
+/** Every submission, and the indexes that find the right one for the next prompt. */
+export class SubmissionBook {
+  /** Every submission row, in order of first attempt. */
+  readonly rows: Submission[] = [];
+  private readonly keyed = new Map<string, SubmissionState>();
+  private readonly byKey = new Map<string, SubmissionState[]>();
+  private readonly lastUnkeyed = new Map<string, SubmissionState>();
+
+  /**
+   * The submission for this prompt; `created` is true when it is new (a new key in its session, or
+   * any unkeyed or invalid-key prompt). `newId` is called only when a row is created.
+   */
+  submissionFor(
+    p: PromptFacts,
+    newId: () => number,
+    rev: number,
+  ): { state: SubmissionState; created: boolean } {
+    const session = p.sessionId ?? "";
+    if (p.check.kind === "valid") {
+      const mapKey = `${session}\u0000${p.check.key}`;
+      const existing = this.keyed.get(mapKey);
+      if (existing) return { state: existing, created: false };
+      const state = this.create(p, newId(), rev, p.check.key, "valid", null);
+      this.keyed.set(mapKey, state);
+      const owners = this.byKey.get(p.check.key);
+      if (owners) owners.push(state);
+      else this.byKey.set(p.check.key, [state]);
+      return { state, created: true };
+    }
+    if (p.check.kind === "invalid") {
+      const invalid = { reason: p.check.reason, shown: shownKey(p.rawKey) };
+      return { state: this.create(p, newId(), rev, null, "invalid", invalid), created: true };
+    }
+    const state = this.create(p, newId(), rev, null, "absent", null);
+    const sessionDigest = `${session}\u0000${p.digest}`;
+    const previous = this.lastUnkeyed.get(sessionDigest);
+    const previousAttempt = previous?.row.attempts[0];
+    if (previous && previousAttempt && answerLost(previousAttempt.outcome))
+      state.row.resendOf = previous.row.id;
+    this.lastUnkeyed.set(sessionDigest, state);
+    return { state, created: true };
+  }
+
+  /** Every keyed submission using this key string, in any session. */
+  withKey(key: string): readonly SubmissionState[] {
+    return this.byKey.get(key) ?? [];
+  }
+
+  private create(
+    p: PromptFacts,
+    id: number,
+    rev: number,
+    key: string | null,
+    keyStatus: Submission["keyStatus"],
+    invalidKey: Submission["invalidKey"],
+  ): SubmissionState {
+    const row = newSubmissionRow(id, rev, p.sessionId, key, keyStatus, invalidKey, promptPreview(p.prompt));
+    this.rows.push(row);
+    return newSubmissionState(row);
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The analyzer's output: plain, JSON-ready data (no classes) a UI renders live and the CLI prints.
+ * Every row has a numeric `id` (unique across all row kinds) and a `rev`: the analyzer revision in
+ * which the row last changed, so a UI can re-render only rows with `rev` above the one it last saw.
+ */
+import type { JsonRpcId } from "../protocol/frame.js";
+import type { RetryClassOrUnclassified } from "../protocol/retry-class.js";
+import type { Direction, FrameFlag, TraceHeader } from "../trace/record.js";
+import type { VerdictName, VerdictSeverity } from "./verdicts.js";
+
+/** How one request ended, as far as the trace shows. */
+export type Outcome =
+  /** No answer yet. */
+  | { readonly kind: "pending" }
+  /** A `session/prompt` result: the user message was inserted (`messageId` null on v1, which answers `{stopReason}`). */
+  | { readonly kind: "inserted"; readonly messageId: string | null; readonly stopReason?: string }
+  /** A result of any other request. */
+  | { readonly kind: "answered" }
+  /** An error response other than -32800. */
+  | { readonly kind: "error"; readonly code: number; readonly message: string }
+  /** A -32800 (request cancelled) error response. */
+  | { readonly kind: "cancelled"; readonly message: string }
+  /** The connection closed or the Agent exited before an answer. */
+  | { readonly kind: "lost"; readonly reason: string; readonly seq: number }
+  /**
+   * The inspector's fault injection swallowed the request (the Agent never saw it) or the response
+   * (the Agent answered `answer`, the Client never saw it).
+   */
+  | {
+      readonly kind: "dropped";
+      readonly frame: "request" | "response";
+      readonly seq: number;
+      readonly answer?: Outcome;
+    };
+
+/** The kinds of `Outcome`. */
+export type OutcomeKind = Outcome["kind"];
+
+/** One verdict on one row. */
+export interface VerdictHit {
+  readonly name: VerdictName;
+  readonly severity: VerdictSeverity;
+  /** What happened in this row, in one sentence (the definition in `VERDICTS` says why it matters). */
+  readonly detail: string;
+  /** The seqs of the frames that show it. */
+  readonly seqs: readonly number[];
+}
+
+/** One `session/prompt` request of a submission. */
+export interface Attempt {
+  readonly conn: number;
+  /** The JSON-RPC id on that connection. */
+  readonly id: string | number;
+  readonly requestSeq: number;
+  /** The response's seq, once there is one (also when the response was dropped). */
+  responseSeq: number | null;
+  /** `ts` of the request frame. */
+  readonly sentAt: number;
+  /** Milliseconds from request to response, once answered. */
+  latencyMs: number | null;
+  outcome: Outcome;
+  /** The seq of a `$/cancel_request` that named this attempt, if any. */
+  cancelSeq: number | null;
+  /** Seqs of this attempt's own frames: request, response, cancel. */
+  readonly frameSeqs: number[];
+}
+
+/** How a submission's key was read: absent (null/omitted), valid, or invalid (must be answered -32602). */
+export type KeyStatus = "absent" | "valid" | "invalid";
+
+/** The attempts sharing one (sessionId, idempotencyKey); each unkeyed or invalid-key prompt is its own submission. */
+export interface Submission {
+  readonly id: number;
+  rev: number;
+  readonly sessionId: string | null;
+  /** The key, when valid; null when absent or invalid. */
+  readonly key: string | null;
+  readonly keyStatus: KeyStatus;
+  /** For an invalid key: why it is invalid and a short rendering of the value. */
+  readonly invalidKey: { readonly reason: string; readonly shown: string } | null;
+  /** The first attempt's prompt text, shortened. */
+  readonly promptPreview: string;
+  readonly attempts: Attempt[];
+  /** Distinct messageIds the Agent produced for this submission (responses, incl. dropped ones, and attributed user_message updates). */
+  readonly messageIds: string[];
+  /** User messages inserted for this submission: distinct messageIds plus v1 answers without one. */
+  inserts: number;
+  /** The messageId the submission settled on (the first one answered), or null. */
+  finalMessageId: string | null;
+  /** For an unkeyed resend: the submission it repeats. */
+  resendOf: number | null;
+  verdicts: VerdictHit[];
+}
+
+/** A request other than a Client's `session/prompt`, or a response that answered no known request. */
+export interface RequestRow {
+  readonly id: number;
+  rev: number;
+  readonly conn: number;
+  /** Direction of the request (for an unmatched response: the direction the response travelled). */
+  readonly dir: Direction;
+  readonly jsonRpcId: JsonRpcId;
+  /** Null for an unmatched response. */
+  readonly method: string | null;
+  readonly retryClass: RetryClassOrUnclassified;
+  readonly requestSeq: number | null;
+  responseSeq: number | null;
+  readonly sentAt: number;
+  latencyMs: number | null;
+  outcome: Outcome;
+  /** True for a response with no matching request on its connection. */
+  readonly unmatched: boolean;
+  /** For `session/new` and `session/fork` results: the sessionId they created. */
+  createdSessionId: string | null;
+  verdicts: VerdictHit[];
+}
+
+/** A frame that is not a readable JSON-RPC 2.0 message, kept verbatim. */
+export interface MalformedRow {
+  readonly id: number;
+  readonly rev: number;
+  readonly seq: number;
+  readonly conn: number;
+  readonly dir: Direction;
+  readonly reason: string;
+  readonly flags: readonly FrameFlag[];
+  readonly encoding: "utf8" | "base64";
+  /** The first characters of `raw`. */
+  readonly preview: string;
+  readonly dropped: boolean;
+}
+
+/** One client connection. */
+export interface ConnectionRow {
+  readonly id: number;
+  rev: number;
+  readonly conn: number;
+  transport: string | null;
+  peer: string | null;
+  openedSeq: number | null;
+  openedAt: number | null;
+  closedSeq: number | null;
+  closeReason: string | null;
+  /** The protocol version agreed by `initialize` (the Agent's answer), or requested when unanswered. */
+  protocolVersion: number | null;
+  frames: number;
+}
+
+/** One Agent process the tap spawned. */
+export interface AgentRow {
+  readonly id: number;
+  rev: number;
+  readonly pid: number;
+  readonly command: readonly string[];
+  readonly spawnSeq: number | null;
+  readonly spawnedAt: number | null;
+  exitSeq: number | null;
+  exitCode: number | null;
+  exitSignal: string | null;
+  stderrLines: number;
+}
+
+/** Notifications of one method: counted, not listed (there can be millions). */
+export interface NotificationCount {
+  readonly method: string;
+  readonly retryClass: RetryClassOrUnclassified;
+  count: number;
+  lastSeq: number;
+}
+
+/** A trace line the reader could not decode (reported by the caller through `ingestProblem`). */
+export interface TraceProblem {
+  readonly line: number;
+  readonly message: string;
+  readonly truncated: boolean;
+}
+
+/** The whole timeline. Arrays are in order of first appearance. */
+export interface TimelineModel {
+  readonly header: TraceHeader | null;
+  readonly revision: number;
+  readonly records: number;
+  readonly frames: number;
+  readonly lastSeq: number;
+  readonly submissions: readonly Submission[];
+  readonly requests: readonly RequestRow[];
+  readonly malformed: readonly MalformedRow[];
+  readonly connections: readonly ConnectionRow[];
+  readonly agents: readonly AgentRow[];
+  readonly notifications: readonly NotificationCount[];
+  readonly problems: readonly TraceProblem[];
+  /** How many rows carry each verdict (every verdict name is present, zero included). */
+  readonly verdictCounts: Readonly<Record<VerdictName, number>>;
+}
+
+/** The rows that changed since the previous `takeChanges()`, as copies safe to keep. */
+export interface TimelineChanges {
+  /** The analyzer revision these changes bring the caller up to. */
+  readonly revision: number;
+  readonly submissions: readonly Submission[];
+  readonly requests: readonly RequestRow[];
+  readonly malformed: readonly MalformedRow[];
+  readonly connections: readonly ConnectionRow[];
+  readonly agents: readonly AgentRow[];
+  readonly verdictCounts: Readonly<Record<VerdictName, number>>;
+}
