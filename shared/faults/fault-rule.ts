@@ -84,7 +84,7 @@ export function isImmediate(rule: Pick<FaultRule, "action" | "match">): boolean 
 /** One-line human description of a rule, for `fault list` and logs. */
 export function describeRule(rule: FaultRule): string {
   const m = rule.match;
-  const parts = [rule.action];
+  const parts: string[] = [rule.action];
   if (rule.delayMs !== undefined) parts.push(`${rule.delayMs}ms`);
   if (m.on) parts.push(`on=${m.on}`);
   if (m.method) parts.push(`method=${m.method}`);

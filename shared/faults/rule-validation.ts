@@ -3,7 +3,6 @@ import {
   FAULT_ACTIONS,
   type FaultAction,
   type FaultMatch,
-  type FaultRuleSpec,
   type FaultTrigger,
   MAX_FAULT_COUNT,
   MAX_FAULT_DELAY_MS,
