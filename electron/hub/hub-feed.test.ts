@@ -9,7 +9,12 @@ import { createHubLink, type HubLink } from "./hub-link.js";
 import { type RunningHub, startHub } from "./hub-server.js";
 import { connectUiProbe, type UiProbe } from "./ui-probe.js";
 
-const header: TraceHeader = { format: TRACE_FORMAT, version: 1, tool: "test", startedAt: "2026-01-01T00:00:00Z" };
+const header: TraceHeader = {
+  format: TRACE_FORMAT,
+  version: 1,
+  tool: "test",
+  startedAt: "2026-01-01T00:00:00Z",
+};
 const frame = (seq: number): TraceRecord => ({
   type: "frame",
   seq,
@@ -30,7 +35,12 @@ afterEach(async () => {
 });
 
 async function hubWith(ringSize: number, rendezvousPath?: string): Promise<RunningHub> {
-  const hub = await startHub({ tracesDir: join(dir, "traces"), ringSize, flushMs: 30, ...(rendezvousPath && { rendezvousPath }) });
+  const hub = await startHub({
+    tracesDir: join(dir, "traces"),
+    ringSize,
+    flushMs: 30,
+    ...(rendezvousPath && { rendezvousPath }),
+  });
   cleanups.push(() => hub.close());
   return hub;
 }
@@ -55,7 +65,8 @@ function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<v
     tick();
   });
 }
-const events = (p: UiProbe) => p.messages.filter((m): m is HubEvents => m.t === "events").flatMap((m) => m.events);
+const events = (p: UiProbe) =>
+  p.messages.filter((m): m is HubEvents => m.t === "events").flatMap((m) => m.events);
 const recordEvents = (p: UiProbe) =>
   events(p).filter((e): e is Extract<HubEvent, { kind: "record" }> => e.kind === "record");
 
@@ -110,7 +121,9 @@ describe("hub event feed", () => {
     expect(gap.traces.find((t) => t.id === traceId)?.live).toBe(true);
     await ui.waitForEvents(20);
     expect(events(ui).map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 82));
-    expect(ui.messages.findIndex((m) => m.t === "gap")).toBeLessThan(ui.messages.findIndex((m) => m.t === "events"));
+    expect(ui.messages.findIndex((m) => m.t === "gap")).toBeLessThan(
+      ui.messages.findIndex((m) => m.t === "events"),
+    );
 
     await l.close();
     const res = await fetch(`http://127.0.0.1:${hub.port}/api/traces/${traceId}`, {
@@ -118,7 +131,9 @@ describe("hub event feed", () => {
     });
     const lines = (await res.text()).trimEnd().split("\n");
     expect(JSON.parse(lines[0] as string)).toEqual(header);
-    expect(lines.slice(1).map((x) => JSON.parse(x).seq)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(lines.slice(1).map((x) => JSON.parse(x).seq)).toEqual(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
     expect(readFileSync(join(dir, "traces", `${traceId}.jsonl`), "utf8").split("\n")).toHaveLength(102);
   });
 
@@ -126,16 +141,28 @@ describe("hub event feed", () => {
     const hub = await hubWith(100);
     const auth = { Authorization: `Bearer ${hub.token}` };
     const body = `${JSON.stringify(header)}\n${JSON.stringify(frame(1))}\n`;
-    const ok = await fetch(`http://127.0.0.1:${hub.port}/api/traces`, { method: "POST", headers: auth, body });
+    const ok = await fetch(`http://127.0.0.1:${hub.port}/api/traces`, {
+      method: "POST",
+      headers: auth,
+      body,
+    });
     expect(ok.status).toBe(201);
     const { id } = (await ok.json()) as { id: string };
-    const list = (await (await fetch(`http://127.0.0.1:${hub.port}/api/traces`, { headers: auth })).json()) as {
+    const list = (await (
+      await fetch(`http://127.0.0.1:${hub.port}/api/traces`, { headers: auth })
+    ).json()) as {
       traces: { id: string; imported: boolean }[];
     };
     expect(list.traces).toContainEqual(expect.objectContaining({ id, imported: true }));
-    const bad = await fetch(`http://127.0.0.1:${hub.port}/api/traces`, { method: "POST", headers: auth, body: "hello\n" });
+    const bad = await fetch(`http://127.0.0.1:${hub.port}/api/traces`, {
+      method: "POST",
+      headers: auth,
+      body: "hello\n",
+    });
     expect(bad.status).toBe(400);
-    const traversal = await fetch(`http://127.0.0.1:${hub.port}/api/traces/..%2F..%2Fetc%2Fpasswd`, { headers: auth });
+    const traversal = await fetch(`http://127.0.0.1:${hub.port}/api/traces/..%2F..%2Fetc%2Fpasswd`, {
+      headers: auth,
+    });
     expect(traversal.status).toBe(404);
   });
 

@@ -5,7 +5,7 @@ import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { startHub, type RunningHub } from "./hub-server.js";
+import { type RunningHub, startHub } from "./hub-server.js";
 import { readRendezvous } from "./rendezvous.js";
 
 let dir: string;
@@ -21,15 +21,21 @@ afterAll(async () => {
 });
 
 /** One raw HTTP request with exactly the headers given (Host included). */
-function get(path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port: hub.port, path, headers, setHost: false, timeout: 5_000 }, (res) => {
-      let body = "";
-      res.on("data", (c) => {
-        body += c;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: "127.0.0.1", port: hub.port, path, headers, setHost: false, timeout: 5_000 },
+      (res) => {
+        let body = "";
+        res.on("data", (c) => {
+          body += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
     req.on("timeout", () => req.destroy(new Error("timeout")));
     req.end();
@@ -39,7 +45,11 @@ function get(path: string, headers: Record<string, string>): Promise<{ status: n
 /** Attempts a WebSocket upgrade; resolves with the HTTP status (101 when it opened). */
 function upgrade(path: string, headers: Record<string, string>, origin?: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${hub.port}${path}`, { headers, ...(origin && { origin }), handshakeTimeout: 5_000 });
+    const ws = new WebSocket(`ws://127.0.0.1:${hub.port}${path}`, {
+      headers,
+      ...(origin && { origin }),
+      handshakeTimeout: 5_000,
+    });
     ws.on("unexpected-response", (_req, res) => {
       resolve(res.statusCode ?? 0);
       res.resume();
@@ -90,7 +100,9 @@ describe("hub security", () => {
 
   it("rejects a foreign Origin over HTTP and WebSocket, even with the token", async () => {
     expect((await get("/api/hub", { ...bearer(), Origin: "http://evil.example" })).status).toBe(403);
-    expect((await get("/api/hub", { ...bearer(), Origin: `http://127.0.0.1:${hub.port + 1}` })).status).toBe(403);
+    expect((await get("/api/hub", { ...bearer(), Origin: `http://127.0.0.1:${hub.port + 1}` })).status).toBe(
+      403,
+    );
     expect((await get("/api/hub", { ...bearer(), Origin: "null" })).status).toBe(403);
     expect(await upgrade(`/ws/ui?token=${hub.token}`, {}, "http://evil.example")).toBe(403);
     expect(await upgrade(`/ws/ui?token=${hub.token}`, {}, `http://127.0.0.1:${hub.port}`)).toBe(101);
@@ -141,7 +153,13 @@ describe("hub security", () => {
   it("refuses fault rules without a JSON content type (no simple cross-site form posts)", async () => {
     const r = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: "127.0.0.1", port: hub.port, path: "/api/faults", method: "POST", headers: { ...bearer(), "Content-Type": "text/plain" } },
+        {
+          host: "127.0.0.1",
+          port: hub.port,
+          path: "/api/faults",
+          method: "POST",
+          headers: { ...bearer(), "Content-Type": "text/plain" },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
