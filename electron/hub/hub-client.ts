@@ -40,12 +40,13 @@ export function findHubTarget(
   throw new HubUnreachable(`no hub is running (no ${path}); start one with \`acp-retry-inspector serve\``);
 }
 
-/** Calls the hub's HTTP API; resolves with the status and parsed JSON body. Throws `HubUnreachable` on network errors. */
+/** Calls the hub's HTTP API (giving up after `timeoutMs`); resolves with the status and parsed JSON body. Throws `HubUnreachable` on network errors. */
 export async function callHub(
   target: HubTarget,
   method: "GET" | "POST" | "DELETE",
   path: string,
   body?: unknown,
+  timeoutMs = 10_000,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   let res: Response;
   try {
@@ -56,7 +57,7 @@ export async function callHub(
         ...(body !== undefined && { "Content-Type": "application/json" }),
       },
       ...(body !== undefined && { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;

@@ -116,6 +116,11 @@ export function createHubLink(options: HubLinkOptions): HubLink {
       headers: { Authorization: `Bearer ${target.token}` },
       handshakeTimeout: 5_000,
       perMessageDeflate: false,
+      // Masking defends HTTP intermediaries against scripted cache poisoning; a Node client talking
+      // to 127.0.0.1 has no intermediary, and an all-zero mask lets ws skip a pass over every byte.
+      generateMask: (mask: Buffer) => {
+        mask.fill(0);
+      },
     });
     ws = socket;
     socket.on("upgrade", (res) => res.socket.unref()); // the link never keeps the tap process alive

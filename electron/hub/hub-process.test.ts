@@ -121,7 +121,8 @@ const frame = (seq: number): TraceRecord => ({
   raw: `{"n":${seq}}`,
 });
 
-describe("serve and fault (real processes)", () => {
+// Each test starts a dozen short-lived CLI processes; on a loaded 2-core CI machine node start-up alone takes a second.
+describe("serve and fault (real processes)", { timeout: 120_000 }, () => {
   it("arms, lists, disarms and clears rules through the fault CLI", async () => {
     const { child, url } = await serve(join(dir, "traces"));
     expect(url.host).toMatch(/^127\.0\.0\.1:\d+$/);

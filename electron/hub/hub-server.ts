@@ -69,7 +69,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     flushMs: options.flushMs ?? 25,
     maxBatch: 5_000,
     highWaterBytes: 8 << 20,
-    traces: () => store.list(),
+    traceIds: () => store.traceIds(),
   });
   const board = new FaultBoard(hubId.slice(0, 4));
   let recordsIn = 0;

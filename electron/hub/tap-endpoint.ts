@@ -84,8 +84,8 @@ export class TapEndpoint {
         deps.feed.publish({ kind: "tap-gap", traceId: trace.traceId, dropped: m.dropped, at: Date.now() });
       const fresh = trace.append(m.records);
       deps.countRecords(fresh.length);
-      for (const record of fresh) {
-        deps.feed.publish({ kind: "record", traceId: trace.traceId, record });
+      for (const { record, json } of fresh) {
+        deps.feed.publishRecord(trace.traceId, json);
         if (record.type === "fault" && record.ruleId) deps.board.consume(record.ruleId);
         try {
           deps.onRecord(trace.traceId, record);

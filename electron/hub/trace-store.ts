@@ -14,8 +14,11 @@ export interface LiveTrace {
   readonly traceId: string;
   /** The highest tap seq written so far (0 before any record); records at or below it are duplicates. */
   readonly lastSeq: number;
-  /** Appends the records with seq > lastSeq (older ones are resends and skipped); returns those written. */
-  append(records: readonly TraceRecord[]): TraceRecord[];
+  /**
+   * Appends the records with seq > lastSeq (older ones are resends and skipped); returns the JSON
+   * text of each record written (one trace line without its newline), in order.
+   */
+  append(records: readonly TraceRecord[]): { record: TraceRecord; json: string }[];
 }
 
 interface OpenTrace {
@@ -66,12 +69,13 @@ export class TraceStore {
       },
       append(records) {
         let text = "";
-        const written: TraceRecord[] = [];
-        for (const r of records) {
-          if (r.seq <= trace.lastSeq) continue;
-          trace.lastSeq = r.seq;
-          text += encodeRecord(r);
-          written.push(r);
+        const written: { record: TraceRecord; json: string }[] = [];
+        for (const record of records) {
+          if (record.seq <= trace.lastSeq) continue;
+          trace.lastSeq = record.seq;
+          const line = encodeRecord(record);
+          text += line;
+          written.push({ record, json: line.slice(0, -1) });
         }
         if (text) trace.out.write(text);
         return written;
@@ -83,6 +87,11 @@ export class TraceStore {
   detach(tapId: string): void {
     const t = this.byTap.get(tapId);
     if (t) t.attached = Math.max(0, t.attached - 1);
+  }
+
+  /** The ids of the traces this hub run has written, oldest first. */
+  traceIds(): string[] {
+    return [...this.byTap.values()].map((t) => t.traceId);
   }
 
   /** Whether a trace is still being written by an attached tap. */

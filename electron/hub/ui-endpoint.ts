@@ -39,7 +39,7 @@ export class UiEndpoint {
           unsubscribe?.();
           unsubscribe = this.feed.subscribe(
             {
-              send,
+              sendText: (text) => ws.send(text),
               get bufferedAmount() {
                 return ws.bufferedAmount;
               },

@@ -1,5 +1,5 @@
 import type { FaultRule } from "../faults/fault-rule.js";
-import type { HubEvent, TraceSummary } from "./hub-event.js";
+import type { HubEvent } from "./hub-event.js";
 import type { HubError, HubFaultRules } from "./tap-wire.js";
 
 /** UI -> hub: send me every event with seq > `after`, then live events (0 = from the start of the ring). */
@@ -48,13 +48,15 @@ export interface HubEvents {
 
 /**
  * Hub -> UI: events after `after` up to `oldestSeq - 1` fell out of the ring before this
- * subscriber got them. The on-disk traces hold them: `GET /api/traces/<id>`.
+ * subscriber got them; the next `events` batch starts at `oldestSeq`. The on-disk traces hold
+ * everything: `traceIds` are the traces this hub run has written (`GET /api/traces/<id>` exports
+ * one, `GET /api/traces` lists all, imported ones included).
  */
 export interface HubGap {
   readonly t: "gap";
   readonly after: number;
   readonly oldestSeq: number;
-  readonly traces: readonly TraceSummary[];
+  readonly traceIds: readonly string[];
 }
 
 /** Hub -> UI: the answer to a fault command carrying `ref`. */
