@@ -82,7 +82,7 @@ export class TapEndpoint {
       if (!trace) return fail("hello first");
       if (m.dropped)
         deps.feed.publish({ kind: "tap-gap", traceId: trace.traceId, dropped: m.dropped, at: Date.now() });
-      const fresh = trace.append(m.records);
+      const fresh = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
       deps.countRecords(fresh.length);
       for (const { record, json } of fresh) {
         deps.feed.publishRecord(trace.traceId, json);
@@ -93,7 +93,6 @@ export class TapEndpoint {
           // the analyzer must never take the tap connection down
         }
       }
-      send({ t: "ack", upTo: trace.lastSeq });
     });
     ws.on("close", (code) => {
       clearTimeout(helloTimer);

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream, type WriteStream } from "node:fs";
+import { closeSync, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from "node:fs";
 import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { TraceSummary } from "../../shared/hub/hub-event.js";
-import { decodeHeader, encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
+import { decodeHeader, decodeRecord, encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 
 const TRACE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -16,9 +16,13 @@ export interface LiveTrace {
   readonly lastSeq: number;
   /**
    * Appends the records with seq > lastSeq (older ones are resends and skipped); returns the JSON
-   * text of each record written (one trace line without its newline), in order.
+   * text of each record written (one trace line without its newline), in order. `onStored(upTo)`
+   * runs once the lines are handed to the operating system (so they survive the hub being killed).
    */
-  append(records: readonly TraceRecord[]): { record: TraceRecord; json: string }[];
+  append(
+    records: readonly TraceRecord[],
+    onStored?: (upTo: number) => void,
+  ): { record: TraceRecord; json: string }[];
 }
 
 interface OpenTrace {
@@ -49,15 +53,23 @@ export class TraceStore {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Opens (or, for a tap seen before, reopens) the trace of tap `tapId`. */
-  attach(tapId: string, header: TraceHeader, now = new Date()): LiveTrace {
+  /**
+   * Opens (or, for a tap seen before, reopens) the trace of tap `tapId`. The id derives from the
+   * tap's start time and id, so a tap re-attaching to a new hub on the same folder continues its
+   * file: the hub reads the last stored seq back and appends after it.
+   */
+  attach(tapId: string, header: TraceHeader): LiveTrace {
     let t = this.byTap.get(tapId);
     if (!t) {
-      const traceId = `${stamp(now)}-${tapId.slice(0, 8)}`;
-      const out = createWriteStream(join(this.dir, traceId + EXT), { flags: "a", mode: 0o600 });
+      const started = new Date(header.startedAt);
+      const traceId = `${stamp(Number.isNaN(started.getTime()) ? new Date() : started)}-${tapId.slice(0, 12)}`;
+      const path = join(this.dir, traceId + EXT);
+      const existing = lastStoredSeq(path);
+      const out = createWriteStream(path, { flags: "a", mode: 0o600 });
       out.on("error", () => {}); // a full disk must not take the hub down; the tap's own file is the record
-      out.write(encodeHeader(header));
-      t = { traceId, lastSeq: 0, out, attached: 0 };
+      if (!existing) out.write(encodeHeader(header));
+      else if (!existing.endsWithNewline) out.write("\n"); // a line cut by a killed hub stays one bad line
+      t = { traceId, lastSeq: existing?.seq ?? 0, out, attached: 0 };
       this.byTap.set(tapId, t);
     }
     t.attached++;
@@ -67,7 +79,7 @@ export class TraceStore {
       get lastSeq() {
         return trace.lastSeq;
       },
-      append(records) {
+      append(records, onStored) {
         let text = "";
         const written: { record: TraceRecord; json: string }[] = [];
         for (const record of records) {
@@ -77,7 +89,9 @@ export class TraceStore {
           text += line;
           written.push({ record, json: line.slice(0, -1) });
         }
-        if (text) trace.out.write(text);
+        const upTo = trace.lastSeq;
+        if (text) trace.out.write(text, () => onStored?.(upTo));
+        else onStored?.(upTo);
         return written;
       },
     };
@@ -189,6 +203,34 @@ export class TraceStore {
 }
 
 class ImportError extends Error {}
+
+/** The seq of the last complete record line of an existing trace file; undefined when there is no file. */
+function lastStoredSeq(path: string): { seq: number; endsWithNewline: boolean } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return undefined;
+    const len = Math.min(size, 1 << 20);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, size - len);
+    const text = buf.toString("utf8");
+    const lines = text.split("\n");
+    const endsWithNewline = text.endsWith("\n");
+    if (!endsWithNewline) lines.pop(); // the cut last line
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const d = decodeRecord(lines[i] as string);
+      if (d.kind === "record") return { seq: d.record.seq, endsWithNewline };
+    }
+    return { seq: 0, endsWithNewline };
+  } finally {
+    closeSync(fd);
+  }
+}
 
 async function readHeader(path: string): Promise<TraceHeader | undefined> {
   const fh = await open(path, "r");
