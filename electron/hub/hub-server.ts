@@ -97,6 +97,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     taps: taps.attached,
     recordsIn,
     rssBytes: process.memoryUsage().rss,
+    heapUsedBytes: process.memoryUsage().heapUsed,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
   });
 
