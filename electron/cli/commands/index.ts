@@ -2,11 +2,15 @@ import type { CliCommand } from "../command.js";
 import { analyzeCommand } from "./analyze.js";
 import { demoAgentCommand } from "./demo-agent.js";
 import { demoClientCommand } from "./demo-client.js";
+import { faultCommand } from "./fault.js";
 import { proxyCommand } from "./proxy.js";
+import { serveCommand } from "./serve.js";
 
 /** Every subcommand, in the order `--help` lists them. Each lives in its own file beside this one. */
 export const commands: readonly CliCommand[] = [
   proxyCommand,
+  serveCommand,
+  faultCommand,
   analyzeCommand,
   demoAgentCommand,
   demoClientCommand,

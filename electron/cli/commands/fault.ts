@@ -1,0 +1,147 @@
+import { parseArgs } from "node:util";
+import { describeRule, FAULT_ACTIONS, type FaultRule } from "../../../shared/faults/fault-rule.js";
+import { callHub, findHubTarget, type HubTarget, HubUnreachable } from "../../hub/hub-client.js";
+import { type CliCommand, CliError } from "../command.js";
+
+const HELP = `Usage:
+  acp-retry-inspector fault <action> [--method M] [--session S] [--key K] [--on request|response]
+                                     [--count N] [--delay-ms D]
+  acp-retry-inspector fault list [--json]
+  acp-retry-inspector fault disarm <rule-id>
+  acp-retry-inspector fault clear
+
+Arms, lists and disarms fault rules on the running hub; every proxy attached to it applies them.
+Actions: ${FAULT_ACTIONS.join(", ")}.
+  drop-response      swallow the agent's answer (recorded as dropped)
+  drop-request       the agent never receives the client's request
+  delay              hold the matching frame --delay-ms milliseconds
+  disconnect-client  close the client's connection (the stdio tap exits)
+  kill-agent         SIGKILL the agent
+  restart-agent      SIGKILL the agent, respawn the same command, replay the client's initialize
+A lifecycle action without any match applies at once. Otherwise the rule fires on the next --count
+matching frames (default 1); a response matches by the request it answers.
+
+Options:
+  --method M       JSON-RPC method, e.g. session/prompt
+  --session S      params.sessionId
+  --key K          params.idempotencyKey
+  --on WHICH       fire on the request or on its response (drop-* fix this)
+  --count N        the next N matching frames (default 1)
+  --delay-ms D     for delay
+  --hub URL        the hub to talk to (default: the one in the rendezvous file); a UI URL carries its token
+  --token T        the hub's token (default: from the rendezvous file or --hub URL)
+  --json           machine-readable output`;
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        method: { type: "string" },
+        session: { type: "string" },
+        key: { type: "string" },
+        on: { type: "string" },
+        count: { type: "string" },
+        "delay-ms": { type: "string" },
+        hub: { type: "string" },
+        token: { type: "string" },
+        json: { type: "boolean" },
+      },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (err) {
+    throw new CliError(`${(err as Error).message}\n\n${HELP}`);
+  }
+}
+
+function integer(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) throw new CliError(`${name} must be a non-negative integer`);
+  return Number(v);
+}
+
+function hubError(status: number, body: Record<string, unknown>): never {
+  const message = typeof body.error === "string" ? body.error : `HTTP ${status}`;
+  throw new CliError(message, status === 400 || status === 404 ? 2 : 1);
+}
+
+async function run(
+  target: HubTarget,
+  verb: string,
+  positionals: string[],
+  values: ReturnType<typeof parse>["values"],
+) {
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  if (verb === "list") {
+    const r = await callHub(target, "GET", "/api/faults");
+    if (r.status !== 200) hubError(r.status, r.body);
+    const rules = r.body.rules as FaultRule[];
+    if (values.json) out(JSON.stringify(rules, null, 2));
+    else if (rules.length === 0) out("no fault rules armed");
+    else for (const rule of rules) out(`${rule.id}\t${describeRule(rule)}\tarmed ${rule.armedAt}`);
+    return 0;
+  }
+  if (verb === "clear") {
+    const r = await callHub(target, "DELETE", "/api/faults");
+    if (r.status !== 200) hubError(r.status, r.body);
+    out(values.json ? JSON.stringify(r.body) : `disarmed ${String(r.body.cleared)} rule(s)`);
+    return 0;
+  }
+  if (verb === "disarm") {
+    const id = positionals[1];
+    if (!id) throw new CliError("fault disarm needs a rule id (see `fault list`)");
+    const r = await callHub(target, "DELETE", `/api/faults/${encodeURIComponent(id)}`);
+    if (r.status !== 200) hubError(r.status, r.body);
+    out(values.json ? JSON.stringify(r.body) : `disarmed ${id}`);
+    return 0;
+  }
+  const spec = {
+    action: verb,
+    match: {
+      ...(values.method !== undefined && { method: values.method }),
+      ...(values.session !== undefined && { sessionId: values.session }),
+      ...(values.key !== undefined && { idempotencyKey: values.key }),
+      ...(values.on !== undefined && { on: values.on }),
+    },
+    ...(values.count !== undefined && { count: integer("--count", values.count) }),
+    ...(values["delay-ms"] !== undefined && { delayMs: integer("--delay-ms", values["delay-ms"]) }),
+  };
+  const r = await callHub(target, "POST", "/api/faults", spec);
+  if (r.status !== 201) hubError(r.status, r.body);
+  const rule = r.body.rule as FaultRule;
+  if (values.json) out(JSON.stringify(r.body));
+  else if (r.body.immediate)
+    out(`${rule.id}\t${describeRule(rule)}\tsent to ${String(r.body.taps)} proxy(ies)`);
+  else out(`${rule.id}\t${describeRule(rule)}`);
+  if (r.body.immediate && r.body.taps === 0)
+    process.stderr.write("acp-retry-inspector: no proxy is attached, so nothing was affected\n");
+  return 0;
+}
+
+/** `acp-retry-inspector fault`: arm, list and disarm fault rules on the running hub. */
+export const faultCommand: CliCommand = {
+  name: "fault",
+  summary: "arm, list or disarm fault rules on the running hub",
+  help: HELP,
+  async run(args) {
+    const { values, positionals } = parse(args);
+    const verb = positionals[0];
+    if (!verb) throw new CliError(`fault needs an action or list/disarm/clear\n\n${HELP}`);
+    const known = ["list", "clear", "disarm", ...FAULT_ACTIONS];
+    if (!known.includes(verb))
+      throw new CliError(`unknown fault action '${verb}' (one of ${known.join(", ")})`);
+    if (positionals.length > (verb === "disarm" ? 2 : 1))
+      throw new CliError(`unexpected argument '${positionals.at(-1)}'`);
+    try {
+      const target = findHubTarget({
+        ...(values.hub !== undefined && { url: values.hub }),
+        ...(values.token !== undefined && { token: values.token }),
+      });
+      return await run(target, verb, positionals, values);
+    } catch (err) {
+      if (err instanceof HubUnreachable) throw new CliError(err.message, 1);
+      throw err;
+    }
+  },
+};

@@ -1,0 +1,87 @@
+import { parseArgs } from "node:util";
+import { defaultTracesDir, rendezvousPath } from "../../hub/hub-paths.js";
+import { startHub } from "../../hub/hub-server.js";
+import { openBrowser } from "../../hub/open-browser.js";
+import { readRendezvous } from "../../hub/rendezvous.js";
+import { type CliCommand, CliError } from "../command.js";
+
+const HELP = `Usage: acp-retry-inspector serve [--port N] [--open] [--traces-dir DIR] [--ui-dir DIR] [--ring-size N]
+
+Runs the hub headless: proxies started with \`acp-retry-inspector proxy\` find it through the
+rendezvous file and stream their sessions to it; UIs and \`acp-retry-inspector fault\` talk to it.
+Prints the UI URL (with its access token) on stdout, then runs until SIGINT or SIGTERM.
+
+Options:
+  --port N          TCP port on 127.0.0.1 (default: a free one). The hub never binds another address.
+  --open            Open the UI in a browser (failure to open one is reported, not fatal).
+  --traces-dir DIR  Where each proxy's trace is written (default: ${defaultTracesDir()})
+  --ui-dir DIR      Serve this UI build (index.html + assets) instead of the placeholder page.
+  --ring-size N     Events kept in memory for late subscribers (default 50000).
+
+The rendezvous file (port and token, mode 0600) is ${rendezvousPath()}
+(override the folder with ACP_RETRY_INSPECTOR_RUNTIME_DIR).`;
+
+function positiveInt(name: string, v: string | undefined, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > max) throw new CliError(`${name} must be an integer from 0 to ${max}`);
+  return n;
+}
+
+/** `acp-retry-inspector serve`: runs the hub until interrupted. */
+export const serveCommand: CliCommand = {
+  name: "serve",
+  summary: "run the hub headless and print its UI URL",
+  help: HELP,
+  async run(args) {
+    let values: Record<string, string | boolean | undefined>;
+    try {
+      values = parseArgs({
+        args,
+        options: {
+          port: { type: "string" },
+          open: { type: "boolean" },
+          "traces-dir": { type: "string" },
+          "ui-dir": { type: "string" },
+          "ring-size": { type: "string" },
+        },
+        strict: true,
+        allowPositionals: false,
+      }).values;
+    } catch (err) {
+      throw new CliError(`${(err as Error).message}\n\n${HELP}`);
+    }
+    const port = positiveInt("--port", values.port as string | undefined, 65_535);
+    const ringSize = positiveInt("--ring-size", values["ring-size"] as string | undefined, 10_000_000);
+    const path = rendezvousPath();
+    const existing = readRendezvous(path);
+    if (existing.kind === "live")
+      throw new CliError(
+        `a hub is already running (pid ${existing.hub.pid}) at ${existing.hub.url.replace(/\?.*$/, "")}`,
+        1,
+      );
+    if (existing.kind === "stale")
+      process.stderr.write(`acp-retry-inspector: replacing the stale rendezvous file ${path}\n`);
+    const tracesDir = (values["traces-dir"] as string | undefined) ?? defaultTracesDir();
+    const hub = await startHub({
+      tracesDir,
+      rendezvousPath: path,
+      ...(port !== undefined && { port }),
+      ...(ringSize !== undefined && ringSize > 0 && { ringSize }),
+      ...(values["ui-dir"] !== undefined && { staticDir: values["ui-dir"] as string }),
+    }).catch((err: NodeJS.ErrnoException) => {
+      throw new CliError(`cannot start the hub: ${err.code ?? err.message}`, 1);
+    });
+    process.stdout.write(`${hub.url}\n`);
+    process.stderr.write(
+      `acp-retry-inspector: hub ${hub.hubId} on 127.0.0.1:${hub.port}, traces in ${tracesDir}\n`,
+    );
+    if (values.open) openBrowser(hub.url, (m) => process.stderr.write(`acp-retry-inspector: ${m}\n`));
+    await new Promise<void>((resolve) => {
+      process.once("SIGINT", resolve);
+      process.once("SIGTERM", resolve);
+    });
+    await hub.close();
+    return 0;
+  },
+};

@@ -1,0 +1,294 @@
+import { randomUUID } from "node:crypto";
+import { type FSWatcher, mkdirSync, watch } from "node:fs";
+import { basename, dirname } from "node:path";
+import { WebSocket } from "ws";
+import type { FaultRule } from "../../shared/faults/fault-rule.js";
+import { checkFaultRule } from "../../shared/faults/rule-validation.js";
+import { HUB_PROTOCOL_VERSION, TAP_PATH } from "../../shared/hub/protocol-version.js";
+import { decodeHubToTap, type TapToHub } from "../../shared/hub/tap-wire.js";
+import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import { rendezvousPath } from "./hub-paths.js";
+import { LinkBacklog } from "./link-backlog.js";
+import { readRendezvous } from "./rendezvous.js";
+
+/** How a tap links to the hub. Only `header` is required. */
+export interface HubLinkOptions {
+  /** The tap's trace header, sent on every (re)attach. */
+  readonly header: TraceHeader;
+  /** Stable id of this tap across reconnects (random by default). */
+  readonly tapId?: string;
+  /** Rendezvous file to discover the hub by (default: the per-user one, see hub-paths.ts). */
+  readonly rendezvousPath?: string;
+  /** A fixed hub instead of discovery. */
+  readonly hub?: { readonly port: number; readonly token: string };
+  /** Records kept while no hub takes them (default 20 000); the oldest are dropped beyond. */
+  readonly maxBacklog?: number;
+  /** Records per batch message (default 1 000). */
+  readonly maxBatch?: number;
+  /** Coalescing window before a batch is sent, ms (default 20). */
+  readonly flushMs?: number;
+  /** Backoff between discovery attempts, ms (default 250 doubling to 5 000). */
+  readonly retryMinMs?: number;
+  readonly retryMaxMs?: number;
+  /** Diagnostics (never the session's stdout). */
+  readonly onLog?: (line: string) => void;
+}
+
+/** Counters of a hub link, for tests, benches and the tap's own notes. */
+export interface HubLinkStats {
+  readonly attached: boolean;
+  readonly traceId?: string;
+  readonly backlog: number;
+  readonly dropped: number;
+  readonly sent: number;
+  readonly acked: number;
+  readonly attaches: number;
+}
+
+/** The tap side of the hub connection. Nothing here throws into the tap or blocks it. */
+export interface HubLink {
+  /** Queues one record for the hub (never blocks, never throws). */
+  send(record: TraceRecord): void;
+  /** Calls `fn` with the armed rules whenever they change; with `[]` when the hub goes away. */
+  onFaultRules(fn: (rules: readonly FaultRule[]) => void): () => void;
+  /** Calls `fn` on every attach (with the hub's trace id) and detach. */
+  onAttach(fn: (attached: boolean, traceId?: string) => void): () => void;
+  stats(): HubLinkStats;
+  /** Waits up to `flushTimeoutMs` (default 1 000) for the backlog to be acknowledged, then disconnects. */
+  close(flushTimeoutMs?: number): Promise<void>;
+}
+
+/** Creates a hub link: it finds the hub by the rendezvous file, attaches, streams, and re-attaches to any later hub. */
+export function createHubLink(options: HubLinkOptions): HubLink {
+  const tapId = options.tapId ?? randomUUID();
+  const path = options.rendezvousPath ?? rendezvousPath();
+  const maxBatch = options.maxBatch ?? 1_000;
+  const flushMs = options.flushMs ?? 20;
+  const retryMin = options.retryMinMs ?? 250;
+  const retryMax = options.retryMaxMs ?? 5_000;
+  const log = (line: string) => {
+    try {
+      options.onLog?.(line);
+    } catch {}
+  };
+  const backlog = new LinkBacklog(options.maxBacklog ?? 20_000);
+  const ruleListeners = new Set<(rules: readonly FaultRule[]) => void>();
+  const attachListeners = new Set<(attached: boolean, traceId?: string) => void>();
+  let ws: WebSocket | undefined;
+  let attached = false;
+  let traceId: string | undefined;
+  let closed = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let flushTimer: NodeJS.Timeout | undefined;
+  let retryDelay = retryMin;
+  let watcher: FSWatcher | undefined;
+  let drained: (() => void) | undefined;
+  const counters = { sent: 0, acked: 0, attaches: 0 };
+
+  const emit = <A extends unknown[]>(set: Set<(...a: A) => void>, ...args: A) => {
+    for (const fn of set) {
+      try {
+        fn(...args);
+      } catch (err) {
+        log(`hub link listener failed: ${String(err)}`);
+      }
+    }
+  };
+
+  function scheduleRetry(delay = retryDelay): void {
+    if (closed || retryTimer || ws) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      connect();
+    }, delay);
+    retryTimer.unref();
+    retryDelay = Math.min(retryMax, retryDelay * 2);
+  }
+
+  function connect(): void {
+    if (closed || ws) return;
+    const target = options.hub ?? findHub();
+    if (!target) {
+      scheduleRetry();
+      return;
+    }
+    const socket = new WebSocket(`ws://127.0.0.1:${target.port}${TAP_PATH}`, {
+      headers: { Authorization: `Bearer ${target.token}` },
+      handshakeTimeout: 5_000,
+      perMessageDeflate: false,
+      // Masking defends HTTP intermediaries against scripted cache poisoning; a Node client talking
+      // to 127.0.0.1 has no intermediary, and an all-zero mask lets ws skip a pass over every byte.
+      generateMask: (mask: Buffer) => {
+        mask.fill(0);
+      },
+    });
+    ws = socket;
+    socket.on("upgrade", (res) => res.socket.unref()); // the link never keeps the tap process alive
+    socket.on("open", () =>
+      write({ t: "hello", v: HUB_PROTOCOL_VERSION, tapId, header: options.header, pid: process.pid }),
+    );
+    socket.on("message", (data) => onMessage(data.toString()));
+    socket.on("error", (err) => log(`hub link: ${err.message}`));
+    socket.on("close", () => {
+      if (ws !== socket) return;
+      ws = undefined;
+      backlog.resetInFlight();
+      if (attached) {
+        attached = false;
+        traceId = undefined;
+        log("hub link: detached");
+        emit(ruleListeners, []);
+        emit(attachListeners, false, undefined);
+        retryDelay = retryMin;
+      }
+      scheduleRetry();
+    });
+  }
+
+  function findHub(): { port: number; token: string } | undefined {
+    const r = readRendezvous(path);
+    return r.kind === "live" ? r.hub : undefined;
+  }
+
+  function onMessage(text: string): void {
+    const m = decodeHubToTap(text);
+    if (!m) return;
+    switch (m.t) {
+      case "welcome":
+        attached = true;
+        traceId = m.traceId;
+        retryDelay = retryMin;
+        counters.attaches++;
+        backlog.ack(m.lastSeq);
+        log(`hub link: attached to hub ${m.hubId} as trace ${m.traceId}`);
+        emit(attachListeners, true, m.traceId);
+        flush();
+        return;
+      case "ack": {
+        const before = backlog.size;
+        backlog.ack(m.upTo);
+        counters.acked += before - backlog.size;
+        if (backlog.size === 0) drained?.();
+        else flush();
+        return;
+      }
+      case "fault-rules":
+        emit(
+          ruleListeners,
+          m.rules.filter((r) => checkFaultRule(r)),
+        );
+        return;
+      case "error":
+        log(`hub link: hub refused: ${m.message}`);
+        return;
+    }
+  }
+
+  function write(m: TapToHub): void {
+    try {
+      ws?.send(JSON.stringify(m));
+    } catch (err) {
+      log(`hub link: send failed: ${String(err)}`);
+    }
+  }
+
+  function flush(): void {
+    if (flushTimer) {
+      clearTimeout(flushTimer);
+      flushTimer = undefined;
+    }
+    if (!attached || !ws || ws.readyState !== WebSocket.OPEN) return;
+    // keep at most a few batches in flight so a slow hub applies backpressure to the link, not to the tap
+    while (backlog.inFlight < maxBatch * 4 && ws.bufferedAmount < 4 << 20) {
+      const { records, dropped } = backlog.take(maxBatch);
+      if (records.length === 0 && dropped === 0) break;
+      write({ t: "records", records, ...(dropped > 0 && { dropped }) });
+      counters.sent += records.length;
+      if (records.length === 0) break;
+    }
+  }
+
+  function scheduleFlush(): void {
+    if (flushTimer || !attached) return;
+    flushTimer = setTimeout(flush, flushMs);
+    flushTimer.unref();
+  }
+
+  function watchRendezvous(): void {
+    if (options.hub) return;
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      watcher = watch(dirname(path), (_event, name) => {
+        if (name && name !== basename(path)) return;
+        if (!ws && !closed) {
+          if (retryTimer) clearTimeout(retryTimer);
+          retryTimer = undefined;
+          retryDelay = retryMin;
+          connect();
+        }
+      });
+      watcher.on("error", () => {});
+      watcher.unref();
+    } catch (err) {
+      log(`hub link: cannot watch ${dirname(path)} (${String(err)}); polling only`);
+    }
+  }
+
+  watchRendezvous();
+  connect();
+
+  return {
+    send(record) {
+      if (closed) return;
+      try {
+        backlog.push(record);
+        scheduleFlush();
+      } catch (err) {
+        log(`hub link: ${String(err)}`);
+      }
+    },
+    onFaultRules(fn) {
+      ruleListeners.add(fn);
+      return () => ruleListeners.delete(fn);
+    },
+    onAttach(fn) {
+      attachListeners.add(fn);
+      return () => attachListeners.delete(fn);
+    },
+    stats() {
+      return {
+        attached,
+        ...(traceId !== undefined && { traceId }),
+        backlog: backlog.size,
+        dropped: backlog.dropped,
+        ...counters,
+      };
+    },
+    async close(flushTimeoutMs = 1_000) {
+      if (closed) return;
+      if (attached && backlog.size > 0) {
+        flush();
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          setTimeout(resolve, flushTimeoutMs).unref();
+        });
+      }
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      if (flushTimer) clearTimeout(flushTimer);
+      watcher?.close();
+      const socket = ws;
+      ws = undefined;
+      if (socket) {
+        await new Promise<void>((resolve) => {
+          socket.once("close", () => resolve());
+          socket.close(1000, "tap done");
+          setTimeout(() => {
+            socket.terminate();
+            resolve();
+          }, 500).unref();
+        });
+      }
+    },
+  };
+}

@@ -1,0 +1,204 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer } from "ws";
+import { HUB_PROTOCOL_VERSION, TAP_PATH, UI_PATH } from "../../shared/hub/protocol-version.js";
+import type { TraceRecord } from "../../shared/trace/record.js";
+import { EventFeed } from "./event-feed.js";
+import { FaultBoard } from "./fault-board.js";
+import { routeApi } from "./http-api.js";
+import { removeRendezvous, writeRendezvous } from "./rendezvous.js";
+import { checkRequest, HUB_HOST, newHubToken, tokenCookieName } from "./request-guard.js";
+import { contentSecurityPolicy, serveStatic } from "./static-files.js";
+import { TapEndpoint } from "./tap-endpoint.js";
+import { TraceStore } from "./trace-store.js";
+import { UiEndpoint } from "./ui-endpoint.js";
+
+/** How to run a hub. Only `tracesDir` is required. */
+export interface HubOptions {
+  /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
+  readonly port?: number;
+  /** The token clients must present; a fresh random 32-byte one by default. */
+  readonly token?: string;
+  /** Where each tap's trace is written. */
+  readonly tracesDir: string;
+  /** Folder of the UI build to serve (index.html and assets); a placeholder page when absent. */
+  readonly staticDir?: string;
+  /** Where to write the rendezvous file; no file when undefined. */
+  readonly rendezvousPath?: string;
+  /** Events kept in memory for late subscribers (default 50 000). */
+  readonly ringSize?: number;
+  /** Coalescing window of UI pushes in ms (default 25). */
+  readonly flushMs?: number;
+  /** Largest accepted trace import (default 256 MiB). */
+  readonly importLimitBytes?: number;
+  /**
+   * ANALYZER SEAM: every new record of every tap, in order. `shared/analyzer/` was not on this
+   * branch when the hub was written; plug the incremental analyzer in here.
+   */
+  readonly onRecord?: (traceId: string, record: TraceRecord) => void;
+}
+
+/** A running hub. */
+export interface RunningHub {
+  readonly hubId: string;
+  readonly port: number;
+  readonly token: string;
+  /** The UI URL with its token: `http://127.0.0.1:PORT/?token=...`. */
+  readonly url: string;
+  /** Stops accepting, closes every connection and trace file, removes the rendezvous file. */
+  close(): Promise<void>;
+}
+
+const BASE_HEADERS = {
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Cross-Origin-Resource-Policy": "same-origin",
+} as const;
+
+/** Starts a hub on 127.0.0.1 (never any other address). */
+export async function startHub(options: HubOptions): Promise<RunningHub> {
+  const hubId = randomBytes(8).toString("hex");
+  const token = options.token ?? newHubToken();
+  const startedAt = new Date().toISOString();
+  const store = new TraceStore(options.tracesDir);
+  await store.init();
+  const feed = new EventFeed({
+    ringSize: options.ringSize ?? 50_000,
+    flushMs: options.flushMs ?? 25,
+    maxBatch: 5_000,
+    highWaterBytes: 8 << 20,
+    traceIds: () => store.traceIds(),
+  });
+  const board = new FaultBoard(hubId.slice(0, 4));
+  let recordsIn = 0;
+  const taps = new TapEndpoint({
+    hubId,
+    store,
+    feed,
+    board,
+    onRecord: options.onRecord ?? (() => {}),
+    countRecords: (n) => {
+      recordsIn += n;
+    },
+  });
+  const uis = new UiEndpoint(hubId, feed, board);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 << 20 });
+  let port = 0;
+
+  const info = () => ({
+    v: HUB_PROTOCOL_VERSION,
+    hubId,
+    pid: process.pid,
+    port,
+    startedAt,
+    ...feed.position(),
+    taps: taps.attached,
+    recordsIn,
+    rssBytes: process.memoryUsage().rss,
+    heapUsedBytes: process.memoryUsage().heapUsed,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+  });
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", `http://${HUB_HOST}:${port}`);
+    const refusal = checkRequest(req, url, port, token);
+    const headers: Record<string, string> = { ...BASE_HEADERS };
+    if (refusal) {
+      res.writeHead(refusal.status, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
+      res.end(`${refusal.reason}\n`);
+      req.resume();
+      return;
+    }
+    if (
+      await routeApi(
+        req,
+        res,
+        url,
+        {
+          board,
+          store,
+          feed,
+          importLimitBytes: options.importLimitBytes ?? 256 << 20,
+          info,
+          taps: () => taps.attached,
+        },
+        headers,
+      )
+    )
+      return;
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { ...headers, Allow: "GET" });
+      res.end();
+      return;
+    }
+    headers["Content-Security-Policy"] = contentSecurityPolicy(port);
+    headers["X-Frame-Options"] = "DENY";
+    if (url.searchParams.has("token"))
+      headers["Set-Cookie"] = `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    if (!(await serveStatic(res, options.staticDir, url.pathname, headers))) {
+      res.writeHead(404, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
+      res.end("not found\n");
+    }
+  }
+
+  function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? "/", `http://${HUB_HOST}:${port}`);
+    const refusal = checkRequest(req, url, port, token);
+    const endpoint = url.pathname === TAP_PATH ? taps : url.pathname === UI_PATH ? uis : undefined;
+    if (refusal || !endpoint) {
+      const status = refusal?.status ?? 404;
+      const reason = refusal?.reason ?? "no such endpoint";
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 404 ? "Not Found" : status === 401 ? "Unauthorized" : "Forbidden"}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${reason.length + 1}\r\n\r\n${reason}\n`,
+      );
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => endpoint.accept(ws));
+  }
+
+  const server = createServer((req, res) => {
+    onRequest(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  server.on("upgrade", onUpgrade);
+  server.on("clientError", (_err, socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, HUB_HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  port = typeof address === "object" && address ? address.port : 0;
+  const url = `http://${HUB_HOST}:${port}/?token=${token}`;
+  if (options.rendezvousPath) {
+    writeRendezvous(options.rendezvousPath, { v: 1, hubId, pid: process.pid, port, token, url, startedAt });
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    hubId,
+    port,
+    token,
+    url,
+    close() {
+      closing ??= (async () => {
+        if (options.rendezvousPath) removeRendezvous(options.rendezvousPath, hubId);
+        feed.close();
+        taps.closeAll();
+        uis.closeAll();
+        for (const ws of wss.clients) ws.terminate();
+        wss.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

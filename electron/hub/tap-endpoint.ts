@@ -1,0 +1,122 @@
+import type { WebSocket } from "ws";
+import type { FaultRule } from "../../shared/faults/fault-rule.js";
+import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
+import { decodeTapMessage, type HubToTap } from "../../shared/hub/tap-wire.js";
+import type { TraceRecord } from "../../shared/trace/record.js";
+import type { EventFeed } from "./event-feed.js";
+import type { FaultBoard } from "./fault-board.js";
+import type { LiveTrace, TraceStore } from "./trace-store.js";
+
+/** What the tap endpoint needs from the hub. */
+export interface TapEndpointDeps {
+  readonly hubId: string;
+  readonly store: TraceStore;
+  readonly feed: EventFeed;
+  readonly board: FaultBoard;
+  /** ANALYZER SEAM: called with every new record of every tap, in order (see hub-server.ts). */
+  readonly onRecord: (traceId: string, record: TraceRecord) => void;
+  /** Counts records in, for stats. */
+  readonly countRecords: (n: number) => void;
+}
+
+/** How long a tap has to say hello before the hub closes the connection. */
+const HELLO_TIMEOUT_MS = 10_000;
+
+/**
+ * The hub side of the tap connections: a tap says `hello` (its id and trace header), then streams
+ * `records` batches; the hub appends them to that tap's trace file, publishes them to UIs, acks
+ * each batch, and pushes the armed fault rules on connect and on every change.
+ */
+export class TapEndpoint {
+  private readonly sockets = new Set<WebSocket>();
+
+  constructor(private readonly deps: TapEndpointDeps) {
+    deps.board.onChange((rules) => this.broadcastRules(rules));
+  }
+
+  /** Number of taps attached right now. */
+  get attached(): number {
+    return this.sockets.size;
+  }
+
+  /** Serves one tap WebSocket (already authenticated). */
+  accept(ws: WebSocket): void {
+    const { deps } = this;
+    let trace: LiveTrace | undefined;
+    let tapId: string | undefined;
+    const send = (m: HubToTap) => ws.send(JSON.stringify(m));
+    const fail = (message: string) => {
+      send({ t: "error", message });
+      ws.close(1008, message.slice(0, 120));
+    };
+    const helloTimer = setTimeout(() => fail("no hello"), HELLO_TIMEOUT_MS);
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) return fail("binary frames are not part of the protocol");
+      const m = decodeTapMessage(data.toString());
+      if (typeof m === "string") return fail(m);
+      if (m.t === "hello") {
+        if (trace) return fail("hello sent twice");
+        if (m.v !== HUB_PROTOCOL_VERSION)
+          return fail(`hub protocol ${m.v} not supported (${HUB_PROTOCOL_VERSION})`);
+        clearTimeout(helloTimer);
+        tapId = m.tapId;
+        trace = deps.store.attach(m.tapId, m.header);
+        this.sockets.add(ws);
+        send({
+          t: "welcome",
+          v: HUB_PROTOCOL_VERSION,
+          hubId: deps.hubId,
+          traceId: trace.traceId,
+          lastSeq: trace.lastSeq,
+        });
+        send({ t: "fault-rules", rules: deps.board.list() });
+        deps.feed.publish({
+          kind: "tap-attached",
+          traceId: trace.traceId,
+          tapId: m.tapId,
+          header: m.header,
+          at: Date.now(),
+        });
+        return;
+      }
+      if (!trace) return fail("hello first");
+      if (m.dropped)
+        deps.feed.publish({ kind: "tap-gap", traceId: trace.traceId, dropped: m.dropped, at: Date.now() });
+      const fresh = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
+      deps.countRecords(fresh.length);
+      for (const { record, json } of fresh) {
+        deps.feed.publishRecord(trace.traceId, json);
+        if (record.type === "fault" && record.ruleId) deps.board.consume(record.ruleId);
+        try {
+          deps.onRecord(trace.traceId, record);
+        } catch {
+          // the analyzer must never take the tap connection down
+        }
+      }
+    });
+    ws.on("close", (code) => {
+      clearTimeout(helloTimer);
+      this.sockets.delete(ws);
+      if (trace && tapId) {
+        deps.store.detach(tapId);
+        deps.feed.publish({
+          kind: "tap-detached",
+          traceId: trace.traceId,
+          reason: `closed (${code})`,
+          at: Date.now(),
+        });
+      }
+    });
+    ws.on("error", () => {});
+  }
+
+  /** Closes every tap connection (hub shutdown). */
+  closeAll(): void {
+    for (const ws of this.sockets) ws.close(1001, "hub shutting down");
+  }
+
+  private broadcastRules(rules: readonly FaultRule[]): void {
+    const text = JSON.stringify({ t: "fault-rules", rules } satisfies HubToTap);
+    for (const ws of this.sockets) ws.send(text);
+  }
+}

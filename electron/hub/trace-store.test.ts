@@ -1,0 +1,63 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TRACE_FORMAT, type TraceRecord } from "../../shared/trace/record.js";
+import { TraceStore } from "./trace-store.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "acp-ri-store-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const header = {
+  format: TRACE_FORMAT,
+  version: 1,
+  tool: "t",
+  startedAt: "2026-02-03T04:05:06.789Z",
+} as const;
+const note = (seq: number): TraceRecord => ({ type: "note", seq, ts: seq, level: "info", text: `n${seq}` });
+const stored = (store: TraceStore, records: TraceRecord[], tapId: string) =>
+  new Promise<number>((resolve) => store.attach(tapId, header).append(records, resolve));
+
+describe("TraceStore", () => {
+  it("names a trace after the tap's start and id, skips resent seqs, and acks after the write", async () => {
+    const store = new TraceStore(dir);
+    await store.init();
+    expect(await stored(store, [note(1), note(2)], "abcdef123456789")).toBe(2);
+    expect(await stored(store, [note(2), note(3)], "abcdef123456789")).toBe(3);
+    await store.close();
+    const text = readFileSync(join(dir, "20260203T040506Z-abcdef123456.jsonl"), "utf8");
+    expect(
+      text
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).seq),
+    ).toEqual([undefined, 1, 2, 3]);
+  });
+
+  it("continues an existing file after its last complete record, isolating a cut line", async () => {
+    const path = join(dir, "20260203T040506Z-abcdef123456.jsonl");
+    writeFileSync(
+      path,
+      `${JSON.stringify(header)}\n${JSON.stringify(note(1))}\n${JSON.stringify(note(2))}\n{"type":"no`,
+    );
+    const store = new TraceStore(dir);
+    const trace = store.attach("abcdef123456789", header);
+    expect(trace.lastSeq).toBe(2);
+    await new Promise((resolve) => trace.append([note(2), note(3)], resolve));
+    await store.close();
+    const lines = readFileSync(path, "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(5);
+    expect(lines[3]).toBe('{"type":"no');
+    expect(JSON.parse(lines[4] as string).seq).toBe(3);
+  });
+
+  it("rejects trace ids that could leave the folder", () => {
+    const store = new TraceStore(dir);
+    for (const bad of ["../x", "..", "a/b", "", ".hidden", "a\\\\b"])
+      expect(store.pathOf(bad)).toBeUndefined();
+    expect(store.pathOf("20260203T040506Z-abc")).toBe(join(dir, "20260203T040506Z-abc.jsonl"));
+  });
+});

@@ -1,0 +1,247 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, createWriteStream, fstatSync, openSync, readSync, type WriteStream } from "node:fs";
+import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { TraceSummary } from "../../shared/hub/hub-event.js";
+import { decodeHeader, decodeRecord, encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
+import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+
+const TRACE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const EXT = ".jsonl";
+
+/** One tap's trace being written by the hub: append-only, with the tap's own seq preserved. */
+export interface LiveTrace {
+  readonly traceId: string;
+  /** The highest tap seq written so far (0 before any record); records at or below it are duplicates. */
+  readonly lastSeq: number;
+  /**
+   * Appends the records with seq > lastSeq (older ones are resends and skipped); returns the JSON
+   * text of each record written (one trace line without its newline), in order. `onStored(upTo)`
+   * runs once the lines are handed to the operating system (so they survive the hub being killed).
+   */
+  append(
+    records: readonly TraceRecord[],
+    onStored?: (upTo: number) => void,
+  ): { record: TraceRecord; json: string }[];
+}
+
+interface OpenTrace {
+  traceId: string;
+  lastSeq: number;
+  out: WriteStream;
+  attached: number;
+}
+
+function stamp(d: Date): string {
+  return d
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+}
+
+/**
+ * The hub's traces folder: one JSONL trace file per tap (header line, then records), plus imported
+ * traces. Lists, exports and imports them; ids are file-name safe and checked on every lookup.
+ */
+export class TraceStore {
+  private readonly byTap = new Map<string, OpenTrace>();
+
+  constructor(readonly dir: string) {}
+
+  /** Creates the folder (mode 0700) if needed. */
+  async init(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+  }
+
+  /**
+   * Opens (or, for a tap seen before, reopens) the trace of tap `tapId`. The id derives from the
+   * tap's start time and id, so a tap re-attaching to a new hub on the same folder continues its
+   * file: the hub reads the last stored seq back and appends after it.
+   */
+  attach(tapId: string, header: TraceHeader): LiveTrace {
+    let t = this.byTap.get(tapId);
+    if (!t) {
+      const started = new Date(header.startedAt);
+      const traceId = `${stamp(Number.isNaN(started.getTime()) ? new Date() : started)}-${tapId.slice(0, 12)}`;
+      const path = join(this.dir, traceId + EXT);
+      const existing = lastStoredSeq(path);
+      const out = createWriteStream(path, { flags: "a", mode: 0o600 });
+      out.on("error", () => {}); // a full disk must not take the hub down; the tap's own file is the record
+      if (!existing) out.write(encodeHeader(header));
+      else if (!existing.endsWithNewline) out.write("\n"); // a line cut by a killed hub stays one bad line
+      t = { traceId, lastSeq: existing?.seq ?? 0, out, attached: 0 };
+      this.byTap.set(tapId, t);
+    }
+    t.attached++;
+    const trace = t;
+    return {
+      traceId: trace.traceId,
+      get lastSeq() {
+        return trace.lastSeq;
+      },
+      append(records, onStored) {
+        let text = "";
+        const written: { record: TraceRecord; json: string }[] = [];
+        for (const record of records) {
+          if (record.seq <= trace.lastSeq) continue;
+          trace.lastSeq = record.seq;
+          const line = encodeRecord(record);
+          text += line;
+          written.push({ record, json: line.slice(0, -1) });
+        }
+        const upTo = trace.lastSeq;
+        if (text) trace.out.write(text, () => onStored?.(upTo));
+        else onStored?.(upTo);
+        return written;
+      },
+    };
+  }
+
+  /** The tap detached; the file stays open for its return until `close()`. */
+  detach(tapId: string): void {
+    const t = this.byTap.get(tapId);
+    if (t) t.attached = Math.max(0, t.attached - 1);
+  }
+
+  /** The ids of the traces this hub run has written, oldest first. */
+  traceIds(): string[] {
+    return [...this.byTap.values()].map((t) => t.traceId);
+  }
+
+  /** Whether a trace is still being written by an attached tap. */
+  isLive(traceId: string): boolean {
+    for (const t of this.byTap.values()) if (t.traceId === traceId && t.attached > 0) return true;
+    return false;
+  }
+
+  /** Flushes and closes every trace file. */
+  async close(): Promise<void> {
+    await Promise.all(
+      [...this.byTap.values()].map((t) => new Promise<void>((resolve) => t.out.end(() => resolve()))),
+    );
+    this.byTap.clear();
+  }
+
+  /** The path of trace `id`, or undefined when the id is not a valid trace id. Does not check existence. */
+  pathOf(id: string): string | undefined {
+    return TRACE_ID.test(id) && !id.includes("..") ? join(this.dir, id + EXT) : undefined;
+  }
+
+  /** Every trace in the folder, newest first. */
+  async list(): Promise<TraceSummary[]> {
+    let names: string[];
+    try {
+      names = (await readdir(this.dir)).filter((n) => n.endsWith(EXT));
+    } catch {
+      return [];
+    }
+    const out: TraceSummary[] = [];
+    for (const name of names) {
+      const id = name.slice(0, -EXT.length);
+      const path = this.pathOf(id);
+      if (!path) continue;
+      try {
+        const s = await stat(path);
+        const header = await readHeader(path);
+        out.push({
+          id,
+          bytes: s.size,
+          modifiedAt: s.mtime.toISOString(),
+          ...(header && { header }),
+          live: this.isLive(id),
+          imported: id.startsWith("imported-"),
+        });
+      } catch {
+        // vanished between readdir and stat
+      }
+    }
+    return out.sort((a, b) => b.modifiedAt.localeCompare(a.modifiedAt));
+  }
+
+  /**
+   * Stores an uploaded trace. The first line must be a trace header this version reads; at most
+   * `limit` bytes are accepted. Returns the new id, or an error for the user.
+   */
+  async importTrace(body: AsyncIterable<Buffer>, limit: number): Promise<{ id: string } | { error: string }> {
+    const id = `imported-${stamp(new Date())}-${randomBytes(4).toString("hex")}`;
+    const final = join(this.dir, id + EXT);
+    const tmp = `${final}.part`;
+    const fh = await open(tmp, "wx", 0o600);
+    let total = 0;
+    let head = "";
+    let headerChecked = false;
+    try {
+      for await (const chunk of body) {
+        total += chunk.length;
+        if (total > limit) throw new ImportError(`trace larger than ${limit} bytes`);
+        if (!headerChecked) {
+          head += chunk.toString("utf8");
+          const nl = head.indexOf("\n");
+          if (nl === -1 && head.length > 1 << 20) throw new ImportError("first line longer than 1 MiB");
+          if (nl !== -1) {
+            const d = decodeHeader(head.slice(0, nl));
+            if (d.kind !== "header") throw new ImportError(d.kind === "problem" ? d.message : "no header");
+            headerChecked = true;
+          }
+        }
+        await fh.write(chunk);
+      }
+      if (!headerChecked) {
+        const d = decodeHeader(head);
+        if (d.kind !== "header") throw new ImportError(d.kind === "problem" ? d.message : "empty upload");
+      }
+      await fh.close();
+      await rename(tmp, final);
+      return { id };
+    } catch (err) {
+      await fh.close().catch(() => {});
+      await rm(tmp, { force: true });
+      if (err instanceof ImportError) return { error: err.message };
+      throw err;
+    }
+  }
+}
+
+class ImportError extends Error {}
+
+/** The seq of the last complete record line of an existing trace file; undefined when there is no file. */
+function lastStoredSeq(path: string): { seq: number; endsWithNewline: boolean } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return undefined;
+    const len = Math.min(size, 1 << 20);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, size - len);
+    const text = buf.toString("utf8");
+    const lines = text.split("\n");
+    const endsWithNewline = text.endsWith("\n");
+    if (!endsWithNewline) lines.pop(); // the cut last line
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const d = decodeRecord(lines[i] as string);
+      if (d.kind === "record") return { seq: d.record.seq, endsWithNewline };
+    }
+    return { seq: 0, endsWithNewline };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function readHeader(path: string): Promise<TraceHeader | undefined> {
+  const fh = await open(path, "r");
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const text = buf.subarray(0, bytesRead).toString("utf8");
+    const nl = text.indexOf("\n");
+    const d = decodeHeader(nl === -1 ? text : text.slice(0, nl));
+    return d.kind === "header" ? d.header : undefined;
+  } finally {
+    await fh.close();
+  }
+}

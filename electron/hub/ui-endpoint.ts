@@ -1,0 +1,86 @@
+import type { WebSocket } from "ws";
+import type { FaultRule } from "../../shared/faults/fault-rule.js";
+import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
+import { decodeUiMessage, type HubToUi } from "../../shared/hub/ui-wire.js";
+import type { EventFeed } from "./event-feed.js";
+import type { FaultBoard } from "./fault-board.js";
+
+/**
+ * The hub side of UI connections: `hello` with the ring position, then the UI subscribes from a
+ * seq and receives batched `events`; fault commands are answered with `reply`, and the armed rules
+ * are pushed on every change. No UI message can name or start a command.
+ */
+export class UiEndpoint {
+  private readonly sockets = new Set<WebSocket>();
+
+  constructor(
+    private readonly hubId: string,
+    private readonly feed: EventFeed,
+    private readonly board: FaultBoard,
+  ) {
+    board.onChange((rules) => this.broadcastRules(rules));
+  }
+
+  /** Serves one UI WebSocket (already authenticated). */
+  accept(ws: WebSocket): void {
+    const send = (m: HubToUi) => ws.send(JSON.stringify(m));
+    let unsubscribe: (() => void) | undefined;
+    this.sockets.add(ws);
+    send({ t: "hello", v: HUB_PROTOCOL_VERSION, hubId: this.hubId, ...this.feed.position() });
+    send({ t: "fault-rules", rules: this.board.list() });
+    ws.on("message", (data, isBinary) => {
+      const m = isBinary ? "binary frames are not part of the protocol" : decodeUiMessage(data.toString());
+      if (typeof m === "string") {
+        send({ t: "error", message: m });
+        return;
+      }
+      switch (m.t) {
+        case "subscribe":
+          unsubscribe?.();
+          unsubscribe = this.feed.subscribe(
+            {
+              sendText: (text) => ws.send(text),
+              get bufferedAmount() {
+                return ws.bufferedAmount;
+              },
+            },
+            m.after,
+          );
+          return;
+        case "fault-arm": {
+          const r = this.board.arm(m.spec);
+          send(
+            r.ok
+              ? { t: "reply", ref: m.ref, ok: true, rule: r.rule }
+              : { t: "reply", ref: m.ref, ok: false, error: r.error },
+          );
+          return;
+        }
+        case "fault-disarm": {
+          const ok = this.board.disarm(m.id);
+          send({ t: "reply", ref: m.ref, ok, ...(!ok && { error: `no armed rule ${m.id}` }) });
+          return;
+        }
+        case "fault-clear":
+          this.board.clear();
+          send({ t: "reply", ref: m.ref, ok: true });
+          return;
+      }
+    });
+    ws.on("close", () => {
+      unsubscribe?.();
+      this.sockets.delete(ws);
+    });
+    ws.on("error", () => {});
+  }
+
+  /** Closes every UI connection (hub shutdown). */
+  closeAll(): void {
+    for (const ws of this.sockets) ws.close(1001, "hub shutting down");
+  }
+
+  private broadcastRules(rules: readonly FaultRule[]): void {
+    const text = JSON.stringify({ t: "fault-rules", rules } satisfies HubToUi);
+    for (const ws of this.sockets) ws.send(text);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The fault-rule model: what the inspector can do to a live session at message level, and which
+ * frames a rule acts on. Rules are armed on the hub and applied inside the tap (see docs/hub.md).
+ */
+
+/** Every fault the tap can apply. */
+export const FAULT_ACTIONS = [
+  "drop-response",
+  "drop-request",
+  "delay",
+  "disconnect-client",
+  "kill-agent",
+  "restart-agent",
+] as const;
+
+/** One fault: swallow an agent answer, swallow a client request, hold a frame, or act on a process or connection. */
+export type FaultAction = (typeof FAULT_ACTIONS)[number];
+
+/** The actions that act on a connection or process rather than on a single frame. */
+export const LIFECYCLE_ACTIONS: ReadonlySet<FaultAction> = new Set([
+  "disconnect-client",
+  "kill-agent",
+  "restart-agent",
+]);
+
+/** Which frame of an exchange a rule fires on: the request (or notification) itself, or the response to it. */
+export type FaultTrigger = "request" | "response";
+
+/** What a frame must look like for a rule to fire. Every field present must match; absent fields match anything. */
+export interface FaultMatch {
+  /** The JSON-RPC method; a response matches by the method of the request it answers. */
+  readonly method?: string;
+  /** `params.sessionId` (of the request a response answers). */
+  readonly sessionId?: string;
+  /** `params.idempotencyKey` (of the request a response answers), compared exactly. */
+  readonly idempotencyKey?: string;
+  /** Fire on requests/notifications or on responses only; fixed for the two drop actions. */
+  readonly on?: FaultTrigger;
+}
+
+/** A rule as a user asks for it (CLI, UI): no id yet, defaults not applied. */
+export interface FaultRuleSpec {
+  readonly action: FaultAction;
+  readonly match?: FaultMatch;
+  /** Fire on the next N matching frames, then disarm (default 1). */
+  readonly count?: number;
+  /** Milliseconds to hold the frame; required for `delay`, not allowed otherwise. */
+  readonly delayMs?: number;
+}
+
+/** An armed rule, as the hub lists it and sends it to taps. */
+export interface FaultRule {
+  /** Hub-assigned, e.g. `r3`. */
+  readonly id: string;
+  readonly action: FaultAction;
+  readonly match: FaultMatch;
+  /** How many more matching frames it fires on; the rule is disarmed when this reaches 0. */
+  readonly count: number;
+  readonly delayMs?: number;
+  /** When the rule was armed, ISO 8601. */
+  readonly armedAt: string;
+}
+
+/** Largest `count` a rule may have. */
+export const MAX_FAULT_COUNT = 1_000_000;
+/** Largest `delayMs` a rule may have (10 minutes). */
+export const MAX_FAULT_DELAY_MS = 600_000;
+
+/**
+ * A lifecycle rule with no match at all fires once, as soon as the tap receives it ("kill the agent
+ * now"), instead of waiting for a frame.
+ */
+export function isImmediate(rule: Pick<FaultRule, "action" | "match">): boolean {
+  const m = rule.match;
+  return (
+    LIFECYCLE_ACTIONS.has(rule.action) &&
+    m.method === undefined &&
+    m.sessionId === undefined &&
+    m.idempotencyKey === undefined &&
+    m.on === undefined
+  );
+}
+
+/** One-line human description of a rule, for `fault list` and logs. */
+export function describeRule(rule: FaultRule): string {
+  const m = rule.match;
+  const parts: string[] = [rule.action];
+  if (rule.delayMs !== undefined) parts.push(`${rule.delayMs}ms`);
+  if (m.on) parts.push(`on=${m.on}`);
+  if (m.method) parts.push(`method=${m.method}`);
+  if (m.sessionId) parts.push(`session=${m.sessionId}`);
+  if (m.idempotencyKey) parts.push(`key=${m.idempotencyKey}`);
+  parts.push(isImmediate(rule) ? "(now)" : `x${rule.count}`);
+  return parts.join(" ");
+}

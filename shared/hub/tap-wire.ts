@@ -1,0 +1,113 @@
+import type { FaultRule } from "../faults/fault-rule.js";
+import type { TraceHeader, TraceRecord } from "../trace/record.js";
+
+/**
+ * Tap -> hub, first message on a tap connection. `tapId` is random per tap process and stays the
+ * same across reconnects, so a hub that sees it again appends to the same trace.
+ */
+export interface TapHello {
+  readonly t: "hello";
+  readonly v: number;
+  readonly tapId: string;
+  readonly header: TraceHeader;
+  readonly pid?: number;
+}
+
+/**
+ * Tap -> hub: a batch of records, in tap seq order. `dropped`: records the link discarded from its
+ * bounded backlog since the previous batch (the tap's own trace file still has them).
+ */
+export interface TapRecords {
+  readonly t: "records";
+  readonly records: readonly TraceRecord[];
+  readonly dropped?: number;
+}
+
+/** Every message a tap sends. */
+export type TapToHub = TapHello | TapRecords;
+
+/** Hub -> tap, answer to `hello`: the trace the records go to and the last tap seq the hub already has. */
+export interface HubWelcome {
+  readonly t: "welcome";
+  readonly v: number;
+  readonly hubId: string;
+  readonly traceId: string;
+  readonly lastSeq: number;
+}
+
+/** Hub -> tap: every record with seq <= `upTo` is stored; the link may forget it. */
+export interface HubAck {
+  readonly t: "ack";
+  readonly upTo: number;
+}
+
+/** Hub -> tap and hub -> UI: the full list of armed fault rules, sent on connect and on every change. */
+export interface HubFaultRules {
+  readonly t: "fault-rules";
+  readonly rules: readonly FaultRule[];
+}
+
+/** Hub -> tap or UI: a protocol error; the hub closes the connection after it. */
+export interface HubError {
+  readonly t: "error";
+  readonly message: string;
+}
+
+/** Every message the hub sends to a tap. */
+export type HubToTap = HubWelcome | HubAck | HubFaultRules | HubError;
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === "object" && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Decodes an untrusted tap message; a string error when it is not one. Records are checked for seq/ts/type only. */
+export function decodeTapMessage(text: string): TapToHub | string {
+  const m = parseObject(text);
+  if (!m) return "not a JSON object";
+  if (m.t === "hello") {
+    const h = m.header as Record<string, unknown> | null;
+    if (typeof m.v !== "number" || typeof m.tapId !== "string" || !/^[A-Za-z0-9-]{8,64}$/.test(m.tapId))
+      return "hello needs v and a tapId of 8 to 64 letters, digits or dashes";
+    if (!h || typeof h !== "object" || typeof h.format !== "string") return "hello needs a trace header";
+    return m as unknown as TapHello;
+  }
+  if (m.t === "records") {
+    if (!Array.isArray(m.records)) return "records must be an array";
+    for (const r of m.records as unknown[]) {
+      const rec = r as Record<string, unknown> | null;
+      if (!rec || typeof rec !== "object" || typeof rec.type !== "string" || typeof rec.seq !== "number")
+        return "every record needs a type and a numeric seq";
+    }
+    if (m.dropped !== undefined && (typeof m.dropped !== "number" || m.dropped < 0))
+      return "dropped must be a non-negative number";
+    return m as unknown as TapRecords;
+  }
+  return `unknown tap message type ${JSON.stringify(m.t)}`;
+}
+
+/** Decodes a hub message on the tap side; undefined when it is not one. */
+export function decodeHubToTap(text: string): HubToTap | undefined {
+  const m = parseObject(text);
+  if (!m) return undefined;
+  switch (m.t) {
+    case "welcome":
+      return typeof m.traceId === "string" && typeof m.lastSeq === "number"
+        ? (m as unknown as HubWelcome)
+        : undefined;
+    case "ack":
+      return typeof m.upTo === "number" ? (m as unknown as HubAck) : undefined;
+    case "fault-rules":
+      return Array.isArray(m.rules) ? (m as unknown as HubFaultRules) : undefined;
+    case "error":
+      return typeof m.message === "string" ? (m as unknown as HubError) : undefined;
+    default:
+      return undefined;
+  }
+}
