@@ -1,6 +1,4 @@
-// biome-ignore lint/style/noRestrictedImports: this test reads the SDK's schema files from disk; tests are not shipped
 import { readFileSync } from "node:fs";
-// biome-ignore lint/style/noRestrictedImports: as above
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { lookupMethod, METHOD_CATALOGUE, type MethodKind, retryClassOf } from "./method-catalogue.js";
