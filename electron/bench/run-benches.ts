@@ -1,0 +1,47 @@
+import { analyzerBench } from "./analyzer.bench.js";
+import type { Bench, BenchRow } from "./bench-row.js";
+import { hubBench } from "./hub.bench.js";
+
+/** Every benchmark `npm run bench` runs, by name, in order. */
+const benches: Record<string, Bench> = {
+  analyzer: analyzerBench,
+  hub: hubBench,
+};
+
+/** Renders rows as an aligned text table. */
+export function formatRows(rows: readonly BenchRow[]): string {
+  const header = ["measurement", "measured", "baseline", "ratio", "goal", "met"];
+  const cells = rows.map((r) => [
+    r.name,
+    r.measured,
+    r.baseline,
+    r.ratio.toFixed(2),
+    r.goal,
+    r.met ? "yes" : "NO",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? "").length)));
+  const line = (c: readonly string[]) => c.map((v, i) => v.padEnd(widths[i] ?? 0)).join("  ");
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
+}
+
+async function main(argv: string[]): Promise<void> {
+  const only = argv.length > 0 ? argv : Object.keys(benches);
+  const unknown = only.filter((n) => !(n in benches));
+  if (unknown.length > 0) {
+    process.stderr.write(
+      `unknown bench: ${unknown.join(", ")} (known: ${Object.keys(benches).join(", ")})\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  const all: BenchRow[] = [];
+  for (const name of only) {
+    process.stderr.write(`running ${name} bench...\n`);
+    const rows = await (benches[name] as Bench)();
+    all.push(...rows);
+    process.stdout.write(`${formatRows(rows)}\n\n`);
+  }
+  process.stdout.write(`summary (${new Date().toISOString()}, ${only.join(", ")}):\n${formatRows(all)}\n`);
+}
+
+await main(process.argv.slice(2));
