@@ -1,0 +1,53 @@
+// A tiny stand-in agent for tap tests, driven by argv (spawn it with process.execPath):
+//   echo                 copy stdin to stdout byte for byte, exit 0 when stdin ends
+//   stderr <text...>     write each argument as a stderr line, then behave like echo
+//   exit <code>          echo, then exit with <code> when stdin ends
+//   await-signal [code]  write {"ready":true} to stdout, then on SIGTERM/SIGINT exit with <code>,
+//                        or die of the signal when no code is given
+//   flood <bytes> <line> write <bytes> of copies of <line> (a JSON text) as lines, then exit 0
+const [mode = "echo", ...args] = process.argv.slice(2);
+
+function echo(code = 0) {
+  process.stdin.pipe(process.stdout);
+  process.stdin.on("end", () => {
+    process.stdout.end(() => process.exit(code));
+  });
+}
+
+if (mode === "echo") echo();
+else if (mode === "stderr") {
+  for (const a of args) process.stderr.write(`${a}\n`);
+  echo();
+} else if (mode === "exit") echo(Number(args[0]));
+else if (mode === "await-signal") {
+  const code = args[0];
+  for (const s of ["SIGTERM", "SIGINT"]) {
+    process.on(s, () => {
+      process.stdout.write(`{"signal":"${s}"}\n`, () => {
+        if (code !== undefined) process.exit(Number(code));
+        process.removeAllListeners(s);
+        process.kill(process.pid, s);
+      });
+    });
+  }
+  process.stdout.write('{"ready":true}\n');
+  setInterval(() => {}, 60_000);
+} else if (mode === "flood") {
+  const total = Number(args[0]);
+  const line = Buffer.from(`${args[1] ?? '{"jsonrpc":"2.0","method":"x"}'}\n`);
+  const block = Buffer.concat(
+    Array.from({ length: Math.max(1, Math.floor(65536 / line.length)) }, () => line),
+  );
+  let sent = 0;
+  const pump = () => {
+    while (sent < total) {
+      sent += block.length;
+      if (!process.stdout.write(block)) return process.stdout.once("drain", pump);
+    }
+    process.stdout.end(() => process.exit(0));
+  };
+  pump();
+} else {
+  process.stderr.write(`scripted-agent: unknown mode ${mode}\n`);
+  process.exit(2);
+}
