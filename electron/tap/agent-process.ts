@@ -31,7 +31,7 @@ export class AgentProcess {
       windowsHide: true,
     });
     this.started = new Promise((resolve) => {
-      this.child.once("spawn", () => resolve({ ok: true, pid: this.child.pid! }));
+      this.child.once("spawn", () => resolve({ ok: true, pid: this.child.pid ?? -1 }));
       this.child.once("error", (err: NodeJS.ErrnoException) => {
         resolve({ ok: false, errno: err.code ?? "UNKNOWN", message: err.message });
       });

@@ -95,7 +95,7 @@ export class FramePump {
 
   private run(events: LineEvent[]): Promise<void> | null {
     if (events.length === 0) return null;
-    if (this.o.policy) return this.runWithPolicy(events);
+    if (this.o.policy) return this.runWithPolicy(events, this.o.policy);
     let span: Buffer | null = null;
     for (const ev of events) {
       if (ev.kind === "line") {
@@ -122,8 +122,7 @@ export class FramePump {
     return this.backpressure();
   }
 
-  private async runWithPolicy(events: LineEvent[]): Promise<void> {
-    const policy = this.o.policy!;
+  private async runWithPolicy(events: LineEvent[], policy: FramePolicy): Promise<void> {
     for (const ev of events) {
       if (ev.kind === "line") {
         const evidence = this.evidence(ev);

@@ -90,7 +90,8 @@ export class LineSplitter {
   }
 
   private growOversize(piece: Buffer): void {
-    const o = this.oversize!;
+    const o = this.oversize;
+    if (o === null) return;
     const room = this.prefixBytes - o.prefix.length;
     if (room > 0) o.prefix = Buffer.concat([o.prefix, piece.subarray(0, room)]);
     o.bytes += piece.length;

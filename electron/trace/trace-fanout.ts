@@ -44,13 +44,13 @@ export class TraceFanout {
 
   /** `null` when every sink can take more, else a promise that resolves when all can. */
   backpressure(): Promise<void> | null {
-    let waits: Promise<void>[] | null = null;
+    const waits: Promise<void>[] = [];
     for (const sink of this.sinks) {
       const w = sink.backpressure();
-      if (w) (waits ??= []).push(w);
+      if (w) waits.push(w);
     }
-    if (waits === null) return null;
-    return waits.length === 1 ? waits[0]! : Promise.all(waits).then(() => {});
+    if (waits.length === 0) return null;
+    return Promise.all(waits).then(() => {});
   }
 
   /** Closes every sink (flushing the file); resolves when all are closed. */

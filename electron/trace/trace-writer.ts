@@ -93,7 +93,7 @@ export class TraceWriter implements TraceSink {
   private flush(): void {
     this.flushScheduled = false;
     if (this.batch.length === 0 || this.failure !== null) return;
-    const text = this.batch.length === 1 ? this.batch[0]! : this.batch.join("");
+    const text = this.batch.join("");
     this.batch = [];
     this.batchBytes = 0;
     this.stream.write(text);

@@ -17,7 +17,7 @@ export function parseProxyArgs(args: readonly string[]): { trace?: string; comma
   let trace: string | undefined;
   let i = 0;
   for (; i < args.length; i++) {
-    const a = args[i]!;
+    const a = args[i] ?? "";
     if (a === "--") {
       i++;
       break;
