@@ -78,7 +78,9 @@ describe("proxy with real SDK peers", () => {
 
     const records = await traceRecords(trace);
     const f = frames(records);
-    const methods = f.map((x) => `${x.dir} ${(JSON.parse(x.raw) as { method?: string }).method ?? "response"}`);
+    const methods = f.map(
+      (x) => `${x.dir} ${(JSON.parse(x.raw) as { method?: string }).method ?? "response"}`,
+    );
     expect(methods).toEqual([
       "client->agent initialize",
       "agent->client response",
@@ -182,11 +184,14 @@ describe("proxy process behaviour", () => {
   });
 
   it.each([
-    ["a path under a regular file (cannot open)", () => {
-      const file = join(dir, "not-a-dir");
-      writeFileSync(file, "");
-      return join(file, "trace.jsonl");
-    }],
+    [
+      "a path under a regular file (cannot open)",
+      () => {
+        const file = join(dir, "not-a-dir");
+        writeFileSync(file, "");
+        return join(file, "trace.jsonl");
+      },
+    ],
     ["/dev/full (every write fails)", () => "/dev/full"],
   ])("keeps forwarding when the trace file is %s and says so on stderr", async (_, path) => {
     const run = startProxy(["--trace", path()], scriptedAgent("echo"));

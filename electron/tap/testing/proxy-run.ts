@@ -11,7 +11,12 @@ export const SCRIPTED_AGENT = fileURLToPath(new URL("./scripted-agent.mjs", impo
 export interface ProxyRun {
   readonly child: ChildProcessWithoutNullStreams;
   /** Resolves when the proxy exited and its pipes closed. */
-  readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: Buffer; stderr: string }>;
+  readonly done: Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: Buffer;
+    stderr: string;
+  }>;
   /** Resolves once the proxy's stdout contains `text`. */
   stdoutContains(text: string): Promise<void>;
 }
@@ -40,11 +45,15 @@ export function startProxy(
   });
   child.stderr.on("data", (c: Buffer) => err.push(c));
   child.stdin.on("error", () => {});
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: Buffer; stderr: string }>(
-    (resolve) =>
-      child.on("close", (code, signal) =>
-        resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") }),
-      ),
+  const done = new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: Buffer;
+    stderr: string;
+  }>((resolve) =>
+    child.on("close", (code, signal) =>
+      resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") }),
+    ),
   );
   return {
     child,

@@ -1,5 +1,6 @@
 // A tiny stand-in agent for tap tests, driven by argv (spawn it with process.execPath):
 //   echo                 copy stdin to stdout byte for byte, exit 0 when stdin ends
+//   rechunk <seed>       like echo, but re-cut into pseudo-random pieces (1 B to 256 KiB) with pauses
 //   stderr <text...>     write each argument as a stderr line, then behave like echo
 //   exit <code>          echo, then exit with <code> when stdin ends
 //   await-signal [code]  write {"ready":true} to stdout, then on SIGTERM/SIGINT exit with <code>,
@@ -14,7 +15,50 @@ function echo(code = 0) {
   });
 }
 
+/** Echo that writes the same bytes back in pseudo-random pieces, yielding between bursts. */
+function rechunk(seed) {
+  let state = seed >>> 0 || 1;
+  const rand = (n) => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) % n;
+  };
+  const queue = [];
+  let ended = false;
+  let running = false;
+  const take = () => {
+    const size = [1 + rand(16), 1 + rand(4096), 1 + rand(262144)][rand(3)];
+    const head = queue[0];
+    const piece = head.subarray(0, size);
+    if (piece.length === head.length) queue.shift();
+    else queue[0] = head.subarray(piece.length);
+    return piece;
+  };
+  const run = async () => {
+    running = true;
+    while (queue.length > 0) {
+      const burst = 1 + rand(8);
+      for (let i = 0; i < burst && queue.length > 0; i++) {
+        if (!process.stdout.write(take())) await new Promise((r) => process.stdout.once("drain", r));
+      }
+      await new Promise((r) => setImmediate(r));
+    }
+    running = false;
+    if (ended) process.stdout.end(() => process.exit(0));
+  };
+  process.stdin.on("data", (c) => {
+    queue.push(c);
+    if (!running) run();
+  });
+  process.stdin.on("end", () => {
+    ended = true;
+    if (!running) process.stdout.end(() => process.exit(0));
+  });
+}
+
 if (mode === "echo") echo();
+else if (mode === "rechunk") rechunk(Number(args[0]));
 else if (mode === "stderr") {
   for (const a of args) process.stderr.write(`${a}\n`);
   echo();

@@ -4,7 +4,10 @@
 import { Readable, Writable } from "node:stream";
 
 const version = process.argv[2] === "v2" ? 2 : 1;
-const acp = version === 2 ? await import("@agentclientprotocol/sdk/experimental/v2") : await import("@agentclientprotocol/sdk");
+const acp =
+  version === 2
+    ? await import("@agentclientprotocol/sdk/experimental/v2")
+    : await import("@agentclientprotocol/sdk");
 const stream = acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
 let sessions = 0;
 let messages = 0;
