@@ -91,9 +91,9 @@ describe("readTrace", () => {
       const lines: string[] = [];
       for (let i = 0; i < 10_000; i++) lines.push(encodeRecord(frame(++seq)));
       lines.push(encodeRecord(frame(++seq, big)));
-      if (!out.write(lines.join(""))) await new Promise((r) => out.once("drain", r));
+      if (!out.write(lines.join(""))) await new Promise<void>((r) => out.once("drain", () => r()));
     }
-    await new Promise((r) => out.end(r));
+    await new Promise<void>((r) => out.end(() => r()));
 
     const before = process.memoryUsage().rss;
     let records = 0;
