@@ -35,6 +35,7 @@ export class FramePump {
   private pending: Promise<void> | null = null;
   private destBroken = false;
   private ended = false;
+  private corked = false;
   private readonly splitter: LineSplitter;
 
   constructor(private readonly o: FramePumpOptions) {
@@ -162,9 +163,21 @@ export class FramePump {
   }
 
   private write(bytes: Buffer): void {
-    if (this.destBroken || this.o.dest.destroyed) return;
-    this.o.dest.write(bytes);
+    const { dest } = this.o;
+    if (this.destBroken || dest.destroyed) return;
+    // Lines that arrive in several reads of one event-loop turn leave in one writev.
+    if (!this.corked) {
+      this.corked = true;
+      dest.cork();
+      setImmediate(this.uncork);
+    }
+    dest.write(bytes);
   }
+
+  private readonly uncork = () => {
+    this.corked = false;
+    this.o.dest.uncork();
+  };
 
   private backpressure(): Promise<void> | null {
     const { dest, trace } = this.o;

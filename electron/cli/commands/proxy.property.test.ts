@@ -136,7 +136,7 @@ describe("proxy property: random traffic through a real proxy and a real agent",
         rmSync(trace, { force: true });
         totalFrames += expected;
       }),
-      { numRuns: 40, endOnFailure: true },
+      { numRuns: 25, endOnFailure: true },
     );
     expect(totalFrames).toBeGreaterThan(2000);
   }, 120_000);

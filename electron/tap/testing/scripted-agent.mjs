@@ -5,7 +5,9 @@
 //   exit <code>          echo, then exit with <code> when stdin ends
 //   await-signal [code]  write {"ready":true} to stdout, then on SIGTERM/SIGINT exit with <code>,
 //                        or die of the signal when no code is given
-//   flood <bytes> <line> write <bytes> of copies of <line> (a JSON text) as lines, then exit 0
+//   flood <bytes> <size> write <bytes> of identical JSON-RPC notifications of <size> bytes each, then exit 0
+//   notify <count>       write <count> session/update notifications of about 300 bytes, one write each
+//   rpc                  answer every request line with {"jsonrpc":"2.0","id":<id>,"result":{}}
 const [mode = "echo", ...args] = process.argv.slice(2);
 
 function echo(code = 0) {
@@ -78,7 +80,10 @@ else if (mode === "await-signal") {
   setInterval(() => {}, 60_000);
 } else if (mode === "flood") {
   const total = Number(args[0]);
-  const line = Buffer.from(`${args[1] ?? '{"jsonrpc":"2.0","method":"x"}'}\n`);
+  const size = Number(args[1] ?? 300);
+  const head = '{"jsonrpc":"2.0","method":"session/update","params":{"text":"';
+  const tail = '"}}\n';
+  const line = Buffer.from(`${head}${"x".repeat(Math.max(0, size - head.length - tail.length))}${tail}`);
   const block = Buffer.concat(
     Array.from({ length: Math.max(1, Math.floor(65536 / line.length)) }, () => line),
   );
@@ -91,6 +96,37 @@ else if (mode === "await-signal") {
     process.stdout.end(() => process.exit(0));
   };
   pump();
+} else if (mode === "notify") {
+  const count = Number(args[0]);
+  let i = 0;
+  const pump = () => {
+    while (i < count) {
+      i++;
+      const text = `chunk ${i} `.padEnd(140, "lorem ipsum dolor sit amet ");
+      const line = `${JSON.stringify({
+        jsonrpc: "2.0",
+        method: "session/update",
+        params: {
+          sessionId: "sess-1",
+          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } },
+        },
+      })}\n`;
+      if (!process.stdout.write(line)) return process.stdout.once("drain", pump);
+    }
+    process.stdout.end(() => process.exit(0));
+  };
+  pump();
+} else if (mode === "rpc") {
+  let carry = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (text) => {
+    const lines = (carry + text).split("\n");
+    carry = lines.pop();
+    for (const l of lines) {
+      if (l) process.stdout.write(`{"jsonrpc":"2.0","id":${JSON.stringify(JSON.parse(l).id)},"result":{}}\n`);
+    }
+  });
+  process.stdin.on("end", () => process.exit(0));
 } else {
   process.stderr.write(`scripted-agent: unknown mode ${mode}\n`);
   process.exit(2);
