@@ -29,25 +29,33 @@ export async function* readTrace(path: string): AsyncGenerator<TraceReadEvent> {
   let sawHeader = false;
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
+      // Only the new text can hold a newline: scanning from there keeps a long line linear.
+      let from = pending.length;
       pending += chunk;
       let start = 0;
-      for (let nl = pending.indexOf("\n", start); nl !== -1; nl = pending.indexOf("\n", start)) {
+      for (let nl = pending.indexOf("\n", from); nl !== -1; nl = pending.indexOf("\n", from)) {
         const line = pending.slice(start, nl);
         start = nl + 1;
+        from = start;
         lineNo++;
         const ev = decodeTraceLine(line, lineNo, sawHeader, false);
         if (ev.kind === "header") sawHeader = true;
-        if (ev) yield ev;
+        yield ev;
       }
       pending = pending.slice(start);
     }
   } catch (err) {
+    if (err instanceof TraceReadError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new TraceReadError(`cannot read trace file ${path}: ${code ?? (err as Error).message}`);
+  } finally {
+    stream.destroy();
   }
   if (pending.length > 0) {
     lineNo++;
     yield decodeTraceLine(pending, lineNo, sawHeader, true);
+  } else if (lineNo === 0) {
+    throw new TraceReadError(`not a trace file: ${path} is empty`);
   }
 }
 

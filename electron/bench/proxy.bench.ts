@@ -1,0 +1,189 @@
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { fileURLToPath, pathToFileURL } from "node:url";
+// @ts-expect-error: plain ESM build script without type declarations
+import { buildCli } from "../build/build-cli.mjs";
+import type { Bench, BenchRow } from "./bench-row.js";
+
+/*
+ * Proxy benchmarks, each figure measured side by side with its baseline in the same run:
+ * the same stand-in agent (electron/tap/testing/scripted-agent.mjs) is spawned directly and
+ * behind `acp-retry-inspector proxy --trace <tmp file>` (the trace is really written).
+ * Set ACP_RI_CLI to an already built cli.js to skip the build.
+ */
+
+const AGENT = fileURLToPath(new URL("../tap/testing/scripted-agent.mjs", import.meta.url));
+const NOTIFICATIONS = 200_000;
+const REQUESTS = 10_000;
+const WARMUP_REQUESTS = 500;
+const FLOOD_BYTES = 1024 ** 3;
+const FLOOD_LINE_BYTES = 16 * 1024;
+const ROUNDS = 3;
+
+type Agentish = ChildProcessByStdio<Writable, Readable, null>;
+
+type Route = "direct" | "proxy";
+
+function launch(cli: string, dir: string, route: Route, agentArgs: string[]): Agentish {
+  const agent = [process.execPath, AGENT, ...agentArgs];
+  const argv =
+    route === "direct"
+      ? agent
+      : [
+          process.execPath,
+          cli,
+          "proxy",
+          "--trace",
+          join(dir, `${route}-${Date.now()}.jsonl`),
+          "--",
+          ...agent,
+        ];
+  return spawn(argv[0]!, argv.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
+}
+
+function exited(child: Agentish): Promise<number | null> {
+  return new Promise((resolve) => child.on("close", (code) => resolve(code)));
+}
+
+/** Reads every line of the child's stdout like a client would (JSON.parse each); bytes/s from first to last byte. */
+async function throughput(cli: string, dir: string, route: Route): Promise<number> {
+  const child = launch(cli, dir, route, ["notify", String(NOTIFICATIONS)]);
+  child.stdin.end();
+  let first = 0;
+  let bytes = 0;
+  let lines = 0;
+  let carry = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (text: string) => {
+    if (first === 0) first = performance.now();
+    bytes += Buffer.byteLength(text);
+    const parts = (carry + text).split("\n");
+    carry = parts.pop() ?? "";
+    for (const p of parts) {
+      JSON.parse(p);
+      lines++;
+    }
+  });
+  await exited(child);
+  const seconds = (performance.now() - first) / 1000;
+  if (lines !== NOTIFICATIONS) throw new Error(`${route}: got ${lines} of ${NOTIFICATIONS} notifications`);
+  return bytes / seconds;
+}
+
+/** Median round trip of sequential requests (after a warm-up), in microseconds. */
+async function roundTrip(cli: string, dir: string, route: Route): Promise<number> {
+  const child = launch(cli, dir, route, ["rpc"]);
+  child.stdout.setEncoding("utf8");
+  let carry = "";
+  let waiting: (() => void) | null = null;
+  child.stdout.on("data", (text: string) => {
+    carry += text;
+    if (carry.endsWith("\n")) {
+      carry = "";
+      waiting?.();
+    }
+  });
+  const samples: number[] = [];
+  for (let id = 0; id < WARMUP_REQUESTS + REQUESTS; id++) {
+    const t0 = performance.now();
+    await new Promise<void>((resolve) => {
+      waiting = resolve;
+      child.stdin.write(`{"jsonrpc":"2.0","id":${id},"method":"ping","params":{}}\n`);
+    });
+    if (id >= WARMUP_REQUESTS) samples.push((performance.now() - t0) * 1000);
+  }
+  child.stdin.end();
+  await exited(child);
+  return median(samples);
+}
+
+/** Passes FLOOD_BYTES agent->client through the proxy; returns its peak RSS (VmHWM) in bytes. */
+async function peakRss(cli: string, dir: string): Promise<{ peak: number; seconds: number }> {
+  const t0 = performance.now();
+  const child = launch(cli, dir, "proxy", ["flood", String(FLOOD_BYTES), String(FLOOD_LINE_BYTES)]);
+  child.stdin.end();
+  let bytes = 0;
+  child.stdout.on("data", (c: Buffer) => {
+    bytes += c.length;
+  });
+  let peak = 0;
+  const sample = () => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
+      if (m) peak = Math.max(peak, Number(m[1]) * 1024);
+    } catch {
+      // The process is gone; the last sample stands (VmHWM only grows).
+    }
+  };
+  const timer = setInterval(sample, 20);
+  await new Promise<void>((resolve) => child.stdout.on("end", () => resolve()));
+  sample();
+  clearInterval(timer);
+  await exited(child);
+  if (bytes < FLOOD_BYTES) throw new Error(`flood: got ${bytes} of ${FLOOD_BYTES} bytes`);
+  return { peak, seconds: (performance.now() - t0) / 1000 };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+const mb = (bytesPerSecond: number) => `${(bytesPerSecond / 1e6).toFixed(1)} MB/s`;
+
+/** The three proxy figures of issue 2 §7: throughput, round trip and peak RSS, each next to its baseline. */
+export const proxyBench: Bench = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "acp-ri-bench-"));
+  try {
+    const cli: string = process.env.ACP_RI_CLI ?? (await buildCli(dir));
+    // Alternate the routes so both see the same machine state; keep the median of each.
+    const rate: Record<Route, number[]> = { direct: [], proxy: [] };
+    const rtt: Record<Route, number[]> = { direct: [], proxy: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const route of ["direct", "proxy"] as const) rate[route].push(await throughput(cli, dir, route));
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const route of ["direct", "proxy"] as const) rtt[route].push(await roundTrip(cli, dir, route));
+    }
+    const { peak, seconds } = await peakRss(cli, dir);
+    const rateRatio = median(rate.proxy) / median(rate.direct);
+    const rttRatio = median(rtt.proxy) / median(rtt.direct);
+    const rows: BenchRow[] = [
+      {
+        name: `proxy throughput, ${NOTIFICATIONS / 1000}k agent->client notifications of ~300 B`,
+        measured: mb(median(rate.proxy)),
+        baseline: `${mb(median(rate.direct))} direct pipe`,
+        ratio: rateRatio,
+        goal: ">= 0.8 of direct",
+        met: rateRatio >= 0.8,
+      },
+      {
+        name: `median round trip, ${REQUESTS / 1000}k sequential requests`,
+        measured: `${median(rtt.proxy).toFixed(0)} µs`,
+        baseline: `${median(rtt.direct).toFixed(0)} µs direct`,
+        ratio: rttRatio,
+        goal: "<= 2.5x direct",
+        met: rttRatio <= 2.5,
+      },
+      {
+        name: `proxy peak RSS passing 1 GiB (${FLOOD_LINE_BYTES / 1024} KiB lines, traced, ${seconds.toFixed(1)} s)`,
+        measured: `${(peak / 2 ** 20).toFixed(1)} MiB`,
+        baseline: "",
+        ratio: peak / 2 ** 20,
+        goal: "< 150 MiB",
+        met: peak < 150 * 2 ** 20,
+      },
+    ];
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const row of await proxyBench()) console.log(JSON.stringify(row));
+}

@@ -1,0 +1,58 @@
+import { isUtf8 } from "node:buffer";
+import { classifyFrame } from "../../shared/protocol/frame.js";
+import type { FrameFlag } from "../../shared/trace/record.js";
+
+/** Longest line the tap holds and records whole (the SDK's message cap); longer lines are streamed. */
+export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+/** How much of an oversize line its record keeps. */
+export const OVERSIZE_PREFIX_BYTES = 64 * 1024;
+
+/** The bytes-derived fields of a `FrameRecord`. */
+export interface FrameEvidence {
+  raw: string;
+  encoding?: "base64";
+  flags?: FrameFlag[];
+  bytes?: number;
+}
+
+/**
+ * Turns one line (its bytes without the `\n`) into the evidence fields of its record: the exact
+ * text, or base64 with `not-utf8`; `malformed` when it is not a JSON-RPC 2.0 message.
+ */
+export function lineEvidence(body: Buffer, terminated: boolean): FrameEvidence {
+  const flags: FrameFlag[] = [];
+  let evidence: FrameEvidence;
+  if (isUtf8(body)) {
+    const raw = body.toString("utf8");
+    if (classifyFrame(raw).kind === "malformed") flags.push("malformed");
+    evidence = { raw };
+  } else {
+    flags.push("malformed", "not-utf8");
+    evidence = { raw: body.toString("base64"), encoding: "base64" };
+  }
+  if (!terminated) flags.push("unterminated");
+  if (flags.length > 0) evidence.flags = flags;
+  return evidence;
+}
+
+/** Evidence of a line too long to record whole: a prefix (cut at a character boundary), `oversize` and the full length. */
+export function oversizeEvidence(prefix: Buffer, bytes: number, terminated: boolean): FrameEvidence {
+  const flags: FrameFlag[] = ["oversize"];
+  let evidence: FrameEvidence | null = null;
+  // A prefix may end inside a UTF-8 sequence: drop up to 3 trailing bytes before giving up on text.
+  for (let cut = 0; cut <= 3 && cut < prefix.length; cut++) {
+    const head = prefix.subarray(0, prefix.length - cut);
+    if (isUtf8(head)) {
+      evidence = { raw: head.toString("utf8") };
+      break;
+    }
+  }
+  if (evidence === null) {
+    flags.push("not-utf8");
+    evidence = { raw: prefix.toString("base64"), encoding: "base64" };
+  }
+  if (!terminated) flags.push("unterminated");
+  evidence.flags = flags;
+  evidence.bytes = bytes;
+  return evidence;
+}

@@ -1,0 +1,67 @@
+import type { TraceRecord } from "../../shared/trace/record.js";
+import type { RecordSequencer } from "./record-sequencer.js";
+import type { TraceSink } from "./trace-sink.js";
+
+/** A record before the fan-out stamps it with `seq` and `ts`. */
+export type UnstampedRecord = TraceRecord extends infer R
+  ? R extends TraceRecord
+    ? Omit<R, "seq" | "ts">
+    : never
+  : never;
+
+/**
+ * Stamps records in the order they are produced and hands each to every sink. A sink that throws
+ * is detached (reported once through `onSinkError`), so a broken sink never stops the tap.
+ */
+export class TraceFanout {
+  private sinks: TraceSink[];
+
+  constructor(
+    readonly sequencer: RecordSequencer,
+    sinks: readonly TraceSink[],
+    private readonly onSinkError: (message: string) => void = () => {},
+  ) {
+    this.sinks = [...sinks];
+  }
+
+  /** Adds a sink (e.g. a live link); it sees records from now on. */
+  attach(sink: TraceSink): void {
+    this.sinks.push(sink);
+  }
+
+  /** Stamps one record and hands it to every sink; returns the stamped record. */
+  emit(record: UnstampedRecord): TraceRecord {
+    const stamped = { seq: this.sequencer.nextSeq(), ts: this.sequencer.now(), ...record } as TraceRecord;
+    for (const sink of this.sinks) {
+      try {
+        sink.write(stamped);
+      } catch (err) {
+        this.detach(sink, err);
+      }
+    }
+    return stamped;
+  }
+
+  /** `null` when every sink can take more, else a promise that resolves when all can. */
+  backpressure(): Promise<void> | null {
+    const waits: Promise<void>[] = [];
+    for (const sink of this.sinks) {
+      const w = sink.backpressure();
+      if (w) waits.push(w);
+    }
+    if (waits.length === 0) return null;
+    return Promise.all(waits).then(() => {});
+  }
+
+  /** Closes every sink (flushing the file); resolves when all are closed. */
+  async close(): Promise<void> {
+    await Promise.all(this.sinks.map((s) => s.close().catch(() => {})));
+  }
+
+  private detach(sink: TraceSink, err: unknown): void {
+    this.sinks = this.sinks.filter((s) => s !== sink);
+    this.onSinkError(
+      `a trace sink failed and was detached: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+}

@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../shared/trace/record.js";
+import { within } from "../tap/testing/proxy-run.js";
+import { TraceWriter } from "./trace-writer.js";
+
+const dir = mkdtempSync(join(tmpdir(), "acp-ri-writer-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const header: TraceHeader = {
+  format: TRACE_FORMAT,
+  version: TRACE_FORMAT_VERSION,
+  tool: "test",
+  startedAt: new Date(0).toISOString(),
+};
+const note = (seq: number, text = `note ${seq}`) => ({
+  seq,
+  ts: seq,
+  type: "note" as const,
+  level: "info" as const,
+  text,
+});
+
+describe("TraceWriter", () => {
+  it("writes the header, then every record in order, one JSON line each", async () => {
+    const path = join(dir, "ordered.jsonl");
+    const w = new TraceWriter(path, header);
+    for (let i = 1; i <= 5000; i++) w.write(note(i));
+    await within(w.close(), 5000, "close");
+    const lines = readFileSync(path, "utf8").split("\n");
+    expect(lines.pop()).toBe("");
+    expect(JSON.parse(lines[0]!)).toEqual(header);
+    expect(lines.slice(1).map((l) => JSON.parse(l).seq)).toEqual(
+      Array.from({ length: 5000 }, (_, i) => i + 1),
+    );
+  });
+
+  it("asks for backpressure past its high-water mark and releases it once written", async () => {
+    const path = join(dir, "pressure.jsonl");
+    const w = new TraceWriter(path, header, { highWaterBytes: 1024 });
+    expect(w.backpressure()).toBeNull();
+    for (let i = 1; i <= 100; i++) w.write(note(i, "x".repeat(100)));
+    const wait = w.backpressure();
+    expect(wait).not.toBeNull();
+    await within(wait!, 5000, "the writer to drain");
+    expect(w.backpressure()).toBeNull();
+    await w.close();
+    expect(readFileSync(path, "utf8").split("\n")).toHaveLength(102);
+  });
+
+  it.each([
+    [
+      "cannot be opened",
+      () => {
+        const file = join(dir, "a-file");
+        writeFileSync(file, "");
+        return join(file, "trace.jsonl");
+      },
+    ],
+    ["fails on write", () => "/dev/full"],
+  ])("reports once when the file %s, then drops records without ever blocking", async (_, path) => {
+    const errors: string[] = [];
+    const w = new TraceWriter(path(), header, { highWaterBytes: 1024, onError: (m) => errors.push(m) });
+    for (let i = 1; i <= 200; i++) w.write(note(i, "y".repeat(100)));
+    const wait = w.backpressure();
+    if (wait) await within(wait, 5000, "the failed writer to release backpressure");
+    await within(w.close(), 5000, "close");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^cannot write trace file .*(ENOTDIR|ENOSPC)/);
+    expect(w.failed).toBe(errors[0]);
+    expect(w.backpressure()).toBeNull();
+    w.write(note(201));
+    expect(w.droppedRecords).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,141 @@
+import { createWriteStream, type WriteStream } from "node:fs";
+import { encodeHeader } from "../../shared/trace/codec.js";
+import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import type { TraceSink } from "./trace-sink.js";
+
+/** Bytes the writer may hold (queued plus in flight) before it asks the tap to stop reading. */
+export const TRACE_HIGH_WATER_BYTES = 4 * 1024 * 1024;
+/** Records are encoded straight into buffers of this size, each written with one call. */
+const BATCH_BYTES = 256 * 1024;
+/** Written batch buffers kept for reuse (garbage buffers would otherwise pile up between GCs). */
+const SPARE_BATCHES = 8;
+/** A partly filled batch is written at the latest this long after its first record. */
+export const TRACE_FLUSH_MS = 5;
+
+/** Options of a `TraceWriter`. */
+export interface TraceWriterOptions {
+  /** Called once, with a human-readable message, when the file cannot be opened or written. */
+  readonly onError?: (message: string) => void;
+  /** Overrides `TRACE_HIGH_WATER_BYTES`. */
+  readonly highWaterBytes?: number;
+}
+
+/**
+ * The trace file: an evidence `TraceSink` that appends the header and then one JSONL line per
+ * record, in the order written. Records are batched into large writes; when more than the high-water
+ * mark is queued, `backpressure()` makes the tap wait, so memory stays bounded and nothing is lost.
+ * If the file cannot be opened or written it reports once through `onError`, drops everything
+ * after that (counted in `droppedRecords`) and never blocks the tap again.
+ */
+export class TraceWriter implements TraceSink {
+  private readonly stream: WriteStream;
+  private batch: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
+  private batchBytes = 0;
+  private readonly spare: Buffer[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private waiters: (() => void)[] = [];
+  private readonly highWater: number;
+  private failure: string | null = null;
+  private closing: Promise<void> | null = null;
+  /** Records accepted after the file failed (so not written). */
+  droppedRecords = 0;
+
+  constructor(
+    readonly path: string,
+    header: TraceHeader,
+    private readonly options: TraceWriterOptions = {},
+  ) {
+    this.highWater = options.highWaterBytes ?? TRACE_HIGH_WATER_BYTES;
+    this.stream = createWriteStream(path, {
+      flags: "w",
+      // Never above our own mark, so being congested always means a 'drain' is coming.
+      highWaterMark: Math.min(BATCH_BYTES, this.highWater),
+    });
+    this.stream.on("error", (err) => this.fail(err));
+    this.stream.on("drain", () => this.wake());
+    this.stream.write(encodeHeader(header));
+  }
+
+  /** The error message once the file failed, else `null`. */
+  get failed(): string | null {
+    return this.failure;
+  }
+
+  /** Queues one record line. */
+  write(record: TraceRecord): void {
+    if (this.failure !== null || this.closing) {
+      this.droppedRecords++;
+      return;
+    }
+    // Same bytes as encodeRecord(), without building the line with its newline as one more string.
+    const json = JSON.stringify(record);
+    const size = Buffer.byteLength(json) + 1;
+    if (size > BATCH_BYTES - this.batchBytes) {
+      this.flush();
+      if (size > BATCH_BYTES) {
+        this.stream.write(`${json}\n`);
+        return;
+      }
+    }
+    this.batchBytes += this.batch.write(json, this.batchBytes);
+    this.batch[this.batchBytes++] = 0x0a;
+    // A timer rather than setImmediate: a quiet session then costs one file write per interval,
+    // not one per message, which keeps the tap's round trip close to a direct pipe.
+    this.flushTimer ??= setTimeout(() => this.flush(), TRACE_FLUSH_MS);
+  }
+
+  /** A promise while more than the high-water mark is queued; `null` otherwise (always `null` once failed). */
+  backpressure(): Promise<void> | null {
+    if (!this.congested()) return null;
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Writes what is queued, ends the file and resolves when it is closed (or failed). Never rejects. */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.flush();
+    this.closing = new Promise((resolve) => {
+      // 'close' always follows 'error', so a failure is reported before this resolves.
+      if (this.stream.closed) return resolve();
+      this.stream.once("close", () => resolve());
+      if (!this.stream.destroyed) this.stream.end();
+    });
+    return this.closing;
+  }
+
+  private flush(): void {
+    if (this.flushTimer !== null) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+    if (this.batchBytes === 0 || this.failure !== null) return;
+    const written = this.batch;
+    this.batch = this.spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
+    const length = this.batchBytes;
+    this.batchBytes = 0;
+    this.stream.write(written.subarray(0, length), (err) => {
+      if (!err && this.spare.length < SPARE_BATCHES) this.spare.push(written);
+    });
+    this.wake();
+  }
+
+  private congested(): boolean {
+    return this.failure === null && this.stream.writableLength + this.batchBytes > this.highWater;
+  }
+
+  private wake(): void {
+    if (this.congested()) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  private fail(err: Error): void {
+    if (this.failure !== null) return;
+    const code = (err as NodeJS.ErrnoException).code;
+    this.failure = `cannot write trace file ${this.path}: ${code ? `${code} ` : ""}${err.message}`;
+    this.batchBytes = 0;
+    this.options.onError?.(this.failure);
+    this.wake();
+  }
+}
