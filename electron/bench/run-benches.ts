@@ -1,9 +1,11 @@
 import { analyzerBench } from "./analyzer.bench.js";
 import type { Bench, BenchRow } from "./bench-row.js";
 import { hubBench } from "./hub.bench.js";
+import { proxyBench } from "./proxy.bench.js";
 
 /** Every benchmark `npm run bench` runs, by name, in order. */
 const benches: Record<string, Bench> = {
+  proxy: proxyBench,
   analyzer: analyzerBench,
   hub: hubBench,
 };
