@@ -1,6 +1,6 @@
 // Bundles the Node side (CLI and library entry points) with esbuild. Usage: node electron/build/build-cli.mjs [OUTDIR]
-import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -22,7 +22,18 @@ export async function buildCli(outdir = join(root, "dist")) {
     define: { __TOOL_VERSION__: JSON.stringify(pkg.version) },
     logLevel: "warning",
   });
+  linkNodeModules(outdir);
   return join(outdir, "cli.js");
+}
+
+// Packages stay external, so a bundle built outside the project (the tests build into a temp
+// folder) needs a node_modules beside it to resolve them at run time: link the project's.
+function linkNodeModules(outdir) {
+  const rel = relative(root, resolve(outdir));
+  const inside = rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  const link = join(outdir, "node_modules");
+  if (inside || existsSync(link)) return;
+  symlinkSync(join(root, "node_modules"), link, process.platform === "win32" ? "junction" : "dir");
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

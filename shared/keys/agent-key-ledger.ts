@@ -119,7 +119,8 @@ export class AgentKeyLedger {
     if (recorded) return this.answerRecorded(recorded, fingerprint);
     const pending = keys.pending.get(key);
     if (pending) {
-      if (this.differs(pending.fingerprint, fingerprint)) return { kind: "mismatch", messageId: pending.messageId };
+      if (this.differs(pending.fingerprint, fingerprint))
+        return { kind: "mismatch", messageId: pending.messageId };
       return { kind: "wait", outcome: new Promise((resolve) => pending.waiters.push(resolve)) };
     }
     const messageId = this.messageIdFor(sessionId, key);
@@ -178,7 +179,8 @@ export class AgentKeyLedger {
   }
 
   private answerRecorded(recorded: Recorded, fingerprint: string | undefined): PromptAdmission {
-    if (this.differs(recorded.fingerprint, fingerprint)) return { kind: "mismatch", messageId: recorded.messageId };
+    if (this.differs(recorded.fingerprint, fingerprint))
+      return { kind: "mismatch", messageId: recorded.messageId };
     return { kind: "retry", messageId: recorded.messageId };
   }
 

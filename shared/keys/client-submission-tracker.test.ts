@@ -29,7 +29,11 @@ describe("ClientSubmissionTracker", () => {
     const tracker = new ClientSubmissionTracker();
     const s = await tracker.submit([{ type: "text", text: "x" }]);
     await tracker.attemptSettled(s, tracker.attemptSent(s, 1, 1), { kind: "timeout" });
-    await tracker.attemptSettled(s, tracker.attemptSent(s, 1, 2), { kind: "error", code: -32603, message: "x" });
+    await tracker.attemptSettled(s, tracker.attemptSent(s, 1, 2), {
+      kind: "error",
+      code: -32603,
+      message: "x",
+    });
     expect(tracker.pending()).toEqual([s]);
     await tracker.attemptSettled(s, tracker.attemptSent(s, 2, 1), { kind: "answered", messageId: "m" });
     expect(s.status).toBe("answered");

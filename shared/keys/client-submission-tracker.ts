@@ -180,7 +180,11 @@ export class ClientSubmissionTracker {
       submission.messageId ??= outcome.messageId;
       submission.status = "answered";
       submission.error = undefined;
-    } else if (outcome.kind === "error" && submission.status === "pending" && FINAL_ERRORS.has(outcome.code)) {
+    } else if (
+      outcome.kind === "error" &&
+      submission.status === "pending" &&
+      FINAL_ERRORS.has(outcome.code)
+    ) {
       submission.status = "failed";
       submission.error = { code: outcome.code, message: outcome.message };
     }
