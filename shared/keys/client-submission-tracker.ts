@@ -28,6 +28,8 @@ export interface Attempt {
   readonly sentAt: number;
   settledAt?: number;
   outcome?: AttemptOutcome;
+  /** The messageId of an answer that arrived after the attempt had timed out. */
+  lateMessageId?: string;
 }
 
 /** Where a submission stands. `stale`: pending for longer than the resend limit; shown, not resent. */
@@ -107,6 +109,19 @@ export class ClientSubmissionTracker {
     return this.snapshot;
   }
 
+  /**
+   * Drops submissions an earlier run settled (answered or failed), keeping pending and stale ones,
+   * and forgets the session when nothing is left to resend to it.
+   */
+  async forgetSettled(): Promise<void> {
+    const kept = this.snapshot.submissions.filter((s) => s.status === "pending" || s.status === "stale");
+    this.snapshot = {
+      sessionId: kept.some((s) => s.status === "pending") ? this.snapshot.sessionId : undefined,
+      submissions: kept,
+    };
+    await this.persist();
+  }
+
   /** The session these submissions go to, once known. */
   get sessionId(): string | undefined {
     return this.snapshot.sessionId;
@@ -134,7 +149,7 @@ export class ClientSubmissionTracker {
    */
   async submit(prompt: readonly unknown[], key?: string): Promise<Submission> {
     const submission: Submission = {
-      index: this.snapshot.submissions.length,
+      index: this.snapshot.submissions.reduce((max, s) => Math.max(max, s.index + 1), 0),
       key: key ?? (this.keyed ? this.newKey() : null),
       prompt,
       submittedAt: this.now(),
@@ -187,6 +202,20 @@ export class ClientSubmissionTracker {
     ) {
       submission.status = "failed";
       submission.error = { code: outcome.code, message: outcome.message };
+    }
+    await this.persist();
+  }
+
+  /**
+   * An attempt that already timed out was answered after all: its messageId is reconciled with the
+   * submission's (a different one means the Agent inserted twice).
+   */
+  async attemptAnsweredLate(submission: Submission, attempt: Attempt, messageId: string): Promise<void> {
+    attempt.lateMessageId = messageId;
+    if (!submission.messageIds.includes(messageId)) submission.messageIds.push(messageId);
+    if (submission.status === "pending") {
+      submission.messageId ??= messageId;
+      submission.status = "answered";
     }
     await this.persist();
   }
