@@ -46,7 +46,7 @@ export type PromptAdmission =
   /** A recorded key with a different prompt, under the `reject` policy: answer -32602, keep the record. */
   | { readonly kind: "mismatch"; readonly messageId: string }
   /** A retry of a prompt that is not inserted yet: answer it when `outcome` settles. */
-  | { readonly kind: "wait"; readonly outcome: Promise<KeyOutcome> };
+  | { readonly kind: "wait"; readonly key: string; readonly outcome: Promise<KeyOutcome> };
 
 /** Options of an `AgentKeyLedger`. */
 export interface AgentKeyLedgerOptions {
@@ -121,7 +121,7 @@ export class AgentKeyLedger {
     if (pending) {
       if (this.differs(pending.fingerprint, fingerprint))
         return { kind: "mismatch", messageId: pending.messageId };
-      return { kind: "wait", outcome: new Promise((resolve) => pending.waiters.push(resolve)) };
+      return { kind: "wait", key, outcome: new Promise((resolve) => pending.waiters.push(resolve)) };
     }
     const messageId = this.messageIdFor(sessionId, key);
     keys.pending.set(key, { messageId, fingerprint, waiters: [] });

@@ -54,6 +54,12 @@ export class AgentConnection implements ConnectionScope {
   private readonly rpc: JsonRpcPeer;
   private readonly attached = new Set<LiveSession>();
   private readonly pending = new Map<string, PendingPrompt>();
+  /**
+   * Messages take effect in arrival order: each waits here until the one before it has been
+   * admitted (a prompt: tracked and queued; anything else: handled). Without it a
+   * `$/cancel_request` could overtake the prompt it cancels.
+   */
+  private intake: Promise<void> = Promise.resolve();
   private readonly listener: SessionListener = (sessionId, update) => this.sendUpdate(sessionId, update);
   /** Resolves when the connection has ended. */
   readonly closed: Promise<void>;
@@ -103,20 +109,43 @@ export class AgentConnection implements ConnectionScope {
     return this.pending.get(JSON.stringify(id));
   }
 
+  /** Waits for the previous message's turn; the returned function lets the next one in. */
+  private async turnstile(): Promise<() => void> {
+    const previous = this.intake;
+    let release: () => void = () => undefined;
+    this.intake = new Promise((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    return release;
+  }
+
   private async onRequest(request: IncomingRequest): Promise<unknown> {
-    if (request.method === "initialize") return this.initialize(request.params);
-    if (this.version === undefined) {
-      throw new RpcError(ErrorCode.invalidRequest, "Invalid request: send initialize first");
+    const admitted = await this.turnstile();
+    try {
+      if (request.method === "initialize") return this.initialize(request.params);
+      if (this.version === undefined) {
+        throw new RpcError(ErrorCode.invalidRequest, "Invalid request: send initialize first");
+      }
+      return await (this.version === 2
+        ? handleV2Request(this, request, admitted)
+        : handleV1Request(this, request, admitted));
+    } finally {
+      admitted();
     }
-    return this.version === 2 ? handleV2Request(this, request) : handleV1Request(this, request);
   }
 
   private onNotification(method: string, params: unknown): void {
-    if (this.version === undefined) return;
-    void handleV2Notification(this, method, params).catch((err: unknown) => {
-      process.stderr.write(
-        `demo-agent: ${method} failed: ${err instanceof Error ? err.message : String(err)}\n`,
-      );
+    void this.turnstile().then(async (admitted) => {
+      try {
+        if (this.version !== undefined) await handleV2Notification(this, method, params);
+      } catch (err) {
+        process.stderr.write(
+          `demo-agent: ${method} failed: ${err instanceof Error ? err.message : String(err)}\n`,
+        );
+      } finally {
+        admitted();
+      }
     });
   }
 

@@ -7,7 +7,11 @@ import { randomMessageId } from "./live-session.js";
 import { paramsObject, requireString, sessionNotFound } from "./params.js";
 
 /** Dispatches one v1 request. */
-export async function handleV1Request(scope: ConnectionScope, request: IncomingRequest): Promise<unknown> {
+export async function handleV1Request(
+  scope: ConnectionScope,
+  request: IncomingRequest,
+  admitted: () => void,
+): Promise<unknown> {
   switch (request.method) {
     case "session/new": {
       const session = scope.agent.newSession(requireString(paramsObject(request.params), "cwd"));
@@ -22,7 +26,7 @@ export async function handleV1Request(scope: ConnectionScope, request: IncomingR
       const session = await scope.agent.session(sessionId);
       if (!session) throw sessionNotFound(sessionId);
       scope.attach(session);
-      const stopReason = await new Promise<string>((resolve, reject) => {
+      const stopReason = new Promise<string>((resolve, reject) => {
         session.submit({
           messageId: randomMessageId(),
           content: params.prompt as unknown[],
@@ -34,7 +38,8 @@ export async function handleV1Request(scope: ConnectionScope, request: IncomingR
           onTurnEnd: resolve,
         });
       });
-      return { stopReason };
+      admitted();
+      return { stopReason: await stopReason };
     }
     default:
       throw new RpcError(ErrorCode.methodNotFound, `Method not found: ${request.method}`);

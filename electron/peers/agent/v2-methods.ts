@@ -7,12 +7,16 @@ import { paramsObject, requireString, sessionNotFound } from "./params.js";
 import { handleCancelRequest, handlePrompt } from "./v2-prompt.js";
 import { replayUpdates } from "./v2-replay.js";
 
-/** Dispatches one v2 request. */
-export async function handleV2Request(scope: ConnectionScope, request: IncomingRequest): Promise<unknown> {
+/** Dispatches one v2 request; `admitted` lets the connection's next message in (prompts call it once queued). */
+export async function handleV2Request(
+  scope: ConnectionScope,
+  request: IncomingRequest,
+  admitted: () => void,
+): Promise<unknown> {
   const { agent } = scope;
   switch (request.method) {
     case "session/prompt":
-      return handlePrompt(scope, request);
+      return handlePrompt(scope, request, admitted);
     case "session/new": {
       const cwd = requireString(paramsObject(request.params), "cwd");
       const session = agent.newSession(cwd);

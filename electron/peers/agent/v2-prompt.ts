@@ -17,8 +17,15 @@ function answer(outcome: KeyOutcome): { messageId: string } {
   return { messageId: outcome.messageId };
 }
 
-/** Handles one v2 `session/prompt` request; resolves to `{messageId}` once the message is inserted. */
-export async function handlePrompt(scope: ConnectionScope, request: IncomingRequest): Promise<unknown> {
+/**
+ * Handles one v2 `session/prompt` request; resolves to `{messageId}` once the message is inserted.
+ * Calls `admitted` as soon as the prompt is queued (or waiting), so the next message may proceed.
+ */
+export async function handlePrompt(
+  scope: ConnectionScope,
+  request: IncomingRequest,
+  admitted: () => void,
+): Promise<unknown> {
   const params = paramsObject(request.params);
   const sessionId = requireString(params, "sessionId");
   const content = params.prompt;
@@ -44,15 +51,13 @@ export async function handlePrompt(scope: ConnectionScope, request: IncomingRequ
         );
       case "retry":
         return { messageId: admission.messageId };
-      case "wait":
+      case "wait": {
         // A retry of a held prompt: answered when the original is (RFD: no "in progress" error).
-        return answer(
-          await scope.trackPrompt(
-            request.id,
-            { session, key: params.idempotencyKey as string },
-            admission.outcome,
-          ),
-        );
+        const pending = { session, key: admission.key };
+        const waiting = scope.trackPrompt(request.id, pending, admission.outcome);
+        admitted();
+        return answer(await waiting);
+      }
       case "new":
         messageId = admission.messageId;
         key = admission.key;
@@ -68,6 +73,7 @@ export async function handlePrompt(scope: ConnectionScope, request: IncomingRequ
   const prompt = held as HeldPrompt;
   const tracked = scope.trackPrompt(request.id, { session, key, held: prompt }, inserted);
   session.submit(prompt);
+  admitted();
   return answer(await tracked);
 }
 
