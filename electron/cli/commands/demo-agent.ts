@@ -20,6 +20,9 @@ Options:
 ${AGENT_MODES.map((m) => `                        ${m.padEnd(10)} ${AGENT_MODE_HELP[m]}`).join("\n")}
   --turn-ms N         duration of a prompt turn's visible work in ms (default: 1500)
   --fail-inserts N    fail the first N inserts with -32603, as a transient storage error would (default: 0)
+  --crash-after-inserts N
+                      kill -9 this process right after its Nth insert is flushed, before answering:
+                      the "response lost, outcome unknown" case (for crash tests and demos)
 
 Examples:
   acp-retry-inspector demo-agent --store /tmp/agent
@@ -49,6 +52,7 @@ export const demoAgentCommand: CliCommand = {
           mode: { type: "string" },
           "turn-ms": { type: "string" },
           "fail-inserts": { type: "string" },
+          "crash-after-inserts": { type: "string" },
         },
         strict: true,
         allowPositionals: false,
@@ -63,6 +67,8 @@ export const demoAgentCommand: CliCommand = {
       mode,
       turnMs: nonNegativeInt("--turn-ms", values["turn-ms"], 1500),
       failInserts: nonNegativeInt("--fail-inserts", values["fail-inserts"], 0),
+      crashAfterInserts:
+        nonNegativeInt("--crash-after-inserts", values["crash-after-inserts"], 0) || undefined,
     });
     const info = { name: "acp-retry-inspector-demo-agent", version: TOOL_VERSION };
     if (values.listen === undefined) {

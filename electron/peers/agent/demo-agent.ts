@@ -19,6 +19,8 @@ export interface DemoAgentOptions {
   readonly turnMs: number;
   /** Fail this many inserts with -32603 (a transient storage error) before inserting normally. */
   readonly failInserts?: number;
+  /** Kill this process with SIGKILL right after its Nth insert is flushed, before answering (crash QA). */
+  readonly crashAfterInserts?: number;
 }
 
 /** A session as `session/list` shows it (no keys). */
@@ -35,6 +37,7 @@ export class DemoAgent {
   readonly policy: ModePolicy;
   private readonly live = new Map<string, Promise<LiveSession | undefined>>();
   private failuresLeft: number;
+  private inserts = 0;
 
   constructor(readonly options: DemoAgentOptions) {
     this.store = new SessionStore(options.storeDir);
@@ -119,6 +122,10 @@ export class DemoAgent {
       store: this.store,
       policy: this.policy,
       turnMs: this.options.turnMs,
+      afterInsert: () => {
+        this.inserts++;
+        if (this.inserts === this.options.crashAfterInserts) process.kill(process.pid, "SIGKILL");
+      },
       failNextInsert: () => {
         if (this.failuresLeft <= 0) return false;
         this.failuresLeft--;

@@ -23,6 +23,8 @@ export interface LiveSessionDeps {
   readonly turnMs: number;
   /** Fails the next insert with -32603 when it returns true (a transient storage error, for demos and tests). */
   readonly failNextInsert: () => boolean;
+  /** Called after every flushed insert, before the answer (the `--crash-after-inserts` hook). */
+  readonly afterInsert?: () => void;
 }
 
 /** The text of a prompt's text blocks, joined. */
@@ -152,6 +154,7 @@ export class LiveSession {
       );
       return false;
     }
+    this.deps.afterInsert?.();
     this.emit({ sessionUpdate: "user_message", messageId: prompt.messageId, content: prompt.content });
     prompt.settle({ kind: "inserted", messageId: prompt.messageId });
     if (prompt.key !== undefined) void policy.ledger?.inserted(this.id, prompt.key);

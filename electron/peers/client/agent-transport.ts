@@ -23,6 +23,8 @@ export interface OpenConnection {
 
 /** Observers for tests and demos. */
 export interface TransportHooks {
+  /** Extra arguments for the agent spawned for connection `conn` (1, 2, ...), e.g. a different fault per restart. */
+  agentArgs?(conn: number): readonly string[];
   /** Called with every agent process the client spawns. */
   onSpawn?(child: ChildProcess): void;
   /** Called with every line a spawned agent writes to stderr. */
@@ -36,14 +38,15 @@ export function targetForUrl(url: string): AgentTarget {
   throw new Error(`expected a ws://, wss://, http:// or https:// URL, got ${url}`);
 }
 
-/** Opens one connection to `target`. */
+/** Opens connection number `conn` to `target`. */
 export async function openConnection(
   target: AgentTarget,
   hooks: TransportHooks = {},
+  conn = 1,
 ): Promise<OpenConnection> {
   switch (target.kind) {
     case "stdio":
-      return spawnAgent(target.command, target.cwd, hooks);
+      return spawnAgent([...target.command, ...(hooks.agentArgs?.(conn) ?? [])], target.cwd, hooks);
     case "ws": {
       // Loaded on demand so a stdio client never pays for them. Node 20 has no global WebSocket.
       const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");

@@ -98,7 +98,7 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
     const conn = connections;
     let open: Awaited<ReturnType<typeof openConnection>>;
     try {
-      open = await openConnection(options.target, options);
+      open = await openConnection(options.target, options, conn);
     } catch (err) {
       log(`[conn ${conn}] could not connect: ${err instanceof Error ? err.message : String(err)}`);
       continue;
