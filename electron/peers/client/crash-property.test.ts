@@ -138,7 +138,7 @@ describe("crash property (kill -9 at random moments)", () => {
     const kills = results.reduce((n, r) => n + r.kills, 0);
     console.log(`crash property: ${results.length} runs, ${kills} kill -9, all checked`);
     expect(results).toHaveLength(200);
-    expect(kills).toBeGreaterThan(100);
+    expect(kills).toBeGreaterThan(60);
     for (const r of results) {
       const context = JSON.stringify({
         scenario: r.scenario,
