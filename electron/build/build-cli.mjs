@@ -11,7 +11,7 @@ export async function buildCli(outdir = join(root, "dist")) {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   await build({
     absWorkingDir: root,
-    entryPoints: { cli: "electron/cli/main.ts" },
+    entryPoints: { cli: "electron/cli/main.ts", lib: "electron/lib/index.ts", keys: "shared/keys/index.ts" },
     outdir,
     bundle: true,
     platform: "node",

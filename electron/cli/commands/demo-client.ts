@@ -1,11 +1,149 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { type AgentTarget, targetForUrl } from "../../peers/client/agent-transport.js";
+import { type ClientReport, runDemoClient } from "../../peers/client/demo-client.js";
+import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { type CliCommand, CliError } from "../command.js";
 
-/** `acp-retry-inspector demo-client`: not built yet. */
+const HELP = `Usage: acp-retry-inspector demo-client [options] (--url URL | -- AGENT_COMMAND [ARGS...])
+
+A reference ACP v2 client that makes prompts safe to retry: one idempotency key (UUIDv4) per
+submission, created at submit time and kept in a pending file; every attempt is a new request with
+the same key. On a timeout it resends on the same connection; when the connection drops or the
+agent exits it reconnects (respawns or redials), initializes, resumes the session and resends every
+pending submission. Exit status 0 when every submission got a messageId, 1 otherwise.
+
+Options:
+  --url URL            connect to a remote agent: ws://... (WebSocket) or http://... (Streamable HTTP)
+  -- COMMAND...        spawn the agent and speak over its stdio (the default transport)
+  --prompt TEXT        a prompt to submit (repeatable, in order)
+  --script FILE        prompts from a file, one per line (blank lines and # comments skipped)
+  --no-key             send prompts without keys: the unsafe client, for contrast
+  --timeout MS         how long one attempt waits for its answer (default: 30000)
+  --retries N          resends per submission after the first attempt (default: 5)
+  --pending FILE       pending-submission file (default: ${defaultDataDir("demo-client")}/pending.json);
+                       submissions left pending there by an earlier run are resent first
+  --session ID         resume this session instead of creating one
+  --cwd DIR            the session's working directory (default: the current one)
+  --no-wait-idle       exit once every submission is answered, without waiting for the session to go idle
+  --max-pending-age MS pending input older than this is shown, not resent (default: 3600000)
+  --json               print a JSON report of every submission's attempts and final messageId
+  --quiet              no progress lines on stderr
+
+Examples:
+  acp-retry-inspector demo-client --prompt "deploy it" -- acp-retry-inspector demo-agent --store /tmp/s
+  acp-retry-inspector demo-client --url ws://127.0.0.1:8080/acp --prompt one --prompt two --json`;
+
+function positiveInt(name: string, value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min)
+    throw new CliError(`${name} expects an integer >= ${min}, got ${value}`);
+  return n;
+}
+
+/** Prompts from a script file: one per line, blank lines and `#` comments skipped. */
+export function readScript(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new CliError(`cannot read --script ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+function summary(report: ClientReport): string {
+  const lines = [
+    `session ${report.sessionId ?? "(none)"} over ${report.transport}, ${report.connections} connection(s)`,
+  ];
+  for (const s of report.submissions) {
+    const text = s.prompt.map((b) => (b as { text?: string }).text ?? "").join(" ");
+    const outcome =
+      s.status === "answered"
+        ? `messageId ${s.messageId}`
+        : `${s.status}${s.error ? `: ${s.error.message}` : ""}`;
+    const dup = s.messageIds.length > 1 ? ` (DIFFERENT messageIds: ${s.messageIds.join(", ")})` : "";
+    lines.push(
+      `#${s.index} ${JSON.stringify(text)} -> ${outcome} after ${s.attempts.length} attempt(s)${dup}`,
+    );
+  }
+  lines.push(`deploys seen: ${report.observed.deploys.join(", ") || "none"}`);
+  return lines.join("\n");
+}
+
+/** `acp-retry-inspector demo-client`: the reference v2 client with keys, pending file and resends. */
 export const demoClientCommand: CliCommand = {
   name: "demo-client",
-  summary: "(not implemented yet)",
-  help: "Usage: acp-retry-inspector demo-client (not implemented yet)",
-  async run() {
-    throw new CliError("demo-client is not implemented yet", 2);
+  summary: "reference ACP client: one key per submission, reconnects and resends until answered",
+  help: HELP,
+  async run(args) {
+    const dashDash = args.indexOf("--");
+    const own = dashDash >= 0 ? args.slice(0, dashDash) : args;
+    const command = dashDash >= 0 ? args.slice(dashDash + 1) : [];
+    let values: Record<string, string | string[] | boolean | undefined>;
+    try {
+      values = parseArgs({
+        args: own,
+        options: {
+          url: { type: "string" },
+          prompt: { type: "string", multiple: true },
+          script: { type: "string" },
+          "no-key": { type: "boolean" },
+          timeout: { type: "string" },
+          retries: { type: "string" },
+          pending: { type: "string" },
+          session: { type: "string" },
+          cwd: { type: "string" },
+          "no-wait-idle": { type: "boolean" },
+          "max-pending-age": { type: "string" },
+          json: { type: "boolean" },
+          quiet: { type: "boolean" },
+        },
+        strict: true,
+        allowPositionals: false,
+      }).values;
+    } catch (err) {
+      throw new CliError(err instanceof Error ? err.message : String(err));
+    }
+    const url = values.url as string | undefined;
+    if ((url === undefined) === (command.length === 0)) {
+      throw new CliError("give either --url URL or -- AGENT_COMMAND (see --help)");
+    }
+    let target: AgentTarget;
+    try {
+      target = url !== undefined ? targetForUrl(url) : { kind: "stdio", command };
+    } catch (err) {
+      throw new CliError(err instanceof Error ? err.message : String(err));
+    }
+    const prompts = [
+      ...((values.prompt as string[] | undefined) ?? []),
+      ...(values.script ? readScript(values.script as string) : []),
+    ];
+    const quiet = values.quiet === true;
+    const report = await runDemoClient({
+      target,
+      prompts,
+      keyed: values["no-key"] !== true,
+      pendingFile: (values.pending as string | undefined) ?? `${defaultDataDir("demo-client")}/pending.json`,
+      sessionId: values.session as string | undefined,
+      cwd: (values.cwd as string | undefined) ?? process.cwd(),
+      attemptTimeoutMs: positiveInt("--timeout", values.timeout as string | undefined, 30_000),
+      maxAttempts: positiveInt("--retries", values.retries as string | undefined, 5, 0) + 1,
+      waitIdle: values["no-wait-idle"] !== true,
+      maxPendingAgeMs: positiveInt(
+        "--max-pending-age",
+        values["max-pending-age"] as string | undefined,
+        3_600_000,
+        0,
+      ),
+      log: quiet ? undefined : (line) => process.stderr.write(`demo-client: ${line}\n`),
+      onAgentStderr: quiet ? undefined : (line) => process.stderr.write(`agent: ${line}\n`),
+    });
+    process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : summary(report)}\n`);
+    return report.ok ? 0 : 1;
   },
 };

@@ -1,0 +1,47 @@
+/** The v1 methods of the demo agent: new, prompt (answered at the end of the turn), cancel. No keys in v1. */
+
+import { ErrorCode } from "../../../shared/keys/decisions.js";
+import { type IncomingRequest, RpcError } from "../rpc/json-rpc-peer.js";
+import type { ConnectionScope } from "./agent-connection.js";
+import { randomMessageId } from "./live-session.js";
+import { paramsObject, requireString, sessionNotFound } from "./params.js";
+
+/** Dispatches one v1 request. */
+export async function handleV1Request(
+  scope: ConnectionScope,
+  request: IncomingRequest,
+  admitted: () => void,
+): Promise<unknown> {
+  switch (request.method) {
+    case "session/new": {
+      const session = scope.agent.newSession(requireString(paramsObject(request.params), "cwd"));
+      scope.attach(session);
+      return { sessionId: session.id };
+    }
+    case "session/prompt": {
+      const params = paramsObject(request.params);
+      const sessionId = requireString(params, "sessionId");
+      if (!Array.isArray(params.prompt))
+        throw new RpcError(ErrorCode.invalidParams, "Invalid params: prompt");
+      const session = await scope.agent.session(sessionId);
+      if (!session) throw sessionNotFound(sessionId);
+      scope.attach(session);
+      const stopReason = new Promise<string>((resolve, reject) => {
+        session.submit({
+          messageId: randomMessageId(),
+          content: params.prompt as unknown[],
+          settle: (outcome) => {
+            if (outcome.kind !== "withdrawn") return;
+            if (outcome.code === ErrorCode.requestCancelled) resolve("cancelled");
+            else reject(new RpcError(outcome.code, outcome.message));
+          },
+          onTurnEnd: resolve,
+        });
+      });
+      admitted();
+      return { stopReason: await stopReason };
+    }
+    default:
+      throw new RpcError(ErrorCode.methodNotFound, `Method not found: ${request.method}`);
+  }
+}

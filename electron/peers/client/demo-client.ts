@@ -1,0 +1,248 @@
+/**
+ * The demo client: submits prompts with one idempotency key each, and delivers every pending
+ * submission until it is answered: on a timeout it resends on the same connection; when the
+ * connection drops or the agent exits it reconnects (respawns or redials), sends `initialize` and
+ * `session/resume`, and resends every pending submission with its same key.
+ */
+
+import { ClientSubmissionTracker, type Submission } from "../../../shared/keys/client-submission-tracker.js";
+import { ConnectionClosedError, JsonRpcPeer, RpcError } from "../rpc/json-rpc-peer.js";
+import { type AgentTarget, openConnection, type TransportHooks } from "./agent-transport.js";
+import { PendingSubmissionFile } from "./pending-file.js";
+import { type ObservedUpdates, SessionObserver } from "./session-observer.js";
+
+/** Options of `runDemoClient`. */
+export interface DemoClientOptions extends TransportHooks {
+  readonly target: AgentTarget;
+  /** Prompt texts, one submission each. */
+  readonly prompts: readonly string[];
+  /** Send keys (default true); false is the unsafe client. */
+  readonly keyed?: boolean;
+  /** File for pending submissions; pending ones found there are resent first. */
+  readonly pendingFile?: string;
+  /** A session to resume instead of creating one. */
+  readonly sessionId?: string;
+  readonly cwd: string;
+  /** How long one attempt may wait for its answer, ms (default 30000). */
+  readonly attemptTimeoutMs?: number;
+  /** Attempts per submission before giving up (default 6). */
+  readonly maxAttempts?: number;
+  /** Connections to open before giving up (default 50). */
+  readonly maxConnections?: number;
+  /** After every submission is answered, wait until the session is idle (default true). */
+  readonly waitIdle?: boolean;
+  /** Pause between reconnects, ms (default 50). */
+  readonly reconnectDelayMs?: number;
+  /** Pending input older than this is shown, not resent, ms (default 1 h). */
+  readonly maxPendingAgeMs?: number;
+  /** Progress lines for humans. */
+  readonly log?: (line: string) => void;
+  /** Every `session/update` payload, as it arrives. */
+  readonly onUpdate?: (update: Record<string, unknown>) => void;
+}
+
+/** The `--json` output of the demo client (docs/demo-peers.md documents it). */
+export interface ClientReport {
+  readonly sessionId: string | null;
+  readonly transport: AgentTarget["kind"];
+  readonly keyed: boolean;
+  /** Connections opened (1 when nothing went wrong). */
+  readonly connections: number;
+  /** True when every submission got a messageId and (with waitIdle) the session went idle. */
+  readonly ok: boolean;
+  readonly submissions: readonly Submission[];
+  readonly observed: ObservedUpdates;
+}
+
+const PROMPT_TIMEOUT = Symbol("timeout");
+
+function timeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof PROMPT_TIMEOUT> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<typeof PROMPT_TIMEOUT>((resolve) => {
+      timer = setTimeout(() => resolve(PROMPT_TIMEOUT), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** Runs the demo client to completion and reports every submission's attempts. */
+export async function runDemoClient(options: DemoClientOptions): Promise<ClientReport> {
+  const keyed = options.keyed ?? true;
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? 30_000;
+  const maxAttempts = options.maxAttempts ?? 6;
+  const maxConnections = options.maxConnections ?? 50;
+  const waitIdle = options.waitIdle ?? true;
+  const log = options.log ?? (() => undefined);
+  const tracker = new ClientSubmissionTracker({
+    keyed,
+    store: options.pendingFile ? new PendingSubmissionFile(options.pendingFile) : undefined,
+  });
+  await tracker.restore();
+  await tracker.forgetSettled();
+  for (const s of await tracker.markStale(options.maxPendingAgeMs)) {
+    log(`#${s.index} has been pending since ${new Date(s.submittedAt).toISOString()}: shown, not resent`);
+  }
+  if (options.sessionId) await tracker.setSessionId(options.sessionId);
+  for (const text of options.prompts) {
+    const s = await tracker.submit([{ type: "text", text }]);
+    log(`#${s.index} submitted${s.key ? ` with key ${s.key}` : " without a key"}: ${text}`);
+  }
+
+  const observer = new SessionObserver(options.onUpdate);
+  let connections = 0;
+  let idle = !waitIdle;
+  while ((tracker.pending().length > 0 || !idle) && connections < maxConnections) {
+    if (connections > 0) await new Promise((r) => setTimeout(r, options.reconnectDelayMs ?? 50));
+    connections++;
+    const conn = connections;
+    let open: Awaited<ReturnType<typeof openConnection>>;
+    try {
+      open = await openConnection(options.target, options, conn);
+    } catch (err) {
+      log(`[conn ${conn}] could not connect: ${err instanceof Error ? err.message : String(err)}`);
+      continue;
+    }
+    const peer = new JsonRpcPeer(open.stream, {
+      onNotification: (method, params) => {
+        if (method === "session/update") observer.handle(params);
+      },
+      onRequest: (request) => {
+        throw new RpcError(-32601, `Method not found: ${request.method}`);
+      },
+    });
+    try {
+      await startSession(peer, tracker, options.cwd, attemptTimeoutMs, conn, log);
+      const results = await Promise.all(
+        tracker.pending().map((s) => deliver(s, peer, tracker, conn, attemptTimeoutMs, maxAttempts, log)),
+      );
+      if (results.includes("disconnected")) continue;
+      if (!idle) idle = await waitForIdle(peer, tracker, options.cwd, observer, attemptTimeoutMs * 4);
+    } catch (err) {
+      if (err instanceof RpcError && err.code === -32002) {
+        // The session is gone: resending cannot help.
+        for (const s of tracker.pending()) await tracker.giveUp(s, `session not found: ${err.message}`);
+        break;
+      }
+      log(`[conn ${conn}] ${err instanceof Error ? err.message : String(err)}: reconnecting`);
+    } finally {
+      peer.close();
+      await open.close();
+    }
+  }
+  await tracker.flush();
+  const submissions = tracker.all();
+  return {
+    sessionId: tracker.sessionId ?? null,
+    transport: options.target.kind,
+    keyed,
+    connections,
+    ok: idle && submissions.every((s) => s.status === "answered"),
+    submissions,
+    observed: observer.observed,
+  };
+}
+
+async function call(peer: JsonRpcPeer, method: string, params: unknown, ms: number): Promise<unknown> {
+  const result = await timeout(peer.request(method, params).result, ms);
+  if (result === PROMPT_TIMEOUT) throw new Error(`${method} timed out`);
+  return result;
+}
+
+/** `initialize`, then `session/new` the first time and `session/resume` on every reconnect. */
+async function startSession(
+  peer: JsonRpcPeer,
+  tracker: ClientSubmissionTracker,
+  cwd: string,
+  ms: number,
+  conn: number,
+  log: (line: string) => void,
+): Promise<void> {
+  await call(
+    peer,
+    "initialize",
+    { protocolVersion: 2, info: { name: "acp-retry-inspector-demo-client", version: "1" }, capabilities: {} },
+    ms,
+  );
+  if (tracker.sessionId) {
+    await call(peer, "session/resume", { sessionId: tracker.sessionId, cwd }, ms);
+    log(`[conn ${conn}] resumed session ${tracker.sessionId}`);
+  } else {
+    const { sessionId } = (await call(peer, "session/new", { cwd }, ms)) as { sessionId: string };
+    await tracker.setSessionId(sessionId);
+    log(`[conn ${conn}] created session ${sessionId}`);
+  }
+}
+
+/** Sends attempts for one submission on one connection until it settles or the connection drops. */
+async function deliver(
+  submission: Submission,
+  peer: JsonRpcPeer,
+  tracker: ClientSubmissionTracker,
+  conn: number,
+  ms: number,
+  maxAttempts: number,
+  log: (line: string) => void,
+): Promise<"settled" | "disconnected"> {
+  while (submission.status === "pending") {
+    if (submission.attempts.length >= maxAttempts) {
+      await tracker.giveUp(submission, `no answer after ${maxAttempts} attempts`);
+      break;
+    }
+    const params = {
+      sessionId: tracker.sessionId,
+      prompt: submission.prompt,
+      ...(submission.key !== null ? { idempotencyKey: submission.key } : {}),
+    };
+    const sent = peer.request("session/prompt", params);
+    const attempt = tracker.attemptSent(submission, conn, sent.id);
+    log(`[conn ${conn}] #${submission.index} attempt ${attempt.n} sent as request ${sent.id}`);
+    let result: unknown;
+    try {
+      result = await timeout(sent.result, ms);
+    } catch (err) {
+      if (err instanceof ConnectionClosedError) {
+        await tracker.attemptSettled(submission, attempt, { kind: "disconnected", reason: err.message });
+        return "disconnected";
+      }
+      const { code, message } = err instanceof RpcError ? err : { code: -32603, message: String(err) };
+      await tracker.attemptSettled(submission, attempt, { kind: "error", code, message });
+      log(`[conn ${conn}] #${submission.index} attempt ${attempt.n} failed with ${code} ${message}`);
+      continue;
+    }
+    if (result === PROMPT_TIMEOUT) {
+      await tracker.attemptSettled(submission, attempt, { kind: "timeout" });
+      log(`[conn ${conn}] #${submission.index} attempt ${attempt.n} timed out: resending with the same key`);
+      sent.result.then(
+        (late) =>
+          tracker.attemptAnsweredLate(
+            submission,
+            attempt,
+            String((late as { messageId?: unknown }).messageId),
+          ),
+        () => undefined,
+      );
+      continue;
+    }
+    const messageId = String((result as { messageId?: unknown } | null)?.messageId);
+    await tracker.attemptSettled(submission, attempt, { kind: "answered", messageId });
+    log(`[conn ${conn}] #${submission.index} answered: messageId ${messageId}`);
+  }
+  return "settled";
+}
+
+/** Asks for a fresh snapshot (`session/resume` of the active session) and waits until the session is idle. */
+async function waitForIdle(
+  peer: JsonRpcPeer,
+  tracker: ClientSubmissionTracker,
+  cwd: string,
+  observer: SessionObserver,
+  ms: number,
+): Promise<boolean> {
+  const idle = observer.nextIdle();
+  await call(peer, "session/resume", { sessionId: tracker.sessionId, cwd }, ms);
+  if (observer.currentState === "idle") return true;
+  const closed = peer.closed.then(() => false);
+  const result = await timeout(Promise.race([idle.then(() => true), closed]), ms);
+  return result === true;
+}

@@ -1,0 +1,23 @@
+/** The reusable key helpers of the reference peers, for Agent and Client authors. */
+
+export {
+  AgentKeyLedger,
+  type AgentKeyLedgerOptions,
+  type KeyLedgerHistory,
+  type KeyOutcome,
+  type PromptAdmission,
+  promptFingerprint,
+  type StoredUserMessage,
+} from "./agent-key-ledger.js";
+export {
+  type Attempt,
+  type AttemptOutcome,
+  ClientSubmissionTracker,
+  type Submission,
+  type SubmissionStatus,
+  type SubmissionStore,
+  type SubmissionTrackerOptions,
+  type TrackerSnapshot,
+} from "./client-submission-tracker.js";
+export { DEFAULT_REUSED_KEY_POLICY, derivedMessageId, ErrorCode, type ReusedKeyPolicy } from "./decisions.js";
+export { randomUuid, uuidV5 } from "./uuid.js";
