@@ -44,7 +44,7 @@ export function SequenceView({ model, records, onSelectSeq, selectedSeq = null }
     [deferredRecords, deferredModel],
   );
   const scrollRef = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
+  const previousHeight = useRef(0);
   const [view, setView] = useState({ top: 0, height: 600, width: 960 });
   const [status, setStatus] = useState("");
 
@@ -59,10 +59,12 @@ export function SequenceView({ model, records, onSelectSeq, selectedSeq = null }
     return () => ro.disconnect();
   }, []);
 
-  // Follow a live trace's tail while the view is scrolled to the bottom.
+  // Follow a live trace's tail while the view was scrolled to the bottom; a trace that arrives whole starts at the top.
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el && atBottom.current && layout.height > el.clientHeight) el.scrollTop = layout.height;
+    const before = previousHeight.current;
+    previousHeight.current = layout.height;
+    if (el && before > 0 && el.scrollTop + el.clientHeight >= before - 4) el.scrollTop = layout.height;
   }, [layout.height]);
 
   // Bring an externally selected frame into view (when the selection changes, not on every new frame).
@@ -78,7 +80,6 @@ export function SequenceView({ model, records, onSelectSeq, selectedSeq = null }
 
   const onScroll = useCallback((e: UIEvent<HTMLDivElement>) => {
     const el = e.currentTarget;
-    atBottom.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 4;
     setView((v) => (v.top === el.scrollTop ? v : { ...v, top: el.scrollTop }));
   }, []);
 

@@ -15,7 +15,7 @@ export type LaneId = "client" | "inspector" | "agent";
 /** Idle time between two rows above which a gap row is drawn. */
 export const IDLE_GAP_MS = 1000;
 /** Row heights in px. */
-export const ROW_HEIGHT = { arrow: 54, marker: 36, gap: 30 } as const;
+export const ROW_HEIGHT = { arrow: 54, marker: 38, gap: 30 } as const;
 
 /** Updates that never collapse into a burst: they carry the evidence keys are about. */
 const BURST_BREAKERS = new Set(["user_message", "user_message_chunk", "state_update"]);

@@ -113,6 +113,15 @@ export function fitText(text: string, px: number, size: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+/**
+ * A background-coloured box behind a label, so lane and marker lines do not run through the gaps
+ * between words (a text halo covers only the glyphs). Width is estimated at `em` per character.
+ */
+function backdrop(x: number, y: number, text: string, size: number, em: number): Shape {
+  const w = text.length * size * em + 10;
+  return { kind: "rect", x: x - w / 2, y: y - size * 0.9, w, h: size * 1.25, fill: "bg" };
+}
+
 function head(x: number, y: number, toRight: boolean, open: boolean, paint: Paint): Shape {
   const dx = toRight ? -11 : 11;
   const d = open
@@ -121,14 +130,15 @@ function head(x: number, y: number, toRight: boolean, open: boolean, paint: Pain
   return { kind: "path", d, stroke: paint, fill: open ? "none" : paint, width: 2 };
 }
 
+/** The seq and the time since the first record, in the left gutter; `y` is the seq's baseline. */
 function gutter(seq: number, ts: number, startTs: number | null, y: number): Shape[] {
   const rel = startTs === null ? 0 : (ts - startTs) / 1000;
   return [
-    { kind: "text", x: 8, y: y + 20, text: `#${seq}`, fill: "muted", anchor: "start", size: 12, mono: true },
+    { kind: "text", x: 8, y, text: `#${seq}`, fill: "muted", anchor: "start", size: 12, mono: true },
     {
       kind: "text",
       x: 8,
-      y: y + 38,
+      y: y + 16,
       text: `+${rel.toFixed(3)} s`,
       fill: "muted",
       anchor: "start",
@@ -147,7 +157,7 @@ function arrowShapes(a: ArrowRow, row: PlacedRow, width: number, startTs: number
   const paint: Paint = a.tone;
   const shapes: Shape[] = [
     { kind: "rect", x: 0, y: row.y, w: Math.max(width, MIN_WIDTH), h: row.height, fill: "none", hit: true },
-    ...gutter(a.seq, a.ts, startTs, row.y),
+    ...gutter(a.seq, a.ts, startTs, row.y + 20),
   ];
   const dash = a.arrow === "response" ? "8 5" : a.arrow === "malformed" ? "2 4" : undefined;
   const lineWidth = a.count > 1 ? 5 : a.arrow === "notification" ? 1.5 : 2.5;
@@ -164,12 +174,12 @@ function arrowShapes(a: ArrowRow, row: PlacedRow, width: number, startTs: number
   }
   const mid = (x1 + x2) / 2;
   const room = 2 * Math.min(mid - GUTTER, Math.max(width, MIN_WIDTH) - mid) - 8;
-  const label = a.dropped ? `✕ ${a.label}` : a.label;
-  shapes.push({
+  const label = fitText(a.dropped ? `✕ ${a.label}` : a.label, room, 14);
+  shapes.push(backdrop(mid, ly - 9, label, 14, 0.61), {
     kind: "text",
     x: mid,
     y: ly - 9,
-    text: fitText(label, room, 14),
+    text: label,
     fill: a.dropped ? "error" : paint === "muted" ? "fg" : paint,
     anchor: "middle",
     size: 14,
@@ -178,11 +188,12 @@ function arrowShapes(a: ArrowRow, row: PlacedRow, width: number, startTs: number
     halo: true,
   });
   if (a.detail) {
-    shapes.push({
+    const detail = fitText(a.detail, room, 12);
+    shapes.push(backdrop(mid, ly + 17, detail, 12, 0.56), {
       kind: "text",
       x: mid,
       y: ly + 17,
-      text: fitText(a.detail, room, 12),
+      text: detail,
       fill: a.dropped ? "error" : "muted",
       anchor: "middle",
       size: 12,
@@ -205,7 +216,7 @@ function markerShapes(m: MarkerRow, row: PlacedRow, width: number, startTs: numb
   const w = Math.max(width, MIN_WIDTH);
   const cy = row.y + row.height / 2;
   const breaks = m.marker === "conn-close" || m.marker === "agent-exit";
-  const shapes: Shape[] = [...gutter(m.seq, m.ts, startTs, row.y - 2)];
+  const shapes: Shape[] = [...gutter(m.seq, m.ts, startTs, row.y + 15)];
   const line = {
     kind: "line" as const,
     x1: GUTTER,
@@ -216,11 +227,12 @@ function markerShapes(m: MarkerRow, row: PlacedRow, width: number, startTs: numb
   if (breaks)
     shapes.push({ ...line, y1: cy - 3, y2: cy - 3, width: 2 }, { ...line, y1: cy + 3, y2: cy + 3, width: 2 });
   else shapes.push({ ...line, y1: cy, y2: cy, width: 2 });
-  shapes.push({
+  const label = fitText(m.label, w - GUTTER - 16, 14);
+  shapes.push(backdrop(laneX("inspector", width), cy + 5, label, 14, 0.64), {
     kind: "text",
     x: laneX("inspector", width),
     y: cy + 5,
-    text: fitText(m.label, w - GUTTER - 16, 14),
+    text: label,
     fill: m.tone,
     anchor: "middle",
     size: 14,
