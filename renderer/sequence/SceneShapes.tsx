@@ -1,6 +1,7 @@
 /** Draws scene primitives as SVG elements themed by CSS classes; wire text is always text content. */
 import type { KeyboardEvent } from "react";
-import type { SceneItem, Shape } from "./sequence-scene.js";
+import type { SceneItem } from "./sequence-scene.js";
+import type { Shape } from "./shape.js";
 
 /** One primitive as an SVG element. */
 export function ShapeEl({ shape: s }: { shape: Shape }) {

@@ -16,11 +16,12 @@ import {
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
 import { EmptyState } from "../components/EmptyState.js";
+import { HEADER_HEIGHT, laneHeader, MIN_WIDTH } from "./lanes.js";
 import { SceneItemEl, ShapeEl } from "./SceneShapes.js";
 import { sequenceSvg, svgExportRange } from "./sequence-export.js";
 import { documentPalette, downloadBlob, svgToPng } from "./sequence-files.js";
 import { layoutSequence, rowIndexAt, rowIndexOfSeq } from "./sequence-layout.js";
-import { buildScene, HEADER_HEIGHT, laneHeader, MIN_WIDTH } from "./sequence-scene.js";
+import { buildScene } from "./sequence-scene.js";
 import "./sequence.css";
 
 /** Rows drawn above and below the screen. */

@@ -1,5 +1,5 @@
 /** Theme colours for the sequence diagram: which CSS variable each paint reads, and concrete palettes for export. */
-import type { Paint } from "./sequence-scene.js";
+import type { Paint } from "./shape.js";
 
 /** A paint that has a colour. */
 export type ColouredPaint = Exclude<Paint, "none">;

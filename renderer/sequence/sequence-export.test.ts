@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { HEADER_HEIGHT } from "./lanes.js";
 import { DARK_PALETTE, PAINT_VARS, paletteFrom } from "./palette.js";
 import { escapeXml, sequenceSvg, svgExportRange } from "./sequence-export.js";
 import { layoutSequence } from "./sequence-layout.js";
-import { HEADER_HEIGHT } from "./sequence-scene.js";
 
 const HOSTILE = `</text><script>alert("x")</script>&amp;'`;
 

@@ -4,9 +4,11 @@
  * image viewer, a slide deck) without the app's stylesheet. Wire text is XML-escaped. Pure.
  */
 
+import { HEADER_HEIGHT, laneHeader } from "./lanes.js";
 import { DARK_PALETTE, type Palette } from "./palette.js";
 import type { SequenceLayout } from "./sequence-layout.js";
-import { buildScene, HEADER_HEIGHT, laneHeader, type Paint, type Shape } from "./sequence-scene.js";
+import { buildScene } from "./sequence-scene.js";
+import type { Paint, Shape } from "./shape.js";
 
 const UI_FONT = "system-ui, 'Segoe UI', Roboto, 'Noto Sans', 'DejaVu Sans', sans-serif";
 const MONO_FONT = "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace";

@@ -1,71 +1,18 @@
 /**
  * Turns placed rows into drawing primitives (lines, paths, rects, circles, text) with theme paints,
- * so the live view (SequenceSvg.tsx) and the standalone export (sequence-export.ts) draw exactly
+ * so the live view (SceneShapes.tsx) and the standalone export (sequence-export.ts) draw exactly
  * the same picture. Pure: no React, no DOM.
  */
-import type { Tone } from "./frame-arrow.js";
+import { fitText, GUTTER, laneLines, laneX, MIN_WIDTH } from "./lanes.js";
 import {
   type ArrowRow,
   formatDuration,
   type GapRow,
-  type LaneId,
   type MarkerRow,
   type PlacedRow,
   type SequenceLayout,
 } from "./sequence-layout.js";
-
-/** A theme colour: the tones plus surfaces. `none` draws nothing. */
-export type Paint = Tone | "border" | "bg" | "raised" | "selected" | "none";
-
-/** One drawing primitive. `hit` rects are the click targets and selection highlight of a row. */
-export type Shape =
-  | {
-      readonly kind: "line";
-      readonly x1: number;
-      readonly y1: number;
-      readonly x2: number;
-      readonly y2: number;
-      readonly stroke: Paint;
-      readonly width: number;
-      readonly dash?: string;
-    }
-  | {
-      readonly kind: "path";
-      readonly d: string;
-      readonly stroke: Paint;
-      readonly fill: Paint;
-      readonly width: number;
-    }
-  | {
-      readonly kind: "rect";
-      readonly x: number;
-      readonly y: number;
-      readonly w: number;
-      readonly h: number;
-      readonly fill: Paint;
-      readonly hit?: boolean;
-    }
-  | {
-      readonly kind: "circle";
-      readonly cx: number;
-      readonly cy: number;
-      readonly r: number;
-      readonly fill: Paint;
-      readonly stroke: Paint;
-    }
-  | {
-      readonly kind: "text";
-      readonly x: number;
-      readonly y: number;
-      readonly text: string;
-      readonly fill: Paint;
-      readonly anchor: "start" | "middle" | "end";
-      readonly size: number;
-      readonly bold?: boolean;
-      readonly mono?: boolean;
-      /** Draw a background-coloured outline first so the text reads over lane lines. */
-      readonly halo?: boolean;
-    };
+import type { Paint, Shape } from "./shape.js";
 
 /** One interactive arrow or one marker, with its shapes. */
 export interface SceneItem {
@@ -85,32 +32,6 @@ export interface Scene {
   readonly bottom: number;
   readonly lanes: readonly Shape[];
   readonly items: readonly SceneItem[];
-}
-
-/** Width of the seq/time gutter on the left. */
-export const GUTTER = 96;
-/** The narrowest width the diagram lays out for (narrower containers scroll sideways). */
-export const MIN_WIDTH = 640;
-/** Height of the lane title strip. */
-export const HEADER_HEIGHT = 34;
-const LANE_FRACTION: Readonly<Record<LaneId, number>> = { client: 0.1, inspector: 0.5, agent: 0.9 };
-/** Lane titles as drawn. */
-export const LANE_TITLES: Readonly<Record<LaneId, string>> = {
-  client: "Client",
-  inspector: "Inspector",
-  agent: "Agent",
-};
-
-/** The x of a lane's line for a diagram `width` px wide. */
-export function laneX(lane: LaneId, width: number): number {
-  const w = Math.max(width, MIN_WIDTH);
-  return Math.round(GUTTER + (w - GUTTER - 8) * LANE_FRACTION[lane]);
-}
-
-/** Shortens `text` to what fits in `px` at font `size` (about 0.6 em per character). */
-export function fitText(text: string, px: number, size: number): string {
-  const max = Math.max(4, Math.floor(px / (size * 0.6)));
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /**
@@ -256,39 +177,6 @@ function gapShapes(g: GapRow, row: PlacedRow, width: number): Shape[] {
       anchor: "middle",
       size: 13,
     },
-  ];
-}
-
-function laneLines(width: number, top: number, bottom: number): Shape[] {
-  return (["client", "inspector", "agent"] as const).map((lane) => ({
-    kind: "line",
-    x1: laneX(lane, width),
-    y1: top,
-    x2: laneX(lane, width),
-    y2: bottom,
-    stroke: lane === "inspector" ? "accent" : "border",
-    width: lane === "inspector" ? 2 : 1.5,
-    dash: lane === "inspector" ? "4 4" : undefined,
-  }));
-}
-
-/** The lane title strip (drawn above the rows, y from 0 to HEADER_HEIGHT). */
-export function laneHeader(width: number): Shape[] {
-  const w = Math.max(width, MIN_WIDTH);
-  return [
-    { kind: "rect", x: 0, y: 0, w, h: HEADER_HEIGHT, fill: "raised" },
-    ...(["client", "inspector", "agent"] as const).map(
-      (lane): Shape => ({
-        kind: "text",
-        x: laneX(lane, width),
-        y: 22,
-        text: LANE_TITLES[lane],
-        fill: lane === "inspector" ? "accent" : "fg",
-        anchor: "middle",
-        size: 15,
-        bold: true,
-      }),
-    ),
   ];
 }
 
