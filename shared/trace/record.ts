@@ -23,6 +23,11 @@ export interface TraceHeader {
   readonly agent?: { readonly command: readonly string[]; readonly cwd?: string };
   /** How clients reach the tap: `stdio`, `ws`, `http`, ... */
   readonly transport?: string;
+  /**
+   * True in an export made by `redactTrace` (shared/trace/redact.ts): content was replaced by length
+   * placeholders and frames were re-serialised, so `raw` is no longer the bytes on the wire.
+   */
+  readonly redacted?: boolean;
 }
 
 /**
