@@ -29,7 +29,12 @@ class TestStage implements ScenarioStage {
     });
     const t = { ms, fire, cancelled: false };
     this.timers.push(t);
-    return { done, cancel: () => void (t.cancelled = true) };
+    return {
+      done,
+      cancel: () => {
+        t.cancelled = true;
+      },
+    };
   }
   set(facts: Partial<DemoFacts>): void {
     this.current = { ...this.current, ...facts };
