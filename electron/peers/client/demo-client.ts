@@ -150,7 +150,7 @@ async function call(peer: JsonRpcPeer, method: string, params: unknown, ms: numb
 }
 
 /** `initialize`, then `session/new` the first time and `session/resume` on every reconnect. */
-async function startSession(
+export async function startSession(
   peer: JsonRpcPeer,
   tracker: ClientSubmissionTracker,
   cwd: string,
@@ -175,7 +175,7 @@ async function startSession(
 }
 
 /** Sends attempts for one submission on one connection until it settles or the connection drops. */
-async function deliver(
+export async function deliver(
   submission: Submission,
   peer: JsonRpcPeer,
   tracker: ClientSubmissionTracker,
