@@ -295,7 +295,12 @@ export class DemoSession {
   private facts(): DemoFacts {
     const submissions: Record<string, SubmissionFacts> = {};
     for (const [label, s] of this.labels) {
-      submissions[label] = { key: s.key, status: s.status, attempts: s.attempts.length, messageIds: s.messageIds };
+      submissions[label] = {
+        key: s.key,
+        status: s.status,
+        attempts: s.attempts.length,
+        messageIds: s.messageIds,
+      };
     }
     return {
       submissions,
@@ -341,7 +346,8 @@ export class DemoSession {
       case "cancel": {
         const s = this.labels.get(action.label);
         if (!s) throw new Error(`no prompt ${action.label}`);
-        if (client.cancel(s) === 0) throw new Error(`prompt ${action.label} has no pending request to cancel`);
+        if (client.cancel(s) === 0)
+          throw new Error(`prompt ${action.label} has no pending request to cancel`);
         return;
       }
       case "observe":

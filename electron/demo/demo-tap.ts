@@ -4,7 +4,7 @@
  * own agent process (so a reconnect after a crash is a real restart from the stored session), and
  * the tap finds the hub through a rendezvous file written for it alone.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { AgentMode } from "../../shared/demo/scenario.js";
 
@@ -55,7 +55,7 @@ export async function startDemoTap(o: DemoTapOptions): Promise<DemoTap> {
     "--turn-ms",
     String(o.turnMs),
   ];
-  const child: ChildProcess = spawn(
+  const child = spawn(
     process.execPath,
     [o.cliPath, "proxy", "--trace", o.tracePath, "--listen", "ws://127.0.0.1:0", "--", ...agentCommand],
     {
@@ -69,7 +69,7 @@ export async function startDemoTap(o: DemoTapOptions): Promise<DemoTap> {
     else child.once("exit", () => resolve());
   });
   child.on("error", () => undefined);
-  const lines = createInterface({ input: child.stderr! });
+  const lines = createInterface({ input: child.stderr });
   let seen = "";
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(

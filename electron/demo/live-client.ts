@@ -74,7 +74,8 @@ export class LiveDemoClient {
     const peer = this.peer;
     if (!peer || peer.ended) throw new Error("not connected");
     const open = s.attempts.filter(
-      (a) => a.conn === this.connections && (!a.outcome || (a.outcome.kind === "timeout" && !a.lateMessageId)),
+      (a) =>
+        a.conn === this.connections && (!a.outcome || (a.outcome.kind === "timeout" && !a.lateMessageId)),
     );
     for (const a of open) peer.notify("$/cancel_request", { requestId: a.requestId });
     this.log(`#${s.index}: $/cancel_request for request ${open.map((a) => a.requestId).join(", ")}`);
@@ -152,7 +153,9 @@ export class LiveDemoClient {
         },
       });
       try {
-        await startSession(peer, this.tracker, this.o.cwd, this.o.attemptTimeoutMs * 2, conn, (l) => this.log(l));
+        await startSession(peer, this.tracker, this.o.cwd, this.o.attemptTimeoutMs * 2, conn, (l) =>
+          this.log(l),
+        );
         this.peer = peer;
         this.setState("connected");
         if (first) {

@@ -48,7 +48,8 @@ export class TraceWatch {
           resolve();
         } else if (m.t === "events") {
           for (const e of m.events) {
-            if (e.kind === "tap-attached" && this.matcher?.(e.header.agent?.command ?? [])) this.begin(e.traceId);
+            if (e.kind === "tap-attached" && this.matcher?.(e.header.agent?.command ?? []))
+              this.begin(e.traceId);
             else if (e.kind === "record" && e.traceId === this.trace) this.ingest(e.record);
           }
           this.onChange();

@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { DemoPort } from "./demo-port.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
 import type { TraceStore } from "./trace-store.js";
@@ -15,6 +16,8 @@ export interface HttpApiDeps {
   readonly info: () => Record<string, unknown>;
   /** Taps attached right now (fault arming reports it). */
   readonly taps: () => number;
+  /** The built-in demo's slot, when the hub has one. */
+  readonly demo?: DemoPort;
 }
 
 const JSON_LIMIT = 64 * 1024;
@@ -57,7 +60,7 @@ export class HttpError extends Error {
 /**
  * Routes `/api/*` (after the security checks passed). Returns false when the path is not an API
  * path. Fault rules: GET/POST/DELETE `/api/faults[/<id>]`; traces: GET/POST `/api/traces`,
- * GET `/api/traces/<id>` (export); hub status: GET `/api/hub`.
+ * GET `/api/traces/<id>` (export); hub status: GET `/api/hub`; the demo: GET/POST `/api/demo`.
  */
 export async function routeApi(
   req: IncomingMessage,
@@ -89,6 +92,18 @@ export async function routeApi(
       if (!deps.board.disarm(decodeURIComponent(faultId)))
         throw new HttpError(404, `no armed rule ${faultId}`);
       return ok(200, { disarmed: decodeURIComponent(faultId) });
+    }
+    if (path === "/api/demo" && deps.demo) {
+      if (method === "GET") {
+        const status = deps.demo.status();
+        if (!status) throw new HttpError(404, "no demo is running on this hub");
+        return ok(200, status);
+      }
+      if (method === "POST") {
+        const r = await deps.demo.run(await readJson(req));
+        if (!r.ok) throw new HttpError(400, r.error);
+        return ok(200, r);
+      }
     }
     if (path === "/api/traces") {
       if (method === "GET") return ok(200, { traces: await deps.store.list() });

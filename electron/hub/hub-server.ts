@@ -4,6 +4,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { HUB_PROTOCOL_VERSION, TAP_PATH, UI_PATH } from "../../shared/hub/protocol-version.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
+import { type DemoControl, DemoPort } from "./demo-port.js";
 import { EventFeed } from "./event-feed.js";
 import { FaultBoard } from "./fault-board.js";
 import { routeApi } from "./http-api.js";
@@ -46,6 +47,8 @@ export interface RunningHub {
   readonly token: string;
   /** The UI URL with its token: `http://127.0.0.1:PORT/?token=...`. */
   readonly url: string;
+  /** Plugs the built-in demo in: its status goes to every UI, their demo commands to it. Returns a detach. */
+  attachDemo(demo: DemoControl): () => void;
   /** Stops accepting, closes every connection and trace file, removes the rendezvous file. */
   close(): Promise<void>;
 }
@@ -83,7 +86,8 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       recordsIn += n;
     },
   });
-  const uis = new UiEndpoint(hubId, feed, board);
+  const demo = new DemoPort();
+  const uis = new UiEndpoint(hubId, feed, board, demo);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 << 20 });
   let port = 0;
 
@@ -123,6 +127,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
           importLimitBytes: options.importLimitBytes ?? 256 << 20,
           info,
           taps: () => taps.attached,
+          demo,
         },
         headers,
       )
@@ -186,6 +191,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     port,
     token,
     url,
+    attachDemo: (d) => demo.attach(d),
     close() {
       closing ??= (async () => {
         if (options.rendezvousPath) removeRendezvous(options.rendezvousPath, hubId);

@@ -2,6 +2,7 @@ import type { WebSocket } from "ws";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeUiMessage, type HubToUi } from "../../shared/hub/ui-wire.js";
+import type { DemoPort } from "./demo-port.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
 
@@ -17,8 +18,10 @@ export class UiEndpoint {
     private readonly hubId: string,
     private readonly feed: EventFeed,
     private readonly board: FaultBoard,
+    private readonly demo?: DemoPort,
   ) {
     board.onChange((rules) => this.broadcastRules(rules));
+    demo?.onStatus((status) => this.broadcast({ t: "demo-status", status }));
   }
 
   /** Serves one UI WebSocket (already authenticated). */
@@ -28,6 +31,8 @@ export class UiEndpoint {
     this.sockets.add(ws);
     send({ t: "hello", v: HUB_PROTOCOL_VERSION, hubId: this.hubId, ...this.feed.position() });
     send({ t: "fault-rules", rules: this.board.list() });
+    const demoStatus = this.demo?.status();
+    if (demoStatus) send({ t: "demo-status", status: demoStatus });
     ws.on("message", (data, isBinary) => {
       const m = isBinary ? "binary frames are not part of the protocol" : decodeUiMessage(data.toString());
       if (typeof m === "string") {
@@ -65,6 +70,17 @@ export class UiEndpoint {
           this.board.clear();
           send({ t: "reply", ref: m.ref, ok: true });
           return;
+        case "demo": {
+          const port = this.demo;
+          if (!port) {
+            send({ t: "reply", ref: m.ref, ok: false, error: "this hub runs no demo" });
+            return;
+          }
+          void port.run(m.command).then((r) => {
+            if (ws.readyState === ws.OPEN) send({ t: "reply", ref: m.ref, ...r });
+          });
+          return;
+        }
       }
     });
     ws.on("close", () => {
@@ -80,7 +96,11 @@ export class UiEndpoint {
   }
 
   private broadcastRules(rules: readonly FaultRule[]): void {
-    const text = JSON.stringify({ t: "fault-rules", rules } satisfies HubToUi);
+    this.broadcast({ t: "fault-rules", rules });
+  }
+
+  private broadcast(m: HubToUi): void {
+    const text = JSON.stringify(m);
     for (const ws of this.sockets) ws.send(text);
   }
 }

@@ -1,3 +1,4 @@
+import type { DemoStatus } from "../demo/demo-wire.js";
 import type { FaultRule } from "../faults/fault-rule.js";
 import type { HubEvent } from "./hub-event.js";
 import type { HubError, HubFaultRules } from "./tap-wire.js";
@@ -28,8 +29,19 @@ export interface UiFaultClear {
   readonly ref?: string;
 }
 
+/**
+ * UI -> hub: a command for the built-in demo (`DemoCommand` of `shared/demo/demo-wire.ts`,
+ * validated by the hub); answered with `reply`. Only fixed operations on the demo agent the hub's
+ * own command line started.
+ */
+export interface UiDemo {
+  readonly t: "demo";
+  readonly command: unknown;
+  readonly ref?: string;
+}
+
 /** Every message a UI sends. There is deliberately no message that spawns or names a command. */
-export type UiToHub = UiSubscribe | UiFaultArm | UiFaultDisarm | UiFaultClear;
+export type UiToHub = UiSubscribe | UiFaultArm | UiFaultDisarm | UiFaultClear | UiDemo;
 
 /** Hub -> UI, first message: where the ring stands. */
 export interface HubUiHello {
@@ -68,8 +80,17 @@ export interface HubReply {
   readonly rule?: FaultRule;
 }
 
+/**
+ * Hub -> UI: the built-in demo's status (`status.v` is the demo wire version), on connect when a
+ * demo runs and on every change. Hubs without a demo never send it.
+ */
+export interface HubDemoStatus {
+  readonly t: "demo-status";
+  readonly status: DemoStatus;
+}
+
 /** Every message the hub sends to a UI. */
-export type HubToUi = HubUiHello | HubEvents | HubGap | HubReply | HubFaultRules | HubError;
+export type HubToUi = HubUiHello | HubEvents | HubGap | HubReply | HubFaultRules | HubError | HubDemoStatus;
 
 /** Decodes an untrusted UI message; a string error when it is not one. */
 export function decodeUiMessage(text: string): UiToHub | string {
@@ -93,6 +114,8 @@ export function decodeUiMessage(text: string): UiToHub | string {
       return typeof m.id === "string" ? (m as unknown as UiFaultDisarm) : "fault-disarm needs an id";
     case "fault-clear":
       return m as unknown as UiFaultClear;
+    case "demo":
+      return m as unknown as UiDemo;
     default:
       return `unknown UI message type ${JSON.stringify(m.t)}`;
   }

@@ -1,11 +1,14 @@
+import { realpathSync } from "node:fs";
 import { parseArgs } from "node:util";
+import type { DemoSession } from "../../demo/demo-session.js";
 import { defaultTracesDir, rendezvousPath } from "../../hub/hub-paths.js";
 import { startHub } from "../../hub/hub-server.js";
 import { openBrowser } from "../../hub/open-browser.js";
 import { readRendezvous } from "../../hub/rendezvous.js";
+import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { type CliCommand, CliError } from "../command.js";
 
-const HELP = `Usage: acp-retry-inspector serve [--port N] [--open] [--traces-dir DIR] [--ui-dir DIR] [--ring-size N]
+const HELP = `Usage: acp-retry-inspector serve [--port N] [--open] [--traces-dir DIR] [--ui-dir DIR] [--ring-size N] [--demo]
 
 Runs the hub headless: proxies started with \`acp-retry-inspector proxy\` find it through the
 rendezvous file and stream their sessions to it; UIs and \`acp-retry-inspector fault\` talk to it.
@@ -17,6 +20,11 @@ Options:
   --traces-dir DIR  Where each proxy's trace is written (default: ${defaultTracesDir()})
   --ui-dir DIR      Serve this UI build (index.html + assets) instead of the placeholder page.
   --ring-size N     Events kept in memory for late subscribers (default 50000).
+  --demo            Also run the built-in demo: demo-agent behind a tap reporting to this hub, an
+                    in-process demo client and the RFD scenarios, driven from the UI (docs/demo.md).
+  --demo-turn-ms N  The demo agent's turn length (default 1500, readable).
+  --demo-timeout-ms N  The demo client's wait for an answer before it retries (default 3000).
+  --demo-dir DIR    The demo's agent stores and files (default: ${defaultDataDir("demo")})
 
 The rendezvous file (port and token, mode 0600) is ${rendezvousPath()}
 (override the folder with ACP_RETRY_INSPECTOR_RUNTIME_DIR).`;
@@ -44,6 +52,10 @@ export const serveCommand: CliCommand = {
           "traces-dir": { type: "string" },
           "ui-dir": { type: "string" },
           "ring-size": { type: "string" },
+          demo: { type: "boolean" },
+          "demo-turn-ms": { type: "string" },
+          "demo-timeout-ms": { type: "string" },
+          "demo-dir": { type: "string" },
         },
         strict: true,
         allowPositionals: false,
@@ -76,11 +88,32 @@ export const serveCommand: CliCommand = {
     process.stderr.write(
       `acp-retry-inspector: hub ${hub.hubId} on 127.0.0.1:${hub.port}, traces in ${tracesDir}\n`,
     );
+    let demo: DemoSession | undefined;
+    if (values.demo) {
+      const { DemoSession } = await import("../../demo/demo-session.js");
+      demo = await DemoSession.start({
+        hub,
+        cliPath: realpathSync(process.argv[1] ?? ""),
+        dataDir: (values["demo-dir"] as string | undefined) ?? defaultDataDir("demo"),
+        turnMs: positiveInt("--demo-turn-ms", values["demo-turn-ms"] as string | undefined, 600_000),
+        attemptTimeoutMs: positiveInt(
+          "--demo-timeout-ms",
+          values["demo-timeout-ms"] as string | undefined,
+          600_000,
+        ),
+        log: (m) => process.stderr.write(`acp-retry-inspector: ${m}\n`),
+      });
+      hub.attachDemo(demo);
+      process.stderr.write(
+        `acp-retry-inspector: demo ${demo.status().state}, agent mode ${demo.status().mode}\n`,
+      );
+    }
     if (values.open) openBrowser(hub.url, (m) => process.stderr.write(`acp-retry-inspector: ${m}\n`));
     await new Promise<void>((resolve) => {
       process.once("SIGINT", resolve);
       process.once("SIGTERM", resolve);
     });
+    await demo?.close();
     await hub.close();
     return 0;
   },
