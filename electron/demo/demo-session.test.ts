@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import type { DemoStatus } from "../../shared/demo/demo-wire.js";
+import type { HubToUi } from "../../shared/hub/ui-wire.js";
 import { type RunningHub, startHub } from "../hub/hub-server.js";
 import { cliPath } from "../testing/cli.js";
 import { DemoSession } from "./demo-session.js";
@@ -134,5 +136,23 @@ describe("DemoSession", { timeout: 60_000 }, () => {
       headers: { Authorization: `Bearer ${hub.token}` },
     });
     expect(await got.json()).toMatchObject({ v: 1, state: "ready" });
+
+    const ws = new WebSocket(`ws://127.0.0.1:${hub.port}/ws/ui?token=${hub.token}`);
+    const seen: HubToUi[] = [];
+    const replied = new Promise<HubToUi>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no reply; saw ${JSON.stringify(seen)}`)), 10_000);
+      ws.on("message", (data) => {
+        const m = JSON.parse(data.toString()) as HubToUi;
+        seen.push(m);
+        if (m.t === "demo-status") ws.send(JSON.stringify({ t: "demo", ref: "7", command: { op: "stop" } }));
+        if (m.t === "reply") {
+          clearTimeout(timer);
+          resolve(m);
+        }
+      });
+    });
+    expect(await replied).toEqual({ t: "reply", ref: "7", ok: true });
+    expect(seen.find((m) => m.t === "demo-status")).toMatchObject({ status: { v: 1, mode: "correct" } });
+    ws.close();
   });
 });

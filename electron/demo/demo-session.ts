@@ -185,8 +185,14 @@ export class DemoSession {
 
   /** Stops the scenario being played, if any (the demo keeps running). */
   stopScenario(): void {
-    this.runner?.stop();
+    const runner = this.runner;
+    if (!runner) return;
     this.runner = undefined;
+    runner.stop();
+    if (this.progress && !["finished", "failed"].includes(this.progress.phase)) {
+      this.progress = { ...this.progress, phase: "stopped" };
+      this.changed();
+    }
   }
 
   /** Restarts the tap and agent (in `mode`, or the current one) with a fresh client and session. */
