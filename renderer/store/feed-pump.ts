@@ -42,6 +42,7 @@ export function createFeedPump(
   requestFrame: RequestFrame,
 ): FeedPump {
   let held: PumpItem[] = [];
+  let heldEvents = 0;
 
   function flush(items: PumpItem[]): void {
     const state = store.getState();
@@ -63,6 +64,8 @@ export function createFeedPump(
         if (m.t === "events") {
           if (store.getState().paused) {
             held.push(item);
+            heldEvents += m.events.length;
+            patch.held = heldEvents;
             continue;
           }
           for (const s of catalog.applyHubEvents(m.events as readonly HubEvent[])) touched.add(s);
@@ -92,6 +95,8 @@ export function createFeedPump(
     resume() {
       const items = held;
       held = [];
+      heldEvents = 0;
+      store.setState({ held: 0 });
       for (const item of items) push(item);
       // Even with nothing held, a flush re-shows the trace (a pause may have hidden a selection).
       if (items.length === 0) push({ kind: "touch", traceId: store.getState().traceId ?? "" });

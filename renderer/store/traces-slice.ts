@@ -28,6 +28,8 @@ export interface TracesSlice {
   readonly gaps: number;
   /** True while the view is frozen (new events wait; the hub and its trace files keep recording). */
   readonly paused: boolean;
+  /** Hub events waiting for Resume. */
+  readonly held: number;
   readonly importing: ImportProgress | undefined;
   selectTrace(id: string): void;
   setPaused(paused: boolean): void;
@@ -47,6 +49,7 @@ export const tracesSlice =
     rules: [],
     gaps: 0,
     paused: false,
+    held: 0,
     importing: undefined,
     selectTrace: (id) => set({ traceId: id, followNewest: false, view: hooks.viewOf(id) ?? EMPTY_VIEW }),
     setPaused: (paused) => {

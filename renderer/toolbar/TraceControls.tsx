@@ -14,6 +14,7 @@ export function TraceControls() {
   const run = useOperation();
   const paused = useInspector((s) => s.paused);
   const setPaused = useInspector((s) => s.setPaused);
+  const held = useInspector((s) => s.held);
   const traceId = useInspector((s) => s.traceId);
   const full = useInspector((s) => s.exportFull);
   const setFull = useInspector((s) => s.setExportFull);
@@ -44,6 +45,7 @@ export function TraceControls() {
       >
         {paused ? "Resume" : "Pause"}
       </button>
+      {paused ? <span className="muted">{held} events waiting</span> : null}
       <button
         type="button"
         disabled={traceId === undefined}
