@@ -132,7 +132,6 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is grid or treegrid, both support aria-activedescendant. */}
       <table
         className="vtable__table"
-        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the APG treegrid pattern is a table with role=treegrid; keys move the selection.
         role={props.onExpand ? "treegrid" : "grid"}
         aria-label={props.label}
         aria-rowcount={count + 1}

@@ -78,6 +78,24 @@ function what(r: TimelineRow) {
 export const TIMELINE_COLUMNS = col.columns([
   col.display({ id: "what", header: "Method / row", size: 190, cell: (c) => what(c.row.original) }),
   col.display({
+    id: "verdict",
+    header: "Verdict / retry class",
+    size: 200,
+    cell: (c) => {
+      const r = c.row.original;
+      if (r.kind === "submission") return <VerdictBadges verdicts={r.row.verdicts} />;
+      if (r.kind !== "request") return "";
+      return (
+        <>
+          <Badge tone="neutral" title={RETRY_CLASS_MEANING[r.row.retryClass]}>
+            {r.row.retryClass}
+          </Badge>
+          <VerdictBadges verdicts={r.row.verdicts} />
+        </>
+      );
+    },
+  }),
+  col.display({
     id: "session",
     header: "Session",
     size: 90,
@@ -174,24 +192,6 @@ export const TIMELINE_COLUMNS = col.columns([
         <Badge tone={o.tone} title={o.title}>
           {o.label}
         </Badge>
-      );
-    },
-  }),
-  col.display({
-    id: "verdict",
-    header: "Verdict / retry class",
-    size: 220,
-    cell: (c) => {
-      const r = c.row.original;
-      if (r.kind === "submission") return <VerdictBadges verdicts={r.row.verdicts} />;
-      if (r.kind !== "request") return "";
-      return (
-        <>
-          <Badge tone="neutral" title={RETRY_CLASS_MEANING[r.row.retryClass]}>
-            {r.row.retryClass}
-          </Badge>
-          <VerdictBadges verdicts={r.row.verdicts} />
-        </>
       );
     },
   }),
