@@ -1,24 +1,43 @@
-/** The active tab's content. The Sequence tab is the mount point of `renderer/sequence/` (another branch). */
+/** The active tab's content. */
+import { useCallback, useMemo } from "react";
 import { EmptyState } from "../components/EmptyState.js";
-import { useInspector } from "../store/inspector-store.js";
+import { SequenceView } from "../sequence/SequenceView.js";
+import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { FilterBar } from "../timeline/FilterBar.js";
 import { TimelineTable } from "../timeline/TimelineTable.js";
 import { ConformanceView } from "./ConformanceView.js";
 import { RecordsView } from "./RecordsView.js";
 
-/**
- * SEQUENCE VIEW MOUNT POINT: `renderer/sequence/SequenceView.tsx` will export
- * `SequenceView(props: { model: TimelineModel; records: readonly TraceRecord[]; onSelectSeq(seq: number): void })`;
- * render it here in place of this explanation.
- */
-function SequencePlaceholder() {
+/** The Sequence tab: the shown trace as swimlanes; clicking an arrow selects its frame for the details pane. */
+function SequenceTab() {
+  const { catalog } = useInspectorContext();
+  const traceId = useInspector((s) => s.traceId);
+  const count = useInspector((s) => s.view.records);
+  const selectedSeq = useInspector((s) => s.selected?.seq ?? null);
+  const select = useInspector((s) => s.select);
+  const session = traceId === undefined ? undefined : catalog.get(traceId);
+  // The session's record array grows in place: a new slice per published batch tells the view to re-lay out.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: count is the change signal for the in-place array
+  const records = useMemo(() => session?.records.slice() ?? [], [session, count]);
+  const onSelectSeq = useCallback((seq: number) => select({ key: `rec${seq}`, seq }), [select]);
+  if (!session || records.length === 0) {
+    return (
+      <EmptyState title="Sequence view">
+        <p>
+          Swimlanes for client, inspector and agent: one arrow per frame, dropped frames crossed out at the
+          inspector, connection breaks and agent restarts as markers. Start a session or import a trace to see
+          it.
+        </p>
+      </EmptyState>
+    );
+  }
   return (
-    <EmptyState title="Sequence view">
-      <p>
-        Swimlanes for client, inspector and agent, with every attempt of a prompt drawn as arrows between
-        them. It arrives with the sequence view.
-      </p>
-    </EmptyState>
+    <SequenceView
+      model={session.timelineModel()}
+      records={records}
+      selectedSeq={selectedSeq}
+      onSelectSeq={onSelectSeq}
+    />
   );
 }
 
@@ -35,7 +54,7 @@ export function TabPanel() {
       ) : tab === "records" ? (
         <RecordsView />
       ) : tab === "sequence" ? (
-        <SequencePlaceholder />
+        <SequenceTab />
       ) : (
         <ConformanceView />
       )}

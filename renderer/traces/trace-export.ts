@@ -1,7 +1,7 @@
 /** Builds the file an export saves: redacted by default, the full trace only when asked. */
 import { encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
-import { redactTrace } from "./redact-placeholder.js";
+import { redactTrace } from "../../shared/trace/redact.js";
 
 /** The exported file's name and text. */
 export interface TraceExport {

@@ -4,6 +4,7 @@
  * on them, and publishes an immutable `TimelineView` when asked (once per animation frame).
  */
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
+import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { applyChanges, EMPTY_VIEW, type RowIndex, type TimelineView } from "./timeline-view.js";
 
@@ -41,6 +42,11 @@ export class TraceSession {
   /** The seq of the newest record seen, cleared ones included (seqs only grow within a trace). */
   get lastSeq(): number {
     return this.newest;
+  }
+
+  /** The analyzer's whole model of this trace (live objects: read, never keep or change). */
+  timelineModel(): TimelineModel {
+    return this.analyzer.model();
   }
 
   /** Sets the trace header (from the tap's hello or the file's first line). */
