@@ -1,5 +1,6 @@
 /**
- * The Electron main process: a thin shell. It starts the app core in-process, registers the IPC
+ * The Electron main process: a thin shell. It starts the hub in-process (behind the `AppCore`
+ * adapter), registers the IPC
  * feature modules, hardens every web contents, and only then opens one window on the renderer,
  * served from the `app://inspector` origin (never file://) with a strict CSP.
  * Only this file and preload.ts may import `electron`.
@@ -136,12 +137,10 @@ function createWindow(onClosed: (webContentsId: number) => void): void {
 
 async function boot(): Promise<void> {
   await app.whenReady();
-  core = await startApp({
-    demo: !process.argv.includes("--no-demo"),
-    tool: `acp-retry-inspector ${TOOL_VERSION}`,
-  });
+  core = await startApp({ log: (line) => process.stderr.write(`acp-retry-inspector: ${line}\n`) });
+  process.stdout.write(`acp-retry-inspector ${TOOL_VERSION}: hub for browsers at ${core.url}\n`);
   // Boot in order: every feature registers its handlers before the window exists, so the first
-  // thing the renderer asks is answered; events from before it subscribes wait in the core's log.
+  // thing the renderer asks is answered; events from before it subscribes wait in the hub's ring.
   setupRendererProtocol();
   setupSessionPolicy();
   setupNavigationPolicy();

@@ -1,10 +1,9 @@
 /**
- * The sandboxed preload: exposes `window.acpInspector`, one function per app operation plus
+ * The sandboxed preload: exposes `window.acpInspector`, one function per hub operation plus
  * `subscribe`, through contextBridge. It never exposes ipcRenderer or any Electron object.
  * Built as CommonJS because sandboxed preloads cannot be ES modules.
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from "electron";
-import type { EventBatch } from "../shared/app/app-event.js";
 import type { InspectorApi } from "../shared/app/inspector-api.js";
 import type { OperationArgs, OperationName, OperationResults } from "../shared/app/operation.js";
 import { IPC_CHANNELS } from "./app/ipc-channels.js";
@@ -16,28 +15,30 @@ async function invoke<K extends OperationName>(op: K, args: OperationArgs[K]): P
   return outcome.value as OperationResults[K];
 }
 
-let current: ((event: IpcRendererEvent, batch: EventBatch) => void) | undefined;
+let current: ((event: IpcRendererEvent, text: string) => void) | undefined;
 
 const api: InspectorApi = {
-  subscribe(fromSeq, onBatch) {
-    if (current) ipcRenderer.removeListener(IPC_CHANNELS.batch, current);
-    const listener = (_event: IpcRendererEvent, batch: EventBatch) => onBatch(batch);
+  subscribe(after, onMessage) {
+    if (current) ipcRenderer.removeListener(IPC_CHANNELS.message, current);
+    const listener = (_event: IpcRendererEvent, text: string) => {
+      if (typeof text === "string") onMessage(text);
+    };
     current = listener;
-    ipcRenderer.on(IPC_CHANNELS.batch, listener);
-    void ipcRenderer.invoke(IPC_CHANNELS.subscribe, fromSeq);
+    ipcRenderer.on(IPC_CHANNELS.message, listener);
+    void ipcRenderer.invoke(IPC_CHANNELS.subscribe, after);
     return () => {
       if (current !== listener) return;
-      ipcRenderer.removeListener(IPC_CHANNELS.batch, listener);
+      ipcRenderer.removeListener(IPC_CHANNELS.message, listener);
       current = undefined;
       void ipcRenderer.invoke(IPC_CHANNELS.unsubscribe);
     };
   },
-  clear: () => invoke("clear", {}),
-  setPaused: (paused) => invoke("setPaused", { paused }),
-  exportTrace: (redacted) => invoke("exportTrace", { redacted }),
-  importTrace: (fileName, text) => invoke("importTrace", { fileName, text }),
-  injectFault: (action, delayMs) =>
-    invoke("injectFault", delayMs === undefined ? { action } : { action, delayMs }),
+  armFault: (spec) => invoke("armFault", { spec }),
+  disarmFault: (id) => invoke("disarmFault", { id }),
+  clearFaults: () => invoke("clearFaults", {}),
+  listTraces: () => invoke("listTraces", {}),
+  readTrace: (id) => invoke("readTrace", { id }),
+  hubStatus: () => invoke("hubStatus", {}),
 };
 
 contextBridge.exposeInMainWorld("acpInspector", api);

@@ -31,7 +31,7 @@ test.describe("desktop app", () => {
         process: typeof (window as unknown as { process?: unknown }).process,
       }));
       expect(exposed).toEqual({
-        api: ["clear", "exportTrace", "importTrace", "injectFault", "setPaused", "subscribe"],
+        api: ["armFault", "clearFaults", "disarmFault", "hubStatus", "listTraces", "readTrace", "subscribe"],
         require: "undefined",
         process: "undefined",
       });

@@ -1,14 +1,18 @@
-/** Playwright globalSetup: builds the renderer and the Electron bundles once per e2e run. */
+/** Playwright globalSetup: builds the CLI, the renderer and the Electron bundles once per e2e run. */
 import { join } from "node:path";
 import { build } from "vite";
 // @ts-expect-error: plain ESM build script without type declarations
 import { buildApp } from "../../electron/build/build-app.mjs";
+// @ts-expect-error: plain ESM build script without type declarations
+import { buildCli } from "../../electron/build/build-cli.mjs";
 
-/** Where the e2e run finds the built renderer and app. */
+/** Where the e2e run finds the built CLI, renderer and app. */
 export const projectRoot = join(import.meta.dirname, "..", "..");
 export const rendererDir = join(projectRoot, "dist", "renderer");
+export const cliPath = join(projectRoot, "dist", "cli.js");
 
 export default async function buildOnce(): Promise<void> {
+  await buildCli();
   await build({ configFile: join(projectRoot, "vite.config.ts"), logLevel: "warn" });
   await buildApp();
 }

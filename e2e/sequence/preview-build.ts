@@ -1,11 +1,13 @@
 /** Builds the SequenceView preview page (renderer/sequence/preview/) with Vite into a temp folder and serves it. */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import react from "@vitejs/plugin-react";
 import { build } from "vite";
-import { listenLoopback, staticFiles } from "../../electron/app/static-files.js";
+import { RENDERER_CSP } from "../../electron/app/renderer-files.js";
+import { serveStatic } from "../../electron/hub/static-files.js";
 import { projectRoot } from "../harness/build-once.js";
 
 /** A served preview build. */
@@ -30,7 +32,7 @@ export async function startSequencePreview(): Promise<SequencePreview> {
   });
   let server: Server | null = null;
   try {
-    const served = await listenLoopback(staticFiles(outDir));
+    const served = await listenPreview(outDir);
     server = served.server;
     const s = server;
     return {
@@ -46,4 +48,27 @@ export async function startSequencePreview(): Promise<SequencePreview> {
     await rm(outDir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** Serves the preview folder on 127.0.0.1 with the hub's static-file code and the renderer's CSP. */
+async function listenPreview(dir: string): Promise<{ server: Server; url: string }> {
+  const headers = {
+    "Content-Security-Policy": RENDERER_CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+  };
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    serveStatic(res, dir, path, headers).then(
+      (served) => {
+        if (!served) res.writeHead(404).end();
+      },
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => ok());
+  });
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
 }

@@ -2,10 +2,10 @@
 export const IPC_CHANNELS = {
   /** renderer → main, invoke: `(op, args)` runs one app operation. */
   invoke: "acp-inspector:invoke",
-  /** renderer → main, invoke: `(fromSeq)` starts (or restarts) this window's event stream. */
+  /** renderer → main, invoke: `(after)` starts (or restarts) this window's hub feed from hub seq `after`. */
   subscribe: "acp-inspector:subscribe",
   /** renderer → main, invoke: stops this window's event stream. */
   unsubscribe: "acp-inspector:unsubscribe",
-  /** main → renderer, send: one `EventBatch`. */
-  batch: "acp-inspector:batch",
+  /** main → renderer, send: one hub UI message as JSON text (`HubToUi`). */
+  message: "acp-inspector:message",
 } as const;

@@ -1,8 +1,12 @@
-import { describe, expect, it } from "vitest";
-import type { EventBatch } from "../../shared/app/app-event.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { HubToUi } from "../../shared/hub/ui-wire.js";
+import type { AppCore } from "./app-core.js";
 import { IPC_CHANNELS } from "./ipc-channels.js";
 import { type IpcCaller, type IpcRegistrar, setupEventStream, setupOperations } from "./ipc-setup.js";
-import { createPlaceholderCore } from "./placeholder-core.js";
+import { startApp } from "./start-app.js";
 
 /** A registrar that records handlers so the test can call them like ipcMain would. */
 function registrar() {
@@ -13,45 +17,78 @@ function registrar() {
   return { ipc, call };
 }
 
-describe("IPC feature modules", () => {
-  it("runs operations and returns failures as messages, not throws", async () => {
+let dir: string;
+let core: AppCore;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), "acp-ri-ipc-"));
+  core = await startApp({ tracesDir: join(dir, "traces"), rendezvousPath: null });
+});
+afterEach(async () => {
+  await core.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("IPC feature modules over the in-process hub", () => {
+  it("runs operations on the hub and returns failures as messages, not throws", async () => {
     const { ipc, call } = registrar();
-    setupOperations(ipc, createPlaceholderCore({ label: "t", tool: "t" }));
+    setupOperations(ipc, core);
     const caller = { webContentsId: 1, send() {} };
-    expect(await call(IPC_CHANNELS.invoke, caller, "setPaused", { paused: true })).toEqual({
+    const armed = (await call(IPC_CHANNELS.invoke, caller, "armFault", {
+      spec: { action: "delay", delayMs: 100, match: { method: "session/prompt" } },
+    })) as { ok: true; value: { rule: { id: string } } };
+    expect(armed.ok).toBe(true);
+    expect(await call(IPC_CHANNELS.invoke, caller, "disarmFault", { id: armed.value.rule.id })).toEqual({
       ok: true,
-      value: { paused: true },
+      value: { disarmed: armed.value.rule.id },
     });
+    expect(await call(IPC_CHANNELS.invoke, caller, "armFault", { spec: { action: "rm -rf" } })).toMatchObject(
+      {
+        ok: false,
+        error: expect.stringContaining("action"),
+      },
+    );
     expect(await call(IPC_CHANNELS.invoke, caller, "shell", { cmd: "rm" })).toEqual({
       ok: false,
       error: 'unknown operation "shell"',
     });
   });
 
-  it("streams batches to the subscribing window and stops on unsubscribe", async () => {
+  it("streams the hub's messages to the subscribing window and stops on unsubscribe", async () => {
     const { ipc, call } = registrar();
-    const core = createPlaceholderCore({ label: "t", tool: "t" });
+    setupOperations(ipc, core);
     setupEventStream(ipc, core);
-    const got: EventBatch[] = [];
-    let wake: () => void = () => {};
+    const got: HubToUi[] = [];
+    const waiters = new Set<() => void>();
     const caller: IpcCaller = {
       webContentsId: 3,
       send(channel, payload) {
-        expect(channel).toBe(IPC_CHANNELS.batch);
-        got.push(payload as EventBatch);
-        wake();
+        expect(channel).toBe(IPC_CHANNELS.message);
+        got.push(JSON.parse(payload as string) as HubToUi);
+        for (const w of waiters) w();
       },
     };
-    const first = new Promise<void>((r) => {
-      wake = r;
-    });
+    const until = (pred: () => boolean) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out: ${JSON.stringify(got)}`)), 5_000);
+        const check = () => {
+          if (!pred()) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      });
     call(IPC_CHANNELS.subscribe, caller, 0);
-    await first;
-    expect(got[0]!.events[0]!.seq).toBe(1);
+    await until(() => got.some((m) => m.t === "hello") && got.some((m) => m.t === "fault-rules"));
+    await call(IPC_CHANNELS.invoke, caller, "armFault", { spec: { action: "drop-request" } });
+    await until(() => got.some((m) => m.t === "fault-rules" && m.rules.length === 1));
     call(IPC_CHANNELS.unsubscribe, caller);
-    await core.invoke("clear", {});
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setImmediate(r));
-    expect(got).toHaveLength(1);
+    const before = got.length;
+    await call(IPC_CHANNELS.invoke, caller, "clearFaults", {});
+    // The hub answered the clear; a still-subscribed window would have had a new rule list by now.
+    const status = (await call(IPC_CHANNELS.invoke, caller, "hubStatus", {})) as { ok: boolean };
+    expect(status.ok).toBe(true);
+    expect(got).toHaveLength(before);
   });
 });

@@ -3,7 +3,6 @@
  * they need no `electron` import: main.ts adapts `ipcMain.handle` (with its sender check) to it.
  * Boot order (electron/fiddle): main runs every `setupX()` first, and only then opens the window.
  */
-import type { EventBatch } from "../../shared/app/app-event.js";
 import type { AppCore } from "./app-core.js";
 import { IPC_CHANNELS } from "./ipc-channels.js";
 
@@ -40,7 +39,7 @@ export interface EventStream {
   dropWindow(webContentsId: number): void;
 }
 
-/** Registers subscribe/unsubscribe: one stream per window, restarted from the seq the window asks for. */
+/** Registers subscribe/unsubscribe: one hub feed per window, restarted from the hub seq the window asks for. */
 export function setupEventStream(ipc: IpcRegistrar, core: AppCore): EventStream {
   const streams = new Map<number, () => void>();
   const drop = (id: number) => {
@@ -52,7 +51,7 @@ export function setupEventStream(ipc: IpcRegistrar, core: AppCore): EventStream 
     drop(caller.webContentsId);
     streams.set(
       caller.webContentsId,
-      core.subscribe(from, (batch: EventBatch) => caller.send(IPC_CHANNELS.batch, batch)),
+      core.subscribe(from, (text: string) => caller.send(IPC_CHANNELS.message, text)),
     );
     return true;
   });

@@ -7,6 +7,9 @@ import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM build script without type declarations
 import { buildApp } from "../build/build-app.mjs";
+// @ts-expect-error: plain ESM build script without type declarations
+import { buildCli } from "../build/build-cli.mjs";
+import { serveArgs } from "./launcher.js";
 
 // `npm start` where Electron is missing: the real launcher bundle, spawned in a folder without
 // node_modules/electron, must say so in one line and serve a working UI instead of failing.
@@ -20,6 +23,7 @@ beforeAll(async () => {
     logLevel: "silent",
   });
   await buildApp(join(dist, "app"));
+  await buildCli(dist);
 }, 60_000);
 afterAll(() => {
   child?.kill("SIGKILL");
@@ -42,11 +46,39 @@ function firstLines(proc: ChildProcess, count: number, ms: number): Promise<stri
   });
 }
 
+describe("serveArgs", () => {
+  it("passes --demo only when serve's help mentions it, and the built renderer unless told otherwise", () => {
+    expect(serveArgs("Usage: serve [--port N]", "/d/renderer", ["--port", "5"])).toEqual([
+      "serve",
+      "--ui-dir",
+      "/d/renderer",
+      "--port",
+      "5",
+    ]);
+    expect(serveArgs("  --demo  run the built-in demo", "/r", [])).toEqual([
+      "serve",
+      "--demo",
+      "--ui-dir",
+      "/r",
+    ]);
+    expect(serveArgs("  --demo  x", "/r", ["--no-demo", "--ui-dir", "/x"])).toEqual([
+      "serve",
+      "--ui-dir",
+      "/x",
+    ]);
+  });
+});
+
 describe("launcher without the Electron binary", () => {
   it("says so in one line, then serves the UI with its token and stops cleanly", async () => {
     child = spawn(process.execPath, [join(dist, "app", "launcher.cjs")], {
       cwd: dist,
-      env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: "" },
+      env: {
+        ...process.env,
+        ELECTRON_OVERRIDE_DIST_PATH: "",
+        ACP_RETRY_INSPECTOR_RUNTIME_DIR: join(dist, "run"),
+        XDG_STATE_HOME: join(dist, "state"),
+      },
       stdio: ["ignore", "pipe", "inherit"],
     });
     const [notice, open] = await firstLines(child, 2, 15_000);
@@ -60,6 +92,11 @@ describe("launcher without the Electron binary", () => {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
     expect(await page.text()).toContain("<title>ACP Retry Inspector</title>");
+    // The real hub behind it: the page's own API answers with the token, and refuses without it.
+    const token = new URL(url!).searchParams.get("token")!;
+    const api = new URL("/api/hub", url!);
+    expect((await fetch(api, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetch(api)).status).toBe(401);
 
     const exited = new Promise<number | null>((resolve) => child!.once("exit", resolve));
     child.kill("SIGTERM");

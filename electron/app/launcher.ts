@@ -1,13 +1,12 @@
 /**
  * What `npm start` runs after building: the desktop app on the built-in demo when the Electron
  * binary is installed; otherwise one line saying so, then the same UI served for a browser. It
- * never just fails because Electron is missing. Bundled to dist/app/launcher.cjs by build-app.mjs.
+ * never just fails because Electron is missing: the fallback is `acp-retry-inspector serve`, which
+ * prints the UI's URL with its token. Bundled to dist/app/launcher.cjs by build-app.mjs.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { findElectronBinary } from "./electron-binary.js";
-import { createPlaceholderCore } from "./placeholder-core.js";
-import { startStandInHub } from "./stand-in-serve.js";
 
 /** Where the built files are and where to look for Electron. */
 export interface LaunchOptions {
@@ -38,11 +37,17 @@ function runToExit(child: ChildProcess): Promise<number> {
   });
 }
 
-/** True when the built CLI knows `command` (its `--help` exits 0; unknown commands exit 2). */
-function cliKnows(cli: string, command: string): boolean {
-  return (
-    spawnSync(process.execPath, [cli, command, "--help"], { stdio: "ignore", timeout: 10_000 }).status === 0
-  );
+/** The help text of a built CLI command, or undefined when the CLI does not know it. */
+function cliHelp(cli: string, command: string): string | undefined {
+  const r = spawnSync(process.execPath, [cli, command, "--help"], { encoding: "utf8", timeout: 10_000 });
+  return r.status === 0 ? r.stdout : undefined;
+}
+
+/** The `serve` arguments for the browser fallback: `--demo` only when this CLI's `serve` has it. */
+export function serveArgs(serveHelp: string, rendererDir: string, args: readonly string[]): string[] {
+  const demo = /(^|\s)--demo\b/m.test(serveHelp) && !args.includes("--no-demo") ? ["--demo"] : [];
+  const ui = args.includes("--ui-dir") ? [] : ["--ui-dir", rendererDir];
+  return ["serve", ...demo, ...ui, ...args.filter((a) => a !== "--no-demo")];
 }
 
 /** Starts the app in the best shell available here; resolves to the exit status. */
@@ -56,35 +61,13 @@ export async function launch(options: LaunchOptions): Promise<number> {
     `acp-retry-inspector: no Electron app here (${binary.reason}); serving the same UI for a browser instead.`,
   );
   const cli = join(options.distDir, "cli.js");
-  if (cliKnows(cli, "serve")) {
-    return runToExit(
-      spawn(process.execPath, [cli, "serve", "--demo", ...options.args], { stdio: "inherit" }),
-    );
+  const help = cliHelp(cli, "serve");
+  if (help === undefined) {
+    options.log(`acp-retry-inspector: ${cli} has no serve command; run \`npm run build\` first.`);
+    return 1;
   }
-  return serveStandIn(options);
-}
-
-/** TEMPORARY until `serve --demo` exists: the stand-in server in this process, until Ctrl-C. */
-async function serveStandIn(options: LaunchOptions): Promise<number> {
-  const portArg = options.args.indexOf("--port");
-  const port = portArg >= 0 ? Number(options.args[portArg + 1]) : 0;
-  const core = createPlaceholderCore({
-    label: "stand-in (serve --demo not built yet)",
-    tool: "acp-retry-inspector",
-  });
-  const hub = await startStandInHub(
-    join(options.distDir, "renderer"),
-    core,
-    Number.isInteger(port) ? port : 0,
-  );
-  options.log(`Open the inspector at ${hub.urlWithToken}`);
-  // `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and from npm's parent).
-  await new Promise<void>((resolve) => {
-    process.on("SIGINT", () => resolve());
-    process.on("SIGTERM", () => resolve());
-  });
-  await hub.close();
-  return 0;
+  const argv = serveArgs(help, join(options.distDir, "renderer"), options.args);
+  return runToExit(spawn(process.execPath, [cli, ...argv], { stdio: "inherit" }));
 }
 
 if (typeof require !== "undefined" && require.main === module) {

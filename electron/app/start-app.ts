@@ -1,23 +1,37 @@
 /**
- * Starts the app core the shells talk to. This is the one place that decides what runs behind
- * the UI: today the placeholder core, once merged the hub (one edit here).
+ * Starts what the Electron shell talks to: the hub, in-process, and the `AppCore` adapter over it.
+ * Proxies find this hub through the rendezvous file like they find `serve`.
  */
+import { defaultTracesDir, rendezvousPath } from "../hub/hub-paths.js";
+import { startHub } from "../hub/hub-server.js";
+import { readRendezvous } from "../hub/rendezvous.js";
 import type { AppCore } from "./app-core.js";
-import { createPlaceholderCore } from "./placeholder-core.js";
+import { createHubCore } from "./hub-core.js";
 
-/** What to inspect and how to label it. */
+/** Where the hub keeps its files; the defaults are the ones `serve` uses. */
 export interface StartAppOptions {
-  /** Run the built-in demo (agent and client peers with faults) instead of a user's agent. */
-  readonly demo: boolean;
-  /** The tool name and version, e.g. `acp-retry-inspector 0.1.0`. */
-  readonly tool: string;
+  /** Where each tap's trace is written (default: the per-user state folder). */
+  readonly tracesDir?: string;
+  /** The rendezvous file to publish; default: the per-user one, unless a live hub already holds it. */
+  readonly rendezvousPath?: string | null;
+  /** Reports what happened, e.g. that another hub already owns the rendezvous file. */
+  readonly log?: (line: string) => void;
 }
 
-/** Starts the in-process app core for a shell (the Electron main process or `serve`). */
-export async function startApp(options: StartAppOptions): Promise<AppCore> {
-  // TEMPORARY: replace with the hub once it is merged (it runs the demo peers when `demo` is set).
-  return createPlaceholderCore({
-    label: options.demo ? "built-in demo (not wired yet)" : "no agent",
-    tool: options.tool,
+/** Starts the in-process hub and returns the core over it; `close()` stops the hub. */
+export async function startApp(options: StartAppOptions = {}): Promise<AppCore> {
+  let rendezvous = options.rendezvousPath === undefined ? rendezvousPath() : options.rendezvousPath;
+  if (rendezvous) {
+    const existing = readRendezvous(rendezvous);
+    if (existing.kind === "live") {
+      // Never take over another live hub's file: proxies keep reporting to that one.
+      options.log?.(`another hub (pid ${existing.hub.pid}) owns ${rendezvous}; this one is not advertised`);
+      rendezvous = null;
+    }
+  }
+  const hub = await startHub({
+    tracesDir: options.tracesDir ?? defaultTracesDir(),
+    ...(rendezvous ? { rendezvousPath: rendezvous } : {}),
   });
+  return createHubCore({ port: hub.port, token: hub.token, url: hub.url, onClose: () => hub.close() });
 }

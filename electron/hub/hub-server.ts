@@ -34,8 +34,8 @@ export interface HubOptions {
   /** Largest accepted trace import (default 256 MiB). */
   readonly importLimitBytes?: number;
   /**
-   * ANALYZER SEAM: every new record of every tap, in order. `shared/analyzer/` was not on this
-   * branch when the hub was written; plug the incremental analyzer in here.
+   * ANALYZER SEAM: every new record of every tap, in order. Not wired: no hub API needs verdicts,
+   * and UIs run the incremental analyzer on the records they receive (docs/hub.md).
    */
   readonly onRecord?: (traceId: string, record: TraceRecord) => void;
 }

@@ -1,10 +1,10 @@
-/** The app layout: toolbar, tabs, list and details side by side, stderr below; drop a file anywhere to import. */
+/** The app layout: toolbar, tabs, the active view and details side by side, stderr below; drop a file anywhere to import. */
 import { useEffect } from "react";
 import { StderrPanel } from "../components/StderrPanel.js";
-import { Toolbar } from "../components/Toolbar.js";
-import { useInspector } from "../store/inspector-store.js";
+import { DetailsPane } from "../details/DetailsPane.js";
+import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { applyThemePreference } from "../theme/theme-preference.js";
-import { DetailsPane } from "./DetailsPane.js";
+import { Toolbar } from "../toolbar/Toolbar.js";
 import { TabPanel } from "./TabPanel.js";
 import { Tabs } from "./Tabs.js";
 import { TraceDropZone } from "./TraceDropZone.js";
@@ -17,8 +17,11 @@ function ThemeSync() {
 }
 
 function Stderr() {
-  const lines = useInspector((s) => s.stderr);
-  return <StderrPanel lines={lines} />;
+  const { catalog } = useInspectorContext();
+  const traceId = useInspector((s) => s.traceId);
+  const count = useInspector((s) => s.view.stderrLines);
+  const lines = traceId === undefined ? undefined : catalog.get(traceId)?.stderr;
+  return <StderrPanel lines={lines ?? []} count={count} />;
 }
 
 /** The whole inspector UI. */

@@ -1,7 +1,45 @@
-/** The active tab's content; Sequence and Conformance explain what they will show. */
+/** The active tab's content. */
+import { useCallback, useMemo } from "react";
 import { EmptyState } from "../components/EmptyState.js";
-import { useInspector } from "../store/inspector-store.js";
+import { SequenceView } from "../sequence/SequenceView.js";
+import { useInspector, useInspectorContext } from "../store/inspector-store.js";
+import { FilterBar } from "../timeline/FilterBar.js";
+import { TimelineTable } from "../timeline/TimelineTable.js";
+import { ConformanceView } from "./ConformanceView.js";
 import { RecordsView } from "./RecordsView.js";
+
+/** The Sequence tab: the shown trace as swimlanes; clicking an arrow selects its frame for the details pane. */
+function SequenceTab() {
+  const { catalog } = useInspectorContext();
+  const traceId = useInspector((s) => s.traceId);
+  const count = useInspector((s) => s.view.records);
+  const selectedSeq = useInspector((s) => s.selected?.seq ?? null);
+  const select = useInspector((s) => s.select);
+  const session = traceId === undefined ? undefined : catalog.get(traceId);
+  // The session's record array grows in place: a new slice per published batch tells the view to re-lay out.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: count is the change signal for the in-place array
+  const records = useMemo(() => session?.records.slice() ?? [], [session, count]);
+  const onSelectSeq = useCallback((seq: number) => select({ key: `rec${seq}`, seq }), [select]);
+  if (!session || records.length === 0) {
+    return (
+      <EmptyState title="Sequence view">
+        <p>
+          Swimlanes for client, inspector and agent: one arrow per frame, dropped frames crossed out at the
+          inspector, connection breaks and agent restarts as markers. Start a session or import a trace to see
+          it.
+        </p>
+      </EmptyState>
+    );
+  }
+  return (
+    <SequenceView
+      model={session.timelineModel()}
+      records={records}
+      selectedSeq={selectedSeq}
+      onSelectSeq={onSelectSeq}
+    />
+  );
+}
 
 /** The panel for the selected tab. */
 export function TabPanel() {
@@ -9,21 +47,16 @@ export function TabPanel() {
   return (
     <section id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
       {tab === "timeline" ? (
+        <>
+          <FilterBar />
+          <TimelineTable />
+        </>
+      ) : tab === "records" ? (
         <RecordsView />
       ) : tab === "sequence" ? (
-        <EmptyState title="Sequence view">
-          <p>
-            Swimlanes for client, inspector and agent, with every attempt of a prompt drawn as arrows between
-            them. It is built on the analyzer's timeline and arrives with it.
-          </p>
-        </EmptyState>
+        <SequenceTab />
       ) : (
-        <EmptyState title="Conformance">
-          <p>
-            A checklist of the Idempotency Keys rules, each marked as shown, violated or not yet exercised by
-            this session. It arrives with the analyzer.
-          </p>
-        </EmptyState>
+        <ConformanceView />
       )}
     </section>
   );

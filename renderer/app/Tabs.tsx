@@ -1,4 +1,4 @@
-/** The main view's tabs (ARIA tabs pattern): Timeline, Sequence, Conformance. */
+/** The main view's tabs (ARIA tabs pattern): Timeline, Records, Sequence, Conformance. */
 import type { KeyboardEvent } from "react";
 import { useInspector } from "../store/inspector-store.js";
 import type { ViewTab } from "../store/view-slice.js";
@@ -6,6 +6,7 @@ import type { ViewTab } from "../store/view-slice.js";
 /** Tab ids and labels, in order. */
 export const TABS: readonly { readonly id: ViewTab; readonly label: string }[] = [
   { id: "timeline", label: "Timeline" },
+  { id: "records", label: "Records" },
   { id: "sequence", label: "Sequence" },
   { id: "conformance", label: "Conformance" },
 ];

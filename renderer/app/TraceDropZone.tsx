@@ -1,13 +1,14 @@
-/** Accepts a trace file dropped anywhere on the window and imports it through the bridge. */
+/** Accepts a trace file dropped anywhere on the window and imports it into this window. */
 import { type DragEvent, type ReactNode, useState } from "react";
-import { useBridge } from "../store/inspector-store.js";
+import { useInspectorContext } from "../store/inspector-store.js";
+import { importTraceText } from "./import-trace.js";
 import { useOperation } from "./use-operation.js";
 
 const hasFiles = (e: DragEvent) => e.dataTransfer.types.includes("Files");
 
 /** Wraps the app; shows an overlay while a file is dragged over it. */
 export function TraceDropZone({ children }: { children: ReactNode }) {
-  const bridge = useBridge();
+  const ctx = useInspectorContext();
   const run = useOperation();
   const [over, setOver] = useState(false);
   return (
@@ -29,8 +30,8 @@ export function TraceDropZone({ children }: { children: ReactNode }) {
         if (!file) return;
         void run(
           `Import ${file.name}`,
-          async () => bridge.importTrace(file.name, await file.text()),
-          (r) => `${r.records} records${r.problems.length ? `, ${r.problems.length} unreadable lines` : ""}`,
+          async () => importTraceText(ctx, file.name, await file.text()),
+          summarizeImport,
         );
       }}
     >
@@ -42,4 +43,9 @@ export function TraceDropZone({ children }: { children: ReactNode }) {
       ) : null}
     </div>
   );
+}
+
+/** The notice after an import. */
+export function summarizeImport(r: { records: number; problems: readonly string[] }): string {
+  return `${r.records} records${r.problems.length ? `, ${r.problems.length} unreadable lines (${r.problems[0]})` : ""}`;
 }

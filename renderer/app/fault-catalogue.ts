@@ -1,48 +1,58 @@
-/** The toolbar's fault buttons: a label and one sentence saying what each fault does. */
-import type { FaultAction } from "../../shared/app/operation.js";
+/** The toolbar's fault buttons: the hub rule each one arms, a label and one sentence saying what it does. */
+import type { FaultAction } from "../../shared/faults/fault-rule.js";
 
-/** How a fault button reads. */
+/** How a fault button reads and what it arms. */
 export interface FaultButton {
   readonly action: FaultAction;
   readonly label: string;
   readonly explanation: string;
+  /** Whether the rule takes the toolbar's method filter (lifecycle buttons act at once without one). */
+  readonly usesMethod: boolean;
 }
 
 /** Every fault button, in toolbar order. */
 export const FAULT_BUTTONS: readonly FaultButton[] = [
   {
-    action: "drop-next-response",
+    action: "drop-response",
     label: "Drop next response",
     explanation:
-      "The agent's next response is recorded but not forwarded, so the client times out and retries.",
+      "The agent's next answer (to the method in the box, if any) is recorded but not forwarded, so the client times out and retries.",
+    usesMethod: true,
   },
   {
-    action: "drop-next-request",
+    action: "drop-request",
     label: "Drop next request",
-    explanation: "The client's next request is recorded but never reaches the agent.",
+    explanation:
+      "The client's next request (of the method in the box, if any) is recorded but never reaches the agent.",
+    usesMethod: true,
   },
   {
-    action: "delay-next-response",
+    action: "delay",
     label: "Delay next response",
-    explanation: "The agent's next response is held back for a few seconds before it is forwarded.",
+    explanation:
+      "The agent's next answer (to the method in the box, if any) is held back for the delay given.",
+    usesMethod: true,
   },
   {
-    action: "reconnect-client",
+    action: "disconnect-client",
     label: "Reconnect client",
     explanation:
-      "Closes the client's connection; a well-behaved client reconnects and retries with the same key.",
+      "Closes the client's connection now; a well-behaved client reconnects and retries with the same key.",
+    usesMethod: false,
   },
   {
     action: "kill-agent",
     label: "Kill agent",
-    explanation: "Kills the agent process (SIGKILL), as a crash would.",
+    explanation: "Kills the agent process now (SIGKILL), as a crash would.",
+    usesMethod: false,
   },
   {
     action: "restart-agent",
     label: "Restart agent",
-    explanation: "Kills the agent and starts it again, so keys must survive a restart.",
+    explanation: "Kills the agent now and starts it again, so keys must survive a restart.",
+    usesMethod: false,
   },
 ];
 
-/** How long `delay-next-response` holds the response. */
+/** How long "Delay next response" holds the answer unless the toolbar says otherwise. */
 export const DEFAULT_FAULT_DELAY_MS = 5_000;

@@ -1,18 +1,18 @@
 /**
  * Picks the bridge for the shell the page runs in: the preload's API in Electron, otherwise the
- * hub's WebSocket with the token from `?token=`. The token is then removed from the address bar
- * (history.replaceState) and kept in sessionStorage so a reload of this tab still works.
+ * hub that served the page, with the token from `?token=`. The token is then removed from the
+ * address bar (history.replaceState) and kept in sessionStorage; without one the cookie the hub set
+ * when it served the page with its token authenticates (the hub serves no page to anyone else).
  */
 import type { InspectorApi } from "../../shared/app/inspector-api.js";
 import { createElectronBridge } from "./electron-bridge.js";
 import { createHubBridge } from "./hub-bridge.js";
-import { hubSocketUrl } from "./hub-wire.js";
 import type { InspectorBridge } from "./inspector-bridge.js";
 
 const TOKEN_KEY = "acp-inspector-token";
 
-/** A bridge, or the reason the page cannot have one (no token in a browser). */
-export type BridgeChoice = { readonly bridge: InspectorBridge } | { readonly problem: "missing-token" };
+/** The bridge for this page. */
+export type BridgeChoice = { readonly bridge: InspectorBridge };
 
 /** Reads the token from `pageUrl`'s query, or undefined; returns the URL without it. */
 export function takeToken(pageUrl: string): { token: string | undefined; cleanUrl: string } {
@@ -31,6 +31,5 @@ export function chooseBridge(win: Window & { acpInspector?: InspectorApi }): Bri
     win.history.replaceState(win.history.state, "", cleanUrl);
   }
   const token = fromUrl ?? win.sessionStorage.getItem(TOKEN_KEY) ?? undefined;
-  if (!token) return { problem: "missing-token" };
-  return { bridge: createHubBridge({ socketUrl: hubSocketUrl(win.location.href, token) }) };
+  return { bridge: createHubBridge({ pageUrl: win.location.href, token }) };
 }

@@ -1,20 +1,27 @@
 /** The bridge for the Electron shell: a thin wrapper over the preload's `window.acpInspector`. */
 import type { InspectorApi } from "../../shared/app/inspector-api.js";
+import { FeedCursor, parseHubMessage } from "./hub-message.js";
 import type { InspectorBridge } from "./inspector-bridge.js";
 
-/** Wraps the API the preload exposed; in-process IPC is always connected. */
+/** Wraps the API the preload exposed; the in-process hub is always connected. */
 export function createElectronBridge(api: InspectorApi): InspectorBridge {
+  const cursor = new FeedCursor();
   return {
     shell: "electron",
     onConnectionChange(onChange) {
       onChange("connected");
       return () => {};
     },
-    subscribe: (fromSeq, onBatch) => api.subscribe(fromSeq, onBatch),
-    clear: () => api.clear(),
-    setPaused: (paused) => api.setPaused(paused),
-    exportTrace: (redacted) => api.exportTrace(redacted),
-    importTrace: (fileName, text) => api.importTrace(fileName, text),
-    injectFault: (action, delayMs) => api.injectFault(action, delayMs),
+    subscribe: (onMessage) =>
+      api.subscribe(cursor.after, (text) => {
+        const m = parseHubMessage(text);
+        if (m && m.t !== "reply") onMessage(cursor.see(m));
+      }),
+    armFault: (spec) => api.armFault(spec),
+    disarmFault: (id) => api.disarmFault(id),
+    clearFaults: () => api.clearFaults(),
+    listTraces: () => api.listTraces(),
+    readTrace: (id) => api.readTrace(id),
+    hubStatus: () => api.hubStatus(),
   };
 }

@@ -1,104 +1,143 @@
 /**
- * The bridge for the browser shell: one WebSocket to the hub, authenticated with the per-run
- * token. Reconnects with backoff and resubscribes from the last seq it saw, so a hub restart or
- * a network blip loses nothing the hub still holds. A wrong token stops it for good.
+ * The bridge for the browser shell: the hub's UI WebSocket (`/ws/ui`, `shared/hub/ui-wire.ts`)
+ * for the live feed and fault commands, and its HTTP API for traces and status. It authenticates
+ * with the per-run token (or the cookie the hub set when the page loaded), reconnects with backoff
+ * and resubscribes from the last hub seq it saw. A refused token stops it for good.
  */
-import type { EventBatch } from "../../shared/app/app-event.js";
-import type { OperationArgs, OperationName, OperationResults } from "../../shared/app/operation.js";
-import { CLOSE_UNAUTHORIZED, type ClientMessage, parseHubMessage } from "./hub-wire.js";
+import type { OperationResults } from "../../shared/app/operation.js";
+import { type FaultRule, isImmediate } from "../../shared/faults/fault-rule.js";
+import { UI_PATH } from "../../shared/hub/protocol-version.js";
+import type { HubReply, HubToUi, UiToHub } from "../../shared/hub/ui-wire.js";
+import { FeedCursor, parseHubMessage } from "./hub-message.js";
 import type { ConnectionState, InspectorBridge } from "./inspector-bridge.js";
 
-/** Where the hub is and how patiently to reconnect. */
+/** Where the hub is and how patiently to talk to it. */
 export interface HubBridgeOptions {
-  /** The socket URL, token included (see `hubSocketUrl`). */
-  readonly socketUrl: string;
+  /** The page's URL; the hub that served it is the one to talk to. */
+  readonly pageUrl: string;
+  /** The per-run token; without it the hub's cookie (set when the page loaded) authenticates. */
+  readonly token: string | undefined;
   readonly minRetryMs?: number;
   readonly maxRetryMs?: number;
-  /** How long an operation may wait for its answer. */
-  readonly invokeTimeoutMs?: number;
+  /** How long a fault command may wait for its reply. */
+  readonly replyTimeoutMs?: number;
 }
 
-interface Pending {
-  resolve(value: unknown): void;
-  reject(err: Error): void;
-  timer: ReturnType<typeof setTimeout>;
+/** The hub's UI socket URL for a page it served at `pageUrl`. */
+export function hubSocketUrl(pageUrl: string, token: string | undefined): string {
+  const page = new URL(pageUrl);
+  const url = new URL(UI_PATH, page);
+  url.protocol = page.protocol === "https:" ? "wss:" : "ws:";
+  url.search = token ? new URLSearchParams({ token }).toString() : "";
+  url.hash = "";
+  return url.toString();
 }
 
 /** Connects to the hub and returns the bridge; the first connection attempt starts at once. */
 export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
   const minRetry = options.minRetryMs ?? 250;
   const maxRetry = options.maxRetryMs ?? 5_000;
-  const invokeTimeout = options.invokeTimeoutMs ?? 30_000;
+  const replyTimeout = options.replyTimeoutMs ?? 10_000;
+  const origin = new URL(options.pageUrl).origin;
+  const auth: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
   let state: ConnectionState = "connecting";
   const stateListeners = new Set<(s: ConnectionState) => void>();
-  const pending = new Map<number, Pending>();
-  let nextId = 1;
+  const pending = new Map<string, { resolve(r: HubReply): void; reject(e: Error): void; timer: number }>();
+  let nextRef = 1;
   let socket: WebSocket | undefined;
   let retryMs = minRetry;
-  let subscription: { onBatch: (b: EventBatch) => void; lastSeq: number } | undefined;
+  let onMessage: ((m: HubToUi) => void) | undefined;
+  /** Messages that arrived before anyone subscribed (the first hello and rule list). */
+  const early: HubToUi[] = [];
+  const cursor = new FeedCursor();
 
   const setState = (s: ConnectionState) => {
     if (s === state) return;
     state = s;
     for (const l of stateListeners) l(s);
   };
-  const send = (m: ClientMessage) => socket?.send(JSON.stringify(m));
+  const send = (m: UiToHub) => socket?.send(JSON.stringify(m));
+
+  async function api(path: string): Promise<Response> {
+    const res = await fetch(origin + path, { headers: auth, credentials: "same-origin", cache: "no-store" });
+    if (res.status === 401) setState("unauthorized");
+    if (!res.ok) {
+      const body = (await res.json().catch(() => ({}))) as { error?: string };
+      throw new Error(body.error ?? `the hub answered ${res.status}`);
+    }
+    return res;
+  }
 
   function connect(): void {
-    const ws = new WebSocket(options.socketUrl);
+    const ws = new WebSocket(hubSocketUrl(options.pageUrl, options.token));
     socket = ws;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       retryMs = minRetry;
-      setState("connected");
-      if (subscription) send({ type: "subscribe", fromSeq: subscription.lastSeq });
     };
     ws.onmessage = (e) => {
       const m = parseHubMessage(e.data);
       if (!m) return;
-      if (m.type === "batch") {
-        if (!subscription) return;
-        const last = m.batch.events.at(-1);
-        if (last) subscription.lastSeq = Math.max(subscription.lastSeq, last.seq);
-        subscription.onBatch(m.batch);
+      if (m.t === "reply") {
+        const p = m.ref === undefined ? undefined : pending.get(m.ref);
+        if (p && m.ref !== undefined) {
+          pending.delete(m.ref);
+          clearTimeout(p.timer);
+          p.resolve(m);
+        }
         return;
       }
-      const p = pending.get(m.id);
-      if (!p) return;
-      pending.delete(m.id);
-      clearTimeout(p.timer);
-      if (m.ok) p.resolve(m.value);
-      else p.reject(new Error(m.error));
+      cursor.see(m);
+      if (m.t === "hello") {
+        // Subscribe once the hub said which hub it is: a new hub means from its start.
+        send({ t: "subscribe", after: cursor.after });
+        setState("connected");
+      }
+      if (onMessage) onMessage(m);
+      else early.push(m);
     };
-    ws.onclose = (e) => {
+    ws.onclose = () => {
       if (socket !== ws) return;
       socket = undefined;
-      for (const [id, p] of pending) {
+      for (const [ref, p] of pending) {
         clearTimeout(p.timer);
-        p.reject(new Error("the connection to the inspector was lost"));
-        pending.delete(id);
+        p.reject(new Error("the connection to the hub was lost"));
+        pending.delete(ref);
       }
-      if (e.code === CLOSE_UNAUTHORIZED || e.code === 1008) {
-        setState("unauthorized");
+      const retry = () => {
+        setState("reconnecting");
+        setTimeout(connect, retryMs);
+        retryMs = Math.min(maxRetry, retryMs * 2);
+      };
+      if (opened) {
+        retry();
         return;
       }
-      setState("reconnecting");
-      setTimeout(connect, retryMs);
-      retryMs = Math.min(maxRetry, retryMs * 2);
+      // The upgrade failed: find out whether the hub refused our token or is just not there.
+      fetch(`${origin}/api/hub`, { headers: auth, credentials: "same-origin", cache: "no-store" }).then(
+        (res) => (res.status === 401 ? setState("unauthorized") : retry()),
+        retry,
+      );
     };
   }
 
-  function invoke<K extends OperationName>(op: K, args: OperationArgs[K]): Promise<OperationResults[K]> {
+  function command(m: UiToHub & { t: "fault-arm" | "fault-disarm" | "fault-clear" }): Promise<HubReply> {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
-      return Promise.reject(new Error("not connected to the inspector"));
+      return Promise.reject(new Error("not connected to the hub"));
     }
-    const id = nextId++;
+    const ref = String(nextRef++);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(new Error(`${op} got no answer within ${invokeTimeout / 1000} s`));
-      }, invokeTimeout);
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
-      send({ type: "invoke", id, op, args });
+      const timer = window.setTimeout(() => {
+        pending.delete(ref);
+        reject(new Error(`the hub did not answer within ${replyTimeout / 1000} s`));
+      }, replyTimeout);
+      pending.set(ref, { resolve, reject, timer });
+      send({ ...m, ref });
+    }).then((reply) => {
+      const r = reply as HubReply;
+      if (!r.ok) throw new Error(r.error ?? "refused");
+      return r;
     });
   }
 
@@ -113,19 +152,28 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
         stateListeners.delete(onChange);
       };
     },
-    subscribe(fromSeq, onBatch) {
-      const sub = { onBatch, lastSeq: fromSeq };
-      subscription = sub;
-      if (state === "connected") send({ type: "subscribe", fromSeq });
+    subscribe(handler) {
+      onMessage = handler;
+      for (const m of early.splice(0)) handler(m);
       return () => {
-        if (subscription === sub) subscription = undefined;
+        if (onMessage === handler) onMessage = undefined;
       };
     },
-    clear: () => invoke("clear", {}),
-    setPaused: (paused) => invoke("setPaused", { paused }),
-    exportTrace: (redacted) => invoke("exportTrace", { redacted }),
-    importTrace: (fileName, text) => invoke("importTrace", { fileName, text }),
-    injectFault: (action, delayMs) =>
-      invoke("injectFault", delayMs === undefined ? { action } : { action, delayMs }),
+    async armFault(spec) {
+      const reply = await command({ t: "fault-arm", spec });
+      const rule = reply.rule as FaultRule;
+      return { rule, immediate: isImmediate(rule) };
+    },
+    async disarmFault(id) {
+      await command({ t: "fault-disarm", id });
+      return { disarmed: id };
+    },
+    async clearFaults() {
+      await command({ t: "fault-clear" });
+      return { cleared: 0 };
+    },
+    listTraces: async () => (await (await api("/api/traces")).json()) as OperationResults["listTraces"],
+    readTrace: async (id) => ({ text: await (await api(`/api/traces/${encodeURIComponent(id)}`)).text() }),
+    hubStatus: async () => (await (await api("/api/hub")).json()) as OperationResults["hubStatus"],
   };
 }

@@ -1,19 +1,22 @@
 /** The agent's stderr, line by line, as plain text; it follows new lines while scrolled to the end. */
 import { useLayoutEffect, useRef } from "react";
-import type { StderrLine } from "../store/apply-batches.js";
+import type { StderrLine } from "../traces/trace-session.js";
 
 /** Shows at most this many of the newest lines; the trace keeps all of them. */
 const VISIBLE_LINES = 2_000;
 
-/** The stderr panel: a labelled region with the newest lines, or an explanation while there are none. */
-export function StderrPanel({ lines }: { lines: readonly StderrLine[] }) {
+/**
+ * The stderr panel: a labelled region with the newest lines, or an explanation while there are none.
+ * `lines` may be a growing array; `count` says how many of it to show and re-renders on change.
+ */
+export function StderrPanel({ lines, count }: { lines: readonly StderrLine[]; count: number }) {
   const ref = useRef<HTMLElement>(null);
   const atBottom = useRef(true);
   useLayoutEffect(() => {
     const el = ref.current;
-    if (el && atBottom.current && lines.length > 0) el.scrollTop = el.scrollHeight;
-  }, [lines]);
-  const shown = lines.length > VISIBLE_LINES ? lines.slice(-VISIBLE_LINES) : lines;
+    if (el && atBottom.current && count > 0) el.scrollTop = el.scrollHeight;
+  }, [count]);
+  const shown = lines.slice(Math.max(0, Math.min(count, lines.length) - VISIBLE_LINES), count);
   return (
     <section
       ref={ref}
@@ -25,7 +28,7 @@ export function StderrPanel({ lines }: { lines: readonly StderrLine[] }) {
       }}
     >
       <h2 className="panel-title">
-        Agent stderr <span className="visually-hidden">({lines.length} lines)</span>
+        Agent stderr <span className="visually-hidden">({count} lines)</span>
       </h2>
       {shown.length === 0 ? (
         <p>

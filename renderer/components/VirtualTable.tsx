@@ -1,8 +1,9 @@
 /**
- * A generic virtualized table: @tanstack/react-table (v9) owns the columns and row model,
- * @tanstack/react-virtual renders only the visible rows at a fixed height. Rows are keyed by their
- * `seq`; the view follows new rows only while scrolled to the bottom. Arrow keys, Page Up/Down,
- * Home and End move the selection (ARIA grid pattern).
+ * A generic virtualized table: @tanstack/react-virtual decides which rows are on screen (fixed row
+ * height) and @tanstack/react-table (v9) owns the columns and renders the cells of just those rows,
+ * so a 100k-row list costs a screenful of row objects per render. Rows are keyed by `getKey`; the
+ * view follows new rows only while scrolled to the bottom. Arrow keys, Page Up/Down, Home and End
+ * move the selection, Right/Left (or Enter) expand and collapse (ARIA treegrid pattern).
  */
 import {
   type ColumnDef,
@@ -15,7 +16,7 @@ import {
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef } from "react";
 
-/** The table features every VirtualTable registers (sizes; sorting and filters come with the timeline). */
+/** The table features every VirtualTable registers. */
 export const virtualTableFeatures = tableFeatures({ columnSizingFeature });
 
 /** A column of a VirtualTable over rows of type T. */
@@ -28,69 +29,92 @@ export function virtualColumnHelper<T extends RowData>() {
 }
 
 /** Props of VirtualTable. */
-export interface VirtualTableProps<T extends RowData & { readonly seq: number }> {
+export interface VirtualTableProps<T extends RowData> {
   /** Accessible name of the grid. */
   readonly label: string;
+  /** The rows; may be a growing array when `count` says how many to show. */
   readonly rows: readonly T[];
+  /** How many rows to show (default `rows.length`); changing it re-renders. */
+  readonly count?: number;
+  readonly getKey: (row: T) => string;
   /** Must be stable (module scope or memoised). */
   readonly columns: VirtualColumn<T>[];
-  readonly selectedSeq: number | undefined;
-  readonly onSelect: (seq: number) => void;
+  readonly selectedKey: string | undefined;
+  readonly onSelect: (row: T) => void;
+  /** Expand (`true`) or collapse (`false`) a row; rows without it are leaves. */
+  readonly onExpand?: (row: T, open: boolean) => void;
+  readonly isExpanded?: (row: T) => boolean | undefined;
+  /** Nesting level for `aria-level` (0 = top). */
+  readonly depthOf?: (row: T) => number;
   /** Shown instead of the grid body while there are no rows. */
   readonly empty?: ReactNode;
   /** Row height in px; must match the CSS `--row-height` in use. */
   readonly rowHeight: number;
 }
 
-const getRowId = (row: { readonly seq: number }) => String(row.seq);
-
 /** Column sizes are px at the normal 15px text size; as `em` they grow with the large-text option. */
 const columnWidth = (size: number) => `${size / 15}em`;
 
 /** Renders the grid. */
-export function VirtualTable<T extends RowData & { readonly seq: number }>(props: VirtualTableProps<T>) {
-  const { rows: data, columns, selectedSeq, onSelect, rowHeight } = props;
-  const table = useTable({ features: virtualTableFeatures, columns, data, getRowId });
-  const rows = table.getRowModel().rows;
+export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
+  const { rows, columns, selectedKey, onSelect, rowHeight, getKey } = props;
+  const count = Math.min(props.count ?? rows.length, rows.length);
   const scrollRef = useRef<HTMLDivElement>(null);
   const followTail = useRef(true);
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    getItemKey: (i) => rows[i]?.id ?? i,
+    getItemKey: (i) => (rows[i] === undefined ? i : getKey(rows[i] as T)),
     overscan: 10,
     paddingStart: rowHeight,
   });
+  const items = virtualizer.getVirtualItems();
+  const visible = items.map((item) => rows[item.index] as T);
+  const table = useTable({ features: virtualTableFeatures, columns, data: visible, getRowId: getKey });
+  const tableRows = table.getRowModel().rows;
 
   useLayoutEffect(() => {
-    if (followTail.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: "end" });
-  }, [rows.length, virtualizer]);
-
-  const selectedIndex =
-    selectedSeq === undefined ? -1 : rows.findIndex((r) => r.original.seq === selectedSeq);
+    if (followTail.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
+  }, [count, virtualizer]);
 
   const move = (index: number) => {
-    const clamped = Math.max(0, Math.min(rows.length - 1, index));
+    const clamped = Math.max(0, Math.min(count - 1, index));
     const row = rows[clamped];
-    if (!row) return;
-    onSelect(row.original.seq);
+    if (row === undefined) return;
+    onSelect(row);
     virtualizer.scrollToIndex(clamped, { align: "auto" });
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    if (count === 0) return;
+    const selectedIndex = selectedKey === undefined ? -1 : rows.findIndex((r) => getKey(r) === selectedKey);
+    const selected = selectedIndex >= 0 ? rows[selectedIndex] : undefined;
+    if (selected !== undefined && props.onExpand) {
+      const open = props.isExpanded?.(selected);
+      if ((e.key === "ArrowRight" && open === false) || (e.key === "ArrowLeft" && open === true)) {
+        e.preventDefault();
+        props.onExpand(selected, e.key === "ArrowRight");
+        return;
+      }
+      if (e.key === "Enter" && open !== undefined) {
+        e.preventDefault();
+        props.onExpand(selected, !open);
+        return;
+      }
+    }
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? rowHeight) / rowHeight) - 2);
-    const from = selectedIndex === -1 ? (e.key === "ArrowUp" ? rows.length : -1) : selectedIndex;
+    const from = selectedIndex === -1 ? (e.key === "ArrowUp" ? count : -1) : selectedIndex;
     const target: Record<string, number> = {
       ArrowDown: from + 1,
       ArrowUp: from - 1,
       PageDown: from + page,
       PageUp: from - page,
       Home: 0,
-      End: rows.length - 1,
+      End: count - 1,
     };
     const next = target[e.key];
-    if (next === undefined || rows.length === 0) return;
+    if (next === undefined) return;
     e.preventDefault();
     move(next);
   };
@@ -105,13 +129,13 @@ export function VirtualTable<T extends RowData & { readonly seq: number }>(props
         followTail.current = el.scrollHeight - el.scrollTop - el.clientHeight < rowHeight / 2;
       }}
     >
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is grid or treegrid, both support aria-activedescendant. */}
       <table
         className="vtable__table"
-        // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the APG data grid pattern is a table with role=grid; keys move the selection.
-        role="grid"
+        role={props.onExpand ? "treegrid" : "grid"}
         aria-label={props.label}
-        aria-rowcount={rows.length + 1}
-        aria-activedescendant={selectedIndex >= 0 ? `vrow-${selectedSeq}` : undefined}
+        aria-rowcount={count + 1}
+        aria-activedescendant={selectedKey !== undefined ? `vrow-${selectedKey}` : undefined}
         tabIndex={0}
         onKeyDown={onKeyDown}
       >
@@ -125,19 +149,22 @@ export function VirtualTable<T extends RowData & { readonly seq: number }>(props
           </tr>
         </thead>
         <tbody className="vtable__body" style={{ height: virtualizer.getTotalSize() - rowHeight }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const row = rows[item.index];
+          {items.map((item, i) => {
+            const row = tableRows[i];
             if (!row) return null;
-            const seq = row.original.seq;
+            const key = row.id;
+            const expanded = props.isExpanded?.(row.original);
             return (
               <tr
-                key={row.id}
-                id={`vrow-${seq}`}
+                key={key}
+                id={`vrow-${key}`}
                 className="vtable__row"
                 aria-rowindex={item.index + 2}
-                aria-selected={seq === selectedSeq}
+                aria-selected={key === selectedKey}
+                aria-expanded={expanded}
+                aria-level={props.depthOf ? props.depthOf(row.original) + 1 : undefined}
                 style={{ height: rowHeight, transform: `translateY(${item.start - rowHeight}px)` }}
-                onClick={() => onSelect(seq)}
+                onClick={() => onSelect(row.original)}
               >
                 {row.getAllCells().map((cell) => (
                   <td
@@ -153,7 +180,7 @@ export function VirtualTable<T extends RowData & { readonly seq: number }>(props
           })}
         </tbody>
       </table>
-      {rows.length === 0 ? props.empty : null}
+      {count === 0 ? props.empty : null}
     </div>
   );
 }

@@ -1,25 +1,23 @@
 import { describe, expect, it } from "vitest";
-import type { EventBatch } from "../../shared/app/app-event.js";
 import { createFrameScheduler } from "./frame-scheduler.js";
 
 describe("createFrameScheduler", () => {
-  it("flushes everything pushed within one frame in a single call", () => {
+  it("flushes everything pushed within one frame in a single call, in order", () => {
     const frames: Array<() => void> = [];
-    const flushes: EventBatch[][] = [];
-    const push = createFrameScheduler(
+    const flushes: number[][] = [];
+    const push = createFrameScheduler<number>(
       (b) => flushes.push(b),
       (cb) => frames.push(cb),
     );
-    const batch: EventBatch = { events: [], gap: false };
-    push(batch);
-    push(batch);
-    push(batch);
+    push(1);
+    push(2);
+    push(3);
     expect(frames).toHaveLength(1);
     frames.shift()!();
-    expect(flushes.map((f) => f.length)).toEqual([3]);
-    push(batch);
+    expect(flushes).toEqual([[1, 2, 3]]);
+    push(4);
     expect(frames).toHaveLength(1);
     frames.shift()!();
-    expect(flushes.map((f) => f.length)).toEqual([3, 1]);
+    expect(flushes).toEqual([[1, 2, 3], [4]]);
   });
 });

@@ -1,28 +1,27 @@
 /**
- * Coalesces incoming batches so the store changes at most once per animation frame, however
- * fast frames arrive: the bridge pushes, the scheduler flushes on the next frame.
+ * Coalesces incoming items so the store changes at most once per animation frame, however fast
+ * they arrive: the bridge (or an import) pushes, the scheduler flushes on the next frame.
  */
-import type { EventBatch } from "../../shared/app/app-event.js";
 
 /** Schedules `callback` for the next frame; `requestAnimationFrame` in the browser. */
 export type RequestFrame = (callback: () => void) => void;
 
-/** Returns a push function: batches pushed during one frame reach `flush` together. */
-export function createFrameScheduler(
-  flush: (batches: EventBatch[]) => void,
+/** Returns a push function: items pushed during one frame reach `flush` together, in order. */
+export function createFrameScheduler<T>(
+  flush: (items: T[]) => void,
   requestFrame: RequestFrame,
-): (batch: EventBatch) => void {
-  let queued: EventBatch[] = [];
+): (item: T) => void {
+  let queued: T[] = [];
   let scheduled = false;
-  return (batch) => {
-    queued.push(batch);
+  return (item) => {
+    queued.push(item);
     if (scheduled) return;
     scheduled = true;
     requestFrame(() => {
       scheduled = false;
-      const batches = queued;
+      const items = queued;
       queued = [];
-      flush(batches);
+      flush(items);
     });
   };
 }

@@ -1,39 +1,57 @@
 /**
  * The renderer's store: one zustand store built from per-domain slices. Components read it only
- * through `useInspector(selector)` with a narrow selector, never the whole state.
+ * through `useInspector(selector)` with a narrow selector, never the whole state. The traces
+ * themselves (records, analyzers) live in the `TraceCatalog` beside it; the store holds the
+ * immutable views the components render.
  */
 import { createContext, useContext } from "react";
 import { createStore, type StoreApi, useStore } from "zustand";
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";
+import { TraceCatalog } from "../traces/trace-catalog.js";
 import { type ConnectionSlice, connectionSlice } from "./connection-slice.js";
-import { createStreamSlice, type StreamSlice } from "./stream-slice.js";
+import { createFeedPump, type FeedPump } from "./feed-pump.js";
+import type { RequestFrame } from "./frame-scheduler.js";
+import { type TracesSlice, tracesSlice } from "./traces-slice.js";
 import { type ThemeName, type ViewSlice, viewSlice } from "./view-slice.js";
 
 /** The whole renderer state. */
-export type InspectorState = StreamSlice & ConnectionSlice & ViewSlice;
+export type InspectorState = TracesSlice & ConnectionSlice & ViewSlice;
 
-/** Creates the store for one bridge. */
-export function createInspectorStore(
-  shell: InspectorBridge["shell"],
-  initial: { theme: ThemeName; largeText: boolean },
-): StoreApi<InspectorState> {
-  return createStore<InspectorState>()((...a) => ({
-    ...createStreamSlice(...a),
-    ...connectionSlice(shell)(...a),
-    ...viewSlice(initial)(...a),
-  }));
-}
-
-/** What the React tree gets from its root: the store and the bridge to act on. */
+/** Everything the React tree gets from its root: the store, the traces, the pump and the bridge. */
 export interface InspectorContextValue {
   readonly store: StoreApi<InspectorState>;
+  readonly catalog: TraceCatalog;
+  readonly pump: FeedPump;
   readonly bridge: InspectorBridge;
 }
 
-/** React context carrying the store and bridge. */
+/** Creates the store, catalog and pump for one bridge. */
+export function createInspector(
+  bridge: InspectorBridge,
+  initial: { theme: ThemeName; largeText: boolean },
+  requestFrame: RequestFrame,
+): InspectorContextValue {
+  const catalog = new TraceCatalog();
+  let pump: FeedPump | undefined;
+  const store = createStore<InspectorState>()((...a) => ({
+    ...tracesSlice({
+      viewOf: (id) => catalog.get(id)?.view,
+      onPauseChange: (paused) => {
+        if (!paused) pump?.resume();
+      },
+    })(...a),
+    ...connectionSlice(bridge.shell)(...a),
+    ...viewSlice(initial)(...a),
+  }));
+  pump = createFeedPump(catalog, store, requestFrame);
+  return { store, catalog, pump, bridge };
+}
+
+/** React context carrying the store, catalog, pump and bridge. */
 export const InspectorContext = createContext<InspectorContextValue | undefined>(undefined);
 
-function useInspectorContext(): InspectorContextValue {
+/** The context value; throws outside the provider. */
+export function useInspectorContext(): InspectorContextValue {
   const value = useContext(InspectorContext);
   if (!value) throw new Error("InspectorContext is missing: render inside <InspectorContext value={...}>");
   return value;

@@ -1,8 +1,9 @@
-/** The zustand slice for what the user is looking at: tab, selection, theme, notices. */
+/** The zustand slice for what the user is looking at: tab, selection, expanded rows, filters, theme, notices. */
 import type { StateCreator } from "zustand";
+import { NO_FILTER, type TimelineFilter } from "../timeline/timeline-filter.js";
 
 /** The main view's tabs. */
-export type ViewTab = "timeline" | "sequence" | "conformance";
+export type ViewTab = "timeline" | "records" | "sequence" | "conformance";
 /** The colour theme. */
 export type ThemeName = "dark" | "light";
 
@@ -12,19 +13,31 @@ export interface Notice {
   readonly text: string;
 }
 
+/** What is selected: a timeline row (by key) and the frame seq it stands for. */
+export interface Selection {
+  readonly key: string;
+  readonly seq: number;
+}
+
 /** View state and its setters. */
 export interface ViewSlice {
   readonly tab: ViewTab;
-  readonly selectedSeq: number | undefined;
+  readonly selected: Selection | undefined;
+  /** Keys of expanded timeline rows. */
+  readonly expanded: ReadonlySet<string>;
+  readonly filter: TimelineFilter;
   readonly theme: ThemeName;
   readonly largeText: boolean;
-  readonly redactExport: boolean;
+  /** Export the full trace instead of the redacted one (off by default). */
+  readonly exportFull: boolean;
   readonly notice: Notice | undefined;
   setTab(tab: ViewTab): void;
-  select(seq: number | undefined): void;
+  select(selection: Selection | undefined): void;
+  setExpanded(key: string, open: boolean): void;
+  setFilter(patch: Partial<TimelineFilter>): void;
   setTheme(theme: ThemeName): void;
   setLargeText(large: boolean): void;
-  setRedactExport(redact: boolean): void;
+  setExportFull(full: boolean): void;
   setNotice(notice: Notice | undefined): void;
 }
 
@@ -33,15 +46,26 @@ export const viewSlice =
   (initial: { theme: ThemeName; largeText: boolean }): StateCreator<ViewSlice, [], [], ViewSlice> =>
   (set) => ({
     tab: "timeline",
-    selectedSeq: undefined,
+    selected: undefined,
+    expanded: new Set(),
+    filter: NO_FILTER,
     theme: initial.theme,
     largeText: initial.largeText,
-    redactExport: true,
+    exportFull: false,
     notice: undefined,
     setTab: (tab) => set({ tab }),
-    select: (selectedSeq) => set({ selectedSeq }),
+    select: (selected) => set({ selected }),
+    setExpanded: (key, open) =>
+      set((s) => {
+        if (s.expanded.has(key) === open) return {};
+        const expanded = new Set(s.expanded);
+        if (open) expanded.add(key);
+        else expanded.delete(key);
+        return { expanded };
+      }),
+    setFilter: (patch) => set((s) => ({ filter: { ...s.filter, ...patch } })),
     setTheme: (theme) => set({ theme }),
     setLargeText: (largeText) => set({ largeText }),
-    setRedactExport: (redactExport) => set({ redactExport }),
+    setExportFull: (exportFull) => set({ exportFull }),
     setNotice: (notice) => set({ notice }),
   });

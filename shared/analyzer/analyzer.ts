@@ -45,6 +45,11 @@ function asObject(v: unknown): Record<string, unknown> | null {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
+function sessionIdOf(params: unknown): string | null {
+  const id = asObject(params)?.sessionId;
+  return typeof id === "string" ? id : null;
+}
+
 /** Builds the timeline model from trace records, one record at a time. */
 export class Analyzer {
   private header: TraceHeader | null = null;
@@ -227,6 +232,7 @@ export class Analyzer {
       frame.method,
       retryClass,
       initialOutcome(r),
+      sessionIdOf(frame.params),
     );
     this.requests.push(row);
     this.changes.requests.add(row);

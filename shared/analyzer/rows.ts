@@ -34,6 +34,7 @@ export function newRequestRow(
   method: string | null,
   retryClass: RetryClassOrUnclassified,
   outcome: Outcome,
+  sessionId: string | null = null,
 ): RequestRow {
   const unmatched = method === null;
   return {
@@ -43,6 +44,7 @@ export function newRequestRow(
     dir: r.dir,
     jsonRpcId,
     method,
+    sessionId,
     retryClass,
     requestSeq: unmatched ? null : r.seq,
     responseSeq: unmatched ? r.seq : null,

@@ -102,6 +102,8 @@ export interface RequestRow {
   readonly jsonRpcId: JsonRpcId;
   /** Null for an unmatched response. */
   readonly method: string | null;
+  /** The request's `params.sessionId`, when it is a string (UIs filter on it). */
+  readonly sessionId?: string | null;
   readonly retryClass: RetryClassOrUnclassified;
   readonly requestSeq: number | null;
   responseSeq: number | null;

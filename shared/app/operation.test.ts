@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { MAX_FAULT_DELAY_MS, OPERATION_NAMES, parseOperationCall } from "./operation.js";
+import { OPERATION_NAMES, parseOperationCall } from "./operation.js";
 
 describe("parseOperationCall", () => {
   it("accepts every operation with well-formed arguments", () => {
     const good: Record<string, unknown> = {
-      clear: undefined,
-      setPaused: { paused: true },
-      exportTrace: { redacted: true },
-      importTrace: { fileName: "t.jsonl", text: "" },
-      injectFault: { action: "delay-next-response", delayMs: 500 },
+      armFault: { spec: { action: "kill-agent" } },
+      disarmFault: { id: "r1-3f9a" },
+      clearFaults: undefined,
+      listTraces: {},
+      readTrace: { id: "20260101T000000Z-1a2b3c4d" },
+      hubStatus: undefined,
     };
     for (const op of OPERATION_NAMES) {
       expect(parseOperationCall(op, good[op])).toMatchObject({ op });
@@ -22,23 +23,13 @@ describe("parseOperationCall", () => {
   });
 
   it("rejects wrong argument types instead of defaulting them", () => {
-    expect(parseOperationCall("setPaused", { paused: "yes" })).toHaveProperty("error");
-    expect(parseOperationCall("exportTrace", {})).toHaveProperty("error");
-    expect(parseOperationCall("importTrace", { fileName: "x", text: 3 })).toHaveProperty("error");
-    expect(parseOperationCall("injectFault", { action: "rm -rf" })).toHaveProperty("error");
-    expect(parseOperationCall("injectFault", { action: "delay-next-response", delayMs: -1 })).toHaveProperty(
-      "error",
-    );
-    expect(
-      parseOperationCall("injectFault", { action: "delay-next-response", delayMs: MAX_FAULT_DELAY_MS + 1 }),
-    ).toHaveProperty("error");
-    expect(parseOperationCall("clear", [])).toHaveProperty("error");
+    expect(parseOperationCall("armFault", { spec: "kill" })).toHaveProperty("error");
+    expect(parseOperationCall("disarmFault", { id: 3 })).toHaveProperty("error");
+    expect(parseOperationCall("readTrace", { id: "../../etc/passwd" })).toHaveProperty("error");
+    expect(parseOperationCall("clearFaults", [])).toHaveProperty("error");
   });
 
   it("drops arguments an operation does not know", () => {
-    expect(parseOperationCall("setPaused", { paused: false, command: "sh" })).toEqual({
-      op: "setPaused",
-      args: { paused: false },
-    });
+    expect(parseOperationCall("hubStatus", { command: "sh" })).toEqual({ op: "hubStatus", args: {} });
   });
 });

@@ -1,44 +1,48 @@
 /**
- * The operations the UI can ask of the app core, one per toolbar action. Both shells (the Electron
- * preload and the hub's WebSocket) carry exactly these, and the core validates every call with
- * `parseOperationCall` because anything crossing a process boundary is untrusted input.
+ * The operations the UI can ask of the hub behind it, one per toolbar action. The Electron preload
+ * carries exactly these over IPC (the browser shell reaches the same hub over its WebSocket and
+ * HTTP API), and the main process validates every call with `parseOperationCall` because anything
+ * crossing a process boundary is untrusted input. Fault specs get their full check in the hub.
  */
+import type { FaultRule, FaultRuleSpec } from "../faults/fault-rule.js";
+import type { TraceSummary } from "../hub/hub-event.js";
 
-/** A fault the UI can arm or trigger; the proxy/hub decides how each one is carried out. */
-export type FaultAction =
-  | "drop-next-response"
-  | "drop-next-request"
-  | "delay-next-response"
-  | "reconnect-client"
-  | "kill-agent"
-  | "restart-agent";
-
-/** Every fault action, in toolbar order. */
-export const FAULT_ACTIONS: readonly FaultAction[] = [
-  "drop-next-response",
-  "drop-next-request",
-  "delay-next-response",
-  "reconnect-client",
-  "kill-agent",
-  "restart-agent",
-];
+/** The hub's status as `GET /api/hub` reports it (the fields the UI reads). */
+export interface HubStatus {
+  readonly hubId: string;
+  readonly pid: number;
+  readonly port: number;
+  readonly startedAt: string;
+  readonly latestSeq: number;
+  readonly oldestSeq: number;
+  readonly taps: number;
+  readonly recordsIn: number;
+}
 
 /** Arguments of each operation, by name. */
 export interface OperationArgs {
-  clear: Record<string, never>;
-  setPaused: { readonly paused: boolean };
-  exportTrace: { readonly redacted: boolean };
-  importTrace: { readonly fileName: string; readonly text: string };
-  injectFault: { readonly action: FaultAction; readonly delayMs?: number };
+  armFault: { readonly spec: FaultRuleSpec };
+  disarmFault: { readonly id: string };
+  clearFaults: Record<string, never>;
+  listTraces: Record<string, never>;
+  readTrace: { readonly id: string };
+  hubStatus: Record<string, never>;
 }
 
 /** What each operation resolves to, by name. */
 export interface OperationResults {
-  clear: { readonly cleared: true };
-  setPaused: { readonly paused: boolean };
-  exportTrace: { readonly fileName: string; readonly text: string; readonly redacted: boolean };
-  importTrace: { readonly records: number; readonly problems: readonly string[] };
-  injectFault: { readonly accepted: boolean; readonly detail: string };
+  armFault: {
+    readonly rule: FaultRule;
+    readonly immediate: boolean;
+    /** Taps attached when it was armed (reported by the HTTP API). */
+    readonly taps?: number;
+  };
+  disarmFault: { readonly disarmed: string };
+  clearFaults: { readonly cleared: number };
+  listTraces: { readonly traces: readonly TraceSummary[] };
+  /** The trace file (JSONL) exactly as the hub stored it. */
+  readTrace: { readonly text: string };
+  hubStatus: HubStatus;
 }
 
 /** The name of an operation. */
@@ -46,11 +50,12 @@ export type OperationName = keyof OperationArgs;
 
 /** Every operation name. */
 export const OPERATION_NAMES: readonly OperationName[] = [
-  "clear",
-  "setPaused",
-  "exportTrace",
-  "importTrace",
-  "injectFault",
+  "armFault",
+  "disarmFault",
+  "clearFaults",
+  "listTraces",
+  "readTrace",
+  "hubStatus",
 ];
 
 /** A validated call: the name and its arguments, typed together. */
@@ -58,10 +63,8 @@ export type OperationCall = {
   [K in OperationName]: { readonly op: K; readonly args: OperationArgs[K] };
 }[OperationName];
 
-/** The largest trace text an import may carry across a process boundary (64 MiB). */
-export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
-/** The longest delay a `delay-next-response` fault may ask for. */
-export const MAX_FAULT_DELAY_MS = 120_000;
+/** Trace ids as the hub names them (checked again by the hub before any file access). */
+const TRACE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -75,37 +78,21 @@ export function parseOperationCall(op: unknown, args: unknown): OperationCall | 
   const a = args === undefined ? {} : args;
   if (!isRecord(a)) return { error: `${op}: arguments must be an object` };
   switch (op as OperationName) {
-    case "clear":
-      return { op: "clear", args: {} };
-    case "setPaused":
-      if (typeof a.paused !== "boolean") return { error: "setPaused: paused must be a boolean" };
-      return { op: "setPaused", args: { paused: a.paused } };
-    case "exportTrace":
-      if (typeof a.redacted !== "boolean") return { error: "exportTrace: redacted must be a boolean" };
-      return { op: "exportTrace", args: { redacted: a.redacted } };
-    case "importTrace":
-      if (typeof a.fileName !== "string" || a.fileName.length > 1024) {
-        return { error: "importTrace: fileName must be a string of at most 1024 characters" };
+    case "armFault":
+      if (!isRecord(a.spec)) return { error: "armFault: spec must be an object" };
+      return { op: "armFault", args: { spec: a.spec as unknown as FaultRuleSpec } };
+    case "disarmFault":
+      if (typeof a.id !== "string" || a.id.length === 0 || a.id.length > 100) {
+        return { error: "disarmFault: id must be a rule id" };
       }
-      if (typeof a.text !== "string" || a.text.length > MAX_IMPORT_CHARS) {
-        return { error: `importTrace: text must be a string of at most ${MAX_IMPORT_CHARS} characters` };
-      }
-      return { op: "importTrace", args: { fileName: a.fileName, text: a.text } };
-    case "injectFault": {
-      if (typeof a.action !== "string" || !(FAULT_ACTIONS as readonly string[]).includes(a.action)) {
-        return { error: `injectFault: unknown action ${JSON.stringify(a.action)}` };
-      }
-      const action = a.action as FaultAction;
-      if (a.delayMs === undefined) return { op: "injectFault", args: { action } };
-      if (
-        typeof a.delayMs !== "number" ||
-        !Number.isInteger(a.delayMs) ||
-        a.delayMs < 0 ||
-        a.delayMs > MAX_FAULT_DELAY_MS
-      ) {
-        return { error: `injectFault: delayMs must be an integer from 0 to ${MAX_FAULT_DELAY_MS}` };
-      }
-      return { op: "injectFault", args: { action, delayMs: a.delayMs } };
-    }
+      return { op: "disarmFault", args: { id: a.id } };
+    case "readTrace":
+      if (typeof a.id !== "string" || !TRACE_ID.test(a.id))
+        return { error: "readTrace: id must be a trace id" };
+      return { op: "readTrace", args: { id: a.id } };
+    case "clearFaults":
+    case "listTraces":
+    case "hubStatus":
+      return { op: op as "clearFaults" | "listTraces" | "hubStatus", args: {} };
   }
 }

@@ -1,4 +1,6 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { DemoSession } from "../../demo/demo-session.js";
 import { defaultTracesDir, rendezvousPath } from "../../hub/hub-paths.js";
@@ -18,7 +20,8 @@ Options:
   --port N          TCP port on 127.0.0.1 (default: a free one). The hub never binds another address.
   --open            Open the UI in a browser (failure to open one is reported, not fatal).
   --traces-dir DIR  Where each proxy's trace is written (default: ${defaultTracesDir()})
-  --ui-dir DIR      Serve this UI build (index.html + assets) instead of the placeholder page.
+  --ui-dir DIR      Serve this UI build (index.html + assets). Default: the renderer built beside
+                    this CLI (dist/renderer); without one the hub serves a placeholder page.
   --ring-size N     Events kept in memory for late subscribers (default 50000).
   --demo            Also run the built-in demo: demo-agent behind a tap reporting to this hub, an
                     in-process demo client and the RFD scenarios, driven from the UI (docs/demo.md).
@@ -28,6 +31,12 @@ Options:
 
 The rendezvous file (port and token, mode 0600) is ${rendezvousPath()}
 (override the folder with ACP_RETRY_INSPECTOR_RUNTIME_DIR).`;
+
+/** The renderer built beside the CLI bundle (`dist/cli.js` -> `dist/renderer`), when there is one. */
+export function bundledUiDir(moduleUrl = import.meta.url): string | undefined {
+  const dir = join(dirname(fileURLToPath(moduleUrl)), "renderer");
+  return existsSync(join(dir, "index.html")) ? dir : undefined;
+}
 
 function positiveInt(name: string, v: string | undefined, max: number): number | undefined {
   if (v === undefined) return undefined;
@@ -75,12 +84,13 @@ export const serveCommand: CliCommand = {
     if (existing.kind === "stale")
       process.stderr.write(`acp-retry-inspector: replacing the stale rendezvous file ${path}\n`);
     const tracesDir = (values["traces-dir"] as string | undefined) ?? defaultTracesDir();
+    const uiDir = (values["ui-dir"] as string | undefined) ?? bundledUiDir();
     const hub = await startHub({
       tracesDir,
       rendezvousPath: path,
       ...(port !== undefined && { port }),
       ...(ringSize !== undefined && ringSize > 0 && { ringSize }),
-      ...(values["ui-dir"] !== undefined && { staticDir: values["ui-dir"] as string }),
+      ...(uiDir !== undefined && { staticDir: uiDir }),
     }).catch((err: NodeJS.ErrnoException) => {
       throw new CliError(`cannot start the hub: ${err.code ?? err.message}`, 1);
     });

@@ -1,0 +1,91 @@
+import { expect, test } from "@playwright/test";
+import { createHubLink, type HubLink } from "../../electron/hub/hub-link.js";
+import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { guardConsole } from "../harness/console-guard.js";
+import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { sessionTrace } from "../harness/traces.js";
+
+let hub: ServeProcess;
+let link: HubLink | undefined;
+test.beforeEach(async () => {
+  hub = await startServe();
+});
+test.afterEach(async () => {
+  await link?.close(2_000);
+  link = undefined;
+  await hub.stop();
+});
+
+/** A tap's link to the hub (the same code the proxy uses), streaming a script's records. */
+function tap(script: TraceScript): HubLink {
+  link = createHubLink({
+    header: { ...script.header(), agent: { command: ["demo-agent", "--fast"] } },
+    hub: { port: hub.port, token: hub.token },
+  });
+  return link;
+}
+
+test("live records stream into the timeline of the newest tap; pause holds them until resumed", async ({
+  page,
+}, testInfo) => {
+  const problems = guardConsole(page);
+  await page.goto(hub.url);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+  const script = sessionTrace();
+  const l = tap(script);
+  const records = script.records;
+  for (const r of records.slice(0, 12)) l.send(r);
+  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  await expect(page.getByLabel("Shown trace")).toContainText("live: demo-agent --fast");
+  await expect(grid.getByRole("row").filter({ hasText: "write a haiku" })).toContainText("deduplicated");
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("agent pid 4242 running");
+
+  await page.getByRole("button", { name: "Pause" }).click();
+  for (const r of records.slice(12)) l.send(r);
+  await expect(page.getByText(`${records.length - 12} events waiting`)).toBeVisible();
+  await expect(grid.getByRole("row").filter({ hasText: "deploy" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Resume" }).click();
+  await expect(grid.getByRole("row").filter({ hasText: "deploy" })).toContainText("duplicate-insert");
+  await expect(page.getByRole("region", { name: "Agent stderr" })).toContainText("inserted msg-2");
+  await page.screenshot({ path: testInfo.outputPath("main-view-live.png") });
+  expect(problems).toEqual([]);
+});
+
+test("a long live list renders only visible rows and follows the tail only while at the bottom", async ({
+  page,
+}) => {
+  const problems = guardConsole(page);
+  await page.goto(hub.url);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+  const script = new TraceScript().open(1);
+  const ROWS = 3_000;
+  for (let i = 1; i <= ROWS; i++) script.request(1, "client->agent", i, "session/list", { cursor: `c${i}` });
+  const l = tap(script);
+  for (const r of script.records) l.send(r);
+  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  await expect(grid).toHaveAttribute("aria-rowcount", String(ROWS + 1));
+  const rendered = await grid.getByRole("row").count();
+  expect(rendered).toBeGreaterThan(5);
+  expect(rendered).toBeLessThan(100);
+  // Following the tail: the newest row is on screen, and a newer one scrolls into view too.
+  await expect(
+    grid
+      .getByRole("row")
+      .filter({ hasText: String(ROWS) })
+      .last(),
+  ).toBeVisible();
+  script.request(1, "client->agent", ROWS + 1, "session/list", { cursor: "next" });
+  l.send(script.records.at(-1)!);
+  await expect(grid.getByRole("row").filter({ hasText: String(ROWS + 1) })).toBeVisible();
+
+  // Scrolled up: new rows must not pull the view back to the bottom.
+  await page.locator(".vtable").evaluate((el) => {
+    el.scrollTop = 0;
+  });
+  await expect(grid.getByRole("row").filter({ hasText: "session/list" }).first()).toBeVisible();
+  script.request(1, "client->agent", ROWS + 2, "session/list", { cursor: "later" });
+  l.send(script.records.at(-1)!);
+  await expect(grid).toHaveAttribute("aria-rowcount", String(ROWS + 3));
+  expect(await page.locator(".vtable").evaluate((el) => el.scrollTop)).toBe(0);
+  expect(problems).toEqual([]);
+});

@@ -1,0 +1,78 @@
+/**
+ * A real `acp-retry-inspector serve` for browser tests and the UI bench: its own traces and
+ * rendezvous folders, the built renderer, the URL read from its first stdout line. `cli()` runs
+ * other commands (`fault ...`) against the same hub.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { cliPath, rendererDir } from "./build-once.js";
+
+/** A running `serve`. */
+export interface ServeProcess {
+  /** The UI URL with its token, as `serve` printed it. */
+  readonly url: string;
+  /** The same URL without the token. */
+  readonly bareUrl: string;
+  readonly port: number;
+  readonly token: string;
+  /** Runs the CLI with the hub's environment; resolves with its exit code and output. */
+  cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  stop(): Promise<void>;
+}
+
+/** Starts `serve` and resolves once it printed its URL (within `timeoutMs`). */
+export async function startServe(timeoutMs = 15_000): Promise<ServeProcess> {
+  const dir = mkdtempSync(join(tmpdir(), "acp-ri-e2e-"));
+  const env = {
+    ...process.env,
+    ACP_RETRY_INSPECTOR_RUNTIME_DIR: join(dir, "run"),
+    XDG_STATE_HOME: join(dir, "state"),
+  };
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [cliPath, "serve", "--ui-dir", rendererDir, "--traces-dir", join(dir, "traces")],
+    { env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL; stderr: ${stderr}`)), timeoutMs);
+    createInterface({ input: child.stdout! }).once("line", (line) => {
+      clearTimeout(timer);
+      resolve(line.trim());
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  const u = new URL(url);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return {
+    url,
+    bareUrl: `${u.origin}/`,
+    port: Number(u.port),
+    token: u.searchParams.get("token") ?? "",
+    cli: (args) =>
+      new Promise((resolve) => {
+        execFile(
+          process.execPath,
+          [cliPath, ...args],
+          { env, timeout: 15_000 },
+          (err, stdout, stderrText) => {
+            const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+            resolve({ code, stdout, stderr: stderrText });
+          },
+        );
+      }),
+    async stop() {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * The right-hand pane for the selected row: a submission's verdicts (with the RFD rule each cites)
+ * and the diff of its attempts' params, an attempt's or request's frames, or one frame's bytes.
+ * Everything from the wire is rendered as text.
+ */
+import type { Submission } from "../../shared/analyzer/timeline-model.js";
+import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
+import { Badge } from "../components/Badge.js";
+import { EmptyState } from "../components/EmptyState.js";
+import { KeyBadge } from "../components/KeyBadge.js";
+import { useInspector, useInspectorContext } from "../store/inspector-store.js";
+import { outcomeLabel } from "../timeline/outcome-label.js";
+import { diffParams, paramsOf } from "../timeline/params-diff.js";
+import type { TraceSession } from "../traces/trace-session.js";
+import { FrameView } from "./FrameView.js";
+import { ParamsDiffView } from "./ParamsDiffView.js";
+import { VerdictExplanation } from "./VerdictExplanation.js";
+
+/** Parses a selection key: `s12`, `s12.a0`, `s12.a0.f40`, `r7`, `r7.f41`, `m9`, `rec55`. */
+export function parseSelectionKey(key: string): {
+  kind: string;
+  id: number;
+  attempt?: number;
+  frame?: number;
+} {
+  const m = /^(rec|s|r|m)(\d+)(?:\.a(\d+))?(?:\.f(\d+))?$/.exec(key);
+  if (!m) return { kind: "none", id: 0 };
+  return {
+    kind: m[1] as string,
+    id: Number(m[2]),
+    ...(m[3] !== undefined && { attempt: Number(m[3]) }),
+    ...(m[4] !== undefined && { frame: Number(m[4]) }),
+  };
+}
+
+function SubmissionDetails({ s, session }: { s: Submission; session: TraceSession | undefined }) {
+  const raw = (seq: number) => {
+    const r = session?.recordBySeq(seq);
+    return r?.type === "frame" ? r.raw : undefined;
+  };
+  const diff = diffParams(s.attempts.map((a) => paramsOf(raw(a.requestSeq))));
+  return (
+    <>
+      <h2 className="panel-title">Submission: session/prompt</h2>
+      <dl className="facts">
+        <dt>Session</dt>
+        <dd>{s.sessionId ?? "(none)"}</dd>
+        <dt>Key</dt>
+        <dd>
+          {s.key !== null ? (
+            <KeyBadge idempotencyKey={s.key} />
+          ) : s.keyStatus === "invalid" ? (
+            `invalid: ${s.invalidKey?.reason} (${s.invalidKey?.shown})`
+          ) : (
+            "no key"
+          )}
+        </dd>
+        <dt>Prompt</dt>
+        <dd>{s.promptPreview}</dd>
+        <dt>Inserted</dt>
+        <dd>
+          {s.inserts} user message{s.inserts === 1 ? "" : "s"}
+          {s.messageIds.length ? ` (${s.messageIds.join(", ")})` : ""}; final messageId{" "}
+          {s.finalMessageId ?? "none yet"}
+        </dd>
+      </dl>
+      <h3>Verdicts</h3>
+      {s.verdicts.length === 0 ? <p className="muted">No verdict yet (an attempt is pending).</p> : null}
+      {s.verdicts.map((v) => (
+        <VerdictExplanation key={v.name} hit={v} />
+      ))}
+      <h3>Attempts</h3>
+      <ol className="attempts">
+        {s.attempts.map((a) => {
+          const o = outcomeLabel(a.outcome);
+          return (
+            <li key={a.requestSeq}>
+              connection #{a.conn}, id {String(a.id)}
+              {a.latencyMs === null ? "" : `, ${Math.round(a.latencyMs)} ms`}{" "}
+              <Badge tone={o.tone} title={o.title}>
+                {o.label}
+              </Badge>
+            </li>
+          );
+        })}
+      </ol>
+      <h3>Params of the attempts</h3>
+      <ParamsDiffView diff={diff} attempts={s.attempts.length} />
+    </>
+  );
+}
+
+function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
+  const { catalog } = useInspectorContext();
+  const traceId = useInspector((s) => s.traceId);
+  const view = useInspector((s) => s.view);
+  const session = traceId === undefined ? undefined : catalog.get(traceId);
+  const key = parseSelectionKey(selectedKey);
+  const record = (n: number | null) => (n === null ? undefined : session?.recordBySeq(n));
+
+  if (key.frame !== undefined || key.kind === "rec") {
+    const n = key.frame ?? seq;
+    return (
+      <>
+        <h2 className="panel-title">Frame #{n}</h2>
+        <FrameView record={record(n)} label="Raw frame" />
+      </>
+    );
+  }
+  if (key.kind === "s") {
+    const s = view.submissions.find((x) => x.id === key.id);
+    if (!s) return null;
+    const a = key.attempt === undefined ? undefined : s.attempts[key.attempt];
+    if (!a) return <SubmissionDetails s={s} session={session} />;
+    const o = outcomeLabel(a.outcome);
+    return (
+      <>
+        <h2 className="panel-title">
+          Attempt {(key.attempt ?? 0) + 1} of {s.attempts.length}{" "}
+          <Badge tone={o.tone} title={o.title}>
+            {o.label}
+          </Badge>
+        </h2>
+        <p>{o.title}</p>
+        <FrameView record={record(a.requestSeq)} label="Request" />
+        {a.responseSeq !== null ? <FrameView record={record(a.responseSeq)} label="Response" /> : null}
+        {a.cancelSeq !== null ? <FrameView record={record(a.cancelSeq)} label="Cancel" /> : null}
+      </>
+    );
+  }
+  if (key.kind === "r") {
+    const r = view.requests.find((x) => x.id === key.id);
+    if (!r) return null;
+    const o = outcomeLabel(r.outcome);
+    return (
+      <>
+        <h2 className="panel-title">
+          {r.method ?? "Unmatched response"}{" "}
+          <Badge tone={o.tone} title={o.title}>
+            {o.label}
+          </Badge>
+        </h2>
+        <p>
+          Retry class <strong>{r.retryClass}</strong>: {RETRY_CLASS_MEANING[r.retryClass]}.
+        </p>
+        {r.verdicts.map((v) => (
+          <VerdictExplanation key={v.name} hit={v} />
+        ))}
+        <FrameView record={record(r.requestSeq)} label="Request" />
+        {r.responseSeq !== null ? <FrameView record={record(r.responseSeq)} label="Response" /> : null}
+      </>
+    );
+  }
+  if (key.kind === "m") {
+    const m = view.malformed.find((x) => x.id === key.id);
+    if (!m) return null;
+    return (
+      <>
+        <h2 className="panel-title">Malformed frame #{m.seq}</h2>
+        <p>{m.reason}. The frame is kept verbatim; it was forwarded as it came.</p>
+        <FrameView record={record(m.seq)} label="Raw frame" />
+      </>
+    );
+  }
+  return null;
+}
+
+/** Details of the selected row, or an explanation of what will appear here. */
+export function DetailsPane() {
+  const selected = useInspector((s) => s.selected);
+  if (!selected) {
+    return (
+      <EmptyState title="Nothing selected">
+        <p>
+          Select a row (click it, or focus the table and use the arrow keys; Right and Left open and close a
+          row). A submission shows its verdicts with the RFD rule each one cites and a diff of its attempts'
+          params; an attempt or a frame shows the bytes exactly as they crossed the wire.
+        </p>
+      </EmptyState>
+    );
+  }
+  return <Selected selectedKey={selected.key} seq={selected.seq} />;
+}

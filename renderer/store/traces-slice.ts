@@ -1,0 +1,59 @@
+/** The zustand slice of what the hub and imports brought: the traces, the one shown, and the armed fault rules. */
+import type { StateCreator } from "zustand";
+import type { FaultRule } from "../../shared/faults/fault-rule.js";
+import { EMPTY_VIEW, type TimelineView } from "../traces/timeline-view.js";
+import type { TraceEntry } from "../traces/trace-catalog.js";
+
+/** An import in progress. */
+export interface ImportProgress {
+  readonly traceId: string;
+  readonly fileName: string;
+  readonly done: number;
+  readonly total: number;
+}
+
+/** Trace state; changed by the feed pump once per animation frame and by the trace selector. */
+export interface TracesSlice {
+  /** Every trace, newest first. */
+  readonly traces: readonly TraceEntry[];
+  /** The trace on screen. */
+  readonly traceId: string | undefined;
+  /** True until the user picks a trace: the newest live tap is then shown automatically. */
+  readonly followNewest: boolean;
+  /** The shown trace's timeline. */
+  readonly view: TimelineView;
+  /** The hub's armed fault rules. */
+  readonly rules: readonly FaultRule[];
+  /** How often the hub said events were gone from its ring before this window got them. */
+  readonly gaps: number;
+  /** True while the view is frozen (new events wait; the hub and its trace files keep recording). */
+  readonly paused: boolean;
+  /** Hub events waiting for Resume. */
+  readonly held: number;
+  readonly importing: ImportProgress | undefined;
+  selectTrace(id: string): void;
+  setPaused(paused: boolean): void;
+}
+
+/** Creates the traces slice; `onSelect`/`onPause` let the pump react (it owns the catalog). */
+export const tracesSlice =
+  (hooks: {
+    viewOf(id: string): TimelineView | undefined;
+    onPauseChange(paused: boolean): void;
+  }): StateCreator<TracesSlice, [], [], TracesSlice> =>
+  (set) => ({
+    traces: [],
+    traceId: undefined,
+    followNewest: true,
+    view: EMPTY_VIEW,
+    rules: [],
+    gaps: 0,
+    paused: false,
+    held: 0,
+    importing: undefined,
+    selectTrace: (id) => set({ traceId: id, followNewest: false, view: hooks.viewOf(id) ?? EMPTY_VIEW }),
+    setPaused: (paused) => {
+      set({ paused });
+      hooks.onPauseChange(paused);
+    },
+  });

@@ -1,0 +1,36 @@
+/** How an outcome reads in a chip: a short label, a tone, and a sentence on hover. */
+import type { Outcome } from "../../shared/analyzer/timeline-model.js";
+import type { BadgeTone } from "../components/Badge.js";
+
+/** The chip text, tone and hover explanation of an outcome. */
+export function outcomeLabel(o: Outcome): { label: string; tone: BadgeTone; title: string } {
+  switch (o.kind) {
+    case "pending":
+      return { label: "pending", tone: "info", title: "No answer yet." };
+    case "inserted":
+      return {
+        label: o.messageId ? `inserted ${o.messageId}` : "inserted",
+        tone: "ok",
+        title: o.messageId
+          ? `The Agent inserted the message as ${o.messageId}.`
+          : `Answered with stopReason ${o.stopReason ?? "?"} (protocol v1, no messageId).`,
+      };
+    case "answered":
+      return { label: "answered", tone: "ok", title: "The request got a result." };
+    case "error":
+      return { label: `error ${o.code}`, tone: "warn", title: o.message };
+    case "cancelled":
+      return { label: "cancelled", tone: "warn", title: `-32800: ${o.message}` };
+    case "lost":
+      return { label: "lost", tone: "error", title: o.reason };
+    case "dropped":
+      return {
+        label: `dropped ${o.frame}`,
+        tone: "error",
+        title:
+          o.frame === "request"
+            ? "Fault injection swallowed the request: the Agent never saw it."
+            : `Fault injection swallowed the response${o.answer ? ` (${outcomeLabel(o.answer).label})` : ""}: the Client never saw it.`,
+      };
+  }
+}

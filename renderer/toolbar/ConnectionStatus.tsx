@@ -1,0 +1,58 @@
+/** The toolbar's status: the hub connection, and the shown trace's agent pid, protocol version and connections. */
+import type { ConnectionState } from "../bridge/inspector-bridge.js";
+import { Badge, type BadgeTone } from "../components/Badge.js";
+import { useInspector } from "../store/inspector-store.js";
+
+const CONNECTION: Readonly<Record<ConnectionState, { tone: BadgeTone; label: string }>> = {
+  connecting: { tone: "info", label: "connecting" },
+  connected: { tone: "ok", label: "connected" },
+  reconnecting: { tone: "warn", label: "reconnecting" },
+  unauthorized: { tone: "error", label: "token refused" },
+};
+
+function AgentFacts() {
+  const agent = useInspector((s) => s.view.agents.at(-1));
+  const connections = useInspector((s) => s.view.connections);
+  const records = useInspector((s) => s.view.records);
+  const open = connections.filter((c) => c.closedSeq === null).length;
+  const version = connections.findLast((c) => c.protocolVersion !== null)?.protocolVersion;
+  return (
+    <>
+      <span>
+        agent{" "}
+        {agent
+          ? `pid ${agent.pid} ${agent.exitSeq === null ? "running" : `exited (${agent.exitSignal ?? `code ${agent.exitCode}`})`}`
+          : "not seen"}
+      </span>
+      <span>protocol {version === undefined ? "?" : `v${version}`}</span>
+      <span>
+        connections {open} open / {connections.length}
+      </span>
+      <span className="trace-size">{records} records</span>
+    </>
+  );
+}
+
+/** Connection badge and facts about the shown trace. */
+export function ConnectionStatus() {
+  const connection = useInspector((s) => s.connection);
+  const shell = useInspector((s) => s.shell);
+  const gaps = useInspector((s) => s.gaps);
+  const c = CONNECTION[connection];
+  return (
+    <output className="toolbar__group toolbar__status" aria-label="Connection">
+      <Badge tone={c.tone} title={shell === "electron" ? "in-process hub" : "hub over WebSocket"}>
+        {c.label}
+      </Badge>
+      <AgentFacts />
+      {gaps > 0 ? (
+        <Badge
+          tone="warn"
+          title="Events left the hub's memory before this window got them; export has the full trace."
+        >
+          {gaps} gap{gaps === 1 ? "" : "s"}
+        </Badge>
+      ) : null}
+    </output>
+  );
+}

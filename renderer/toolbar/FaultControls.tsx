@@ -1,0 +1,94 @@
+/**
+ * Fault buttons and the armed rules: each button arms one hub rule (optionally limited to a
+ * method); the rules the hub holds are listed, each with a button that disarms it.
+ */
+import { useState } from "react";
+import { describeRule, type FaultRuleSpec } from "../../shared/faults/fault-rule.js";
+import { DEFAULT_FAULT_DELAY_MS, FAULT_BUTTONS, type FaultButton } from "../app/fault-catalogue.js";
+import { useOperation } from "../app/use-operation.js";
+import { useBridge, useInspector } from "../store/inspector-store.js";
+
+function specFor(b: FaultButton, method: string, delayMs: number): FaultRuleSpec {
+  const m = method.trim();
+  if (!b.usesMethod) return { action: b.action };
+  const match = { ...(m !== "" && { method: m }), ...(b.action === "delay" && { on: "response" as const }) };
+  return { action: b.action, match, ...(b.action === "delay" && { delayMs }) };
+}
+
+function ArmedRules() {
+  const rules = useInspector((s) => s.rules);
+  const bridge = useBridge();
+  const run = useOperation();
+  return (
+    <section className="armed" aria-label="Armed fault rules">
+      {rules.length === 0 ? (
+        <span className="muted">No fault armed.</span>
+      ) : (
+        <ul>
+          {rules.map((r) => (
+            <li key={r.id}>
+              <code>{r.id}</code> {describeRule(r)}{" "}
+              <button
+                type="button"
+                aria-label={`Disarm ${r.id}`}
+                onClick={() => run(`Disarm ${r.id}`, () => bridge.disarmFault(r.id))}
+              >
+                Disarm
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The fault group of the toolbar. */
+export function FaultControls({ disabled }: { disabled: boolean }) {
+  const bridge = useBridge();
+  const run = useOperation();
+  const [method, setMethod] = useState("session/prompt");
+  const [delayMs, setDelayMs] = useState(DEFAULT_FAULT_DELAY_MS);
+  return (
+    <fieldset className="toolbar__group toolbar__faults">
+      <legend className="visually-hidden">Fault injection</legend>
+      <label title="Drop and delay buttons act only on this method (empty: any).">
+        Method <input size={14} value={method} onChange={(e) => setMethod(e.currentTarget.value)} />
+      </label>
+      <label>
+        Delay ms{" "}
+        <input
+          type="number"
+          min={0}
+          max={600_000}
+          step={100}
+          value={delayMs}
+          onChange={(e) =>
+            setDelayMs(Math.max(0, Math.min(600_000, Math.round(Number(e.currentTarget.value) || 0))))
+          }
+        />
+      </label>
+      {FAULT_BUTTONS.map((b) => (
+        <button
+          key={b.action}
+          type="button"
+          title={b.explanation}
+          disabled={disabled}
+          onClick={() =>
+            run(
+              b.label,
+              () => bridge.armFault(specFor(b, method, delayMs)),
+              (r) =>
+                r.immediate
+                  ? `sent now${r.taps === undefined ? "" : ` to ${r.taps} tap${r.taps === 1 ? "" : "s"}`}`
+                  : `armed ${r.rule.id}`,
+            )
+          }
+        >
+          {b.label}
+        </button>
+      ))}
+      <ArmedRules />
+    </fieldset>
+  );
+}

@@ -1,0 +1,96 @@
+/** Pause, clear, export (redacted unless asked) and import of the shown trace. */
+import { useRef } from "react";
+import { importTraceText } from "../app/import-trace.js";
+import { summarizeImport } from "../app/TraceDropZone.js";
+import { downloadText } from "../app/trace-files.js";
+import { useOperation } from "../app/use-operation.js";
+import { useInspector, useInspectorContext } from "../store/inspector-store.js";
+import { exportTrace } from "../traces/trace-export.js";
+import { decodeLines, splitTraceText } from "../traces/trace-file.js";
+
+/** The recording and trace-file group of the toolbar. */
+export function TraceControls() {
+  const ctx = useInspectorContext();
+  const run = useOperation();
+  const paused = useInspector((s) => s.paused);
+  const setPaused = useInspector((s) => s.setPaused);
+  const held = useInspector((s) => s.held);
+  const traceId = useInspector((s) => s.traceId);
+  const full = useInspector((s) => s.exportFull);
+  const setFull = useInspector((s) => s.setExportFull);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const doExport = async () => {
+    const session = traceId === undefined ? undefined : ctx.catalog.get(traceId);
+    if (!session?.header) throw new Error("no trace to export yet");
+    let records = session.records;
+    if (session.source === "live") {
+      // The hub's file is the complete trace (this window may have joined late or cleared).
+      const split = splitTraceText((await ctx.bridge.readTrace(session.id)).text);
+      if (split.ok) records = decodeLines(split.lines, 0, split.lines.length).records;
+    }
+    const out = exportTrace(session.label, session.header, records, full);
+    downloadText(document, out.fileName, out.text);
+    return out;
+  };
+
+  return (
+    <fieldset className="toolbar__group">
+      <legend className="visually-hidden">Recording and trace files</legend>
+      <button
+        type="button"
+        aria-pressed={paused}
+        title="Freeze the view; new events wait and appear on Resume. The hub keeps recording."
+        onClick={() => setPaused(!paused)}
+      >
+        {paused ? "Resume" : "Pause"}
+      </button>
+      {paused ? <span className="muted">{held} events waiting</span> : null}
+      <button
+        type="button"
+        disabled={traceId === undefined}
+        title="Empty this view of the trace; the hub's trace file keeps everything."
+        onClick={() => {
+          const s = traceId === undefined ? undefined : ctx.catalog.get(traceId);
+          if (!s) return;
+          s.clear();
+          ctx.store.getState().select(undefined);
+          ctx.pump.push({ kind: "touch", traceId: s.id });
+        }}
+      >
+        Clear
+      </button>
+      <button
+        type="button"
+        disabled={traceId === undefined}
+        onClick={() => run("Export", doExport, (r) => `saved ${r.fileName}`)}
+      >
+        Export
+      </button>
+      <label title="Keep prompt text and file contents in the export. Off by default: exports are redacted so they are safe to share.">
+        <input type="checkbox" checked={full} onChange={(e) => setFull(e.currentTarget.checked)} /> Full trace
+      </label>
+      <button type="button" onClick={() => fileInput.current?.click()}>
+        Import…
+      </button>
+      <input
+        ref={fileInput}
+        type="file"
+        accept=".jsonl,.ndjson,application/x-ndjson,application/json,text/plain"
+        aria-label="Import trace file"
+        className="visually-hidden"
+        tabIndex={-1}
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          e.currentTarget.value = "";
+          if (!file) return;
+          void run(
+            `Import ${file.name}`,
+            async () => importTraceText(ctx, file.name, await file.text()),
+            summarizeImport,
+          );
+        }}
+      />
+    </fieldset>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * Every trace this window knows: the hub's live taps (one per trace id) and imported files. Hub
+ * events are routed to their trace here; the store reads `entries()` for the trace selector.
+ */
+import type { HubEvent } from "../../shared/hub/hub-event.js";
+import type { TraceHeader } from "../../shared/trace/record.js";
+import { TraceSession, type TraceSource } from "./trace-session.js";
+
+/** A trace as the selector lists it. */
+export interface TraceEntry {
+  readonly id: string;
+  readonly label: string;
+  readonly source: TraceSource;
+  readonly attached: boolean;
+  readonly records: number;
+}
+
+/** A short label for a trace: the agent command when the header names one. */
+export function traceLabel(id: string, header: TraceHeader | null): string {
+  const command = header?.agent?.command;
+  const name = command && command.length > 0 ? command.join(" ") : id;
+  return name.length > 60 ? `${name.slice(0, 57)}…` : name;
+}
+
+/** The traces of this window, newest first in `entries()`. */
+export class TraceCatalog {
+  private readonly sessions = new Map<string, TraceSession>();
+  private importCount = 0;
+
+  /** The session of a trace id, if known. */
+  get(id: string): TraceSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Every session, oldest first. */
+  all(): TraceSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Applies hub events in order; returns the sessions they touched. */
+  applyHubEvents(events: readonly HubEvent[]): Set<TraceSession> {
+    const touched = new Set<TraceSession>();
+    for (const e of events) {
+      const s = this.live(e.traceId);
+      switch (e.kind) {
+        case "tap-attached":
+          s.setHeader(e.header);
+          s.label = traceLabel(s.id, e.header);
+          s.attached = true;
+          break;
+        case "record":
+          s.ingest(e.record);
+          break;
+        case "tap-detached":
+          s.attached = false;
+          break;
+        case "tap-gap":
+          s.missing += e.dropped;
+          break;
+      }
+      touched.add(s);
+    }
+    return touched;
+  }
+
+  /** Starts a session for an imported file. */
+  addImported(fileName: string, header: TraceHeader): TraceSession {
+    const id = `import-${++this.importCount}`;
+    const s = new TraceSession(id, fileName, "imported");
+    s.setHeader(header);
+    this.sessions.set(id, s);
+    return s;
+  }
+
+  /** The newest trace whose tap is attached, else the newest live trace, else undefined. */
+  newestLive(): TraceSession | undefined {
+    const live = this.all().filter((s) => s.source === "live");
+    return live.filter((s) => s.attached).at(-1) ?? live.at(-1);
+  }
+
+  /** The selector's entries, newest first. */
+  entries(): TraceEntry[] {
+    return this.all()
+      .reverse()
+      .map((s) => ({
+        id: s.id,
+        label: s.label,
+        source: s.source,
+        attached: s.attached,
+        records: s.view.records,
+      }));
+  }
+
+  private live(traceId: string): TraceSession {
+    let s = this.sessions.get(traceId);
+    if (!s) {
+      s = new TraceSession(traceId, traceId, "live");
+      this.sessions.set(traceId, s);
+    }
+    return s;
+  }
+}

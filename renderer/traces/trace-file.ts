@@ -1,0 +1,42 @@
+/**
+ * Reading a trace file's text in the renderer (imports, and the hub's copy for exports): the header
+ * line, then records decoded chunk by chunk so a large file shows its first rows while the rest loads.
+ */
+import { decodeHeader, decodeRecord } from "../../shared/trace/codec.js";
+import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+
+/** A trace file split into its header and record lines, or why it is not a trace. */
+export type TraceText =
+  | { readonly ok: true; readonly header: TraceHeader; readonly lines: readonly string[] }
+  | { readonly ok: false; readonly problem: string };
+
+/** Splits a trace file's text; the first non-empty line must be a trace header. */
+export function splitTraceText(text: string): TraceText {
+  const lines = text.split("\n");
+  let first = 0;
+  while (first < lines.length && (lines[first] as string).trim() === "") first++;
+  const headLine = lines[first];
+  if (headLine === undefined) return { ok: false, problem: "the file is empty" };
+  const head = decodeHeader(headLine);
+  if (head.kind !== "header")
+    return { ok: false, problem: head.kind === "problem" ? head.message : "no header" };
+  return { ok: true, header: head.header, lines: lines.slice(first + 1) };
+}
+
+/** Decoded records of a range of lines, with one message per unreadable line (1-based line numbers after the header). */
+export function decodeLines(
+  lines: readonly string[],
+  from: number,
+  to: number,
+): { records: TraceRecord[]; problems: string[] } {
+  const records: TraceRecord[] = [];
+  const problems: string[] = [];
+  for (let i = from; i < to && i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.trim() === "") continue;
+    const d = decodeRecord(line);
+    if (d.kind === "record") records.push(d.record);
+    else if (d.kind === "problem") problems.push(`line ${i + 2}: ${d.message}`);
+  }
+  return { records, problems };
+}
