@@ -39,6 +39,7 @@ const api: InspectorApi = {
   listTraces: () => invoke("listTraces", {}),
   readTrace: (id) => invoke("readTrace", { id }),
   hubStatus: () => invoke("hubStatus", {}),
+  demo: (command) => invoke("demo", { command }),
 };
 
 contextBridge.exposeInMainWorld("acpInspector", api);

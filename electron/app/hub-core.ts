@@ -64,6 +64,10 @@ export function createHubCore(options: HubCoreOptions): AppCore {
         case "listTraces":
           result = await hubJson(target, "GET", "/api/traces");
           break;
+        case "demo":
+          await hubJson(target, "POST", "/api/demo", call.args.command);
+          result = { ok: true };
+          break;
         case "hubStatus":
           result = await hubJson(target, "GET", "/api/hub");
           break;

@@ -1,6 +1,7 @@
 /** The app layout: toolbar, tabs, the active view and details side by side, stderr below; drop a file anywhere to import. */
 import { useEffect } from "react";
 import { StderrPanel } from "../components/StderrPanel.js";
+import { DemoDock } from "../demo/DemoDock.js";
 import { DetailsPane } from "../details/DetailsPane.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { applyThemePreference } from "../theme/theme-preference.js";
@@ -31,6 +32,7 @@ export function App() {
       <ThemeSync />
       <div className="app">
         <Toolbar />
+        <DemoDock />
         <Tabs />
         <main className="main-split">
           <TabPanel />

@@ -23,5 +23,6 @@ export function createElectronBridge(api: InspectorApi): InspectorBridge {
     listTraces: () => api.listTraces(),
     readTrace: (id) => api.readTrace(id),
     hubStatus: () => api.hubStatus(),
+    demo: (command) => api.demo(command),
   };
 }

@@ -122,7 +122,9 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
     };
   }
 
-  function command(m: UiToHub & { t: "fault-arm" | "fault-disarm" | "fault-clear" }): Promise<HubReply> {
+  function command(
+    m: UiToHub & { t: "fault-arm" | "fault-disarm" | "fault-clear" | "demo" },
+  ): Promise<HubReply> {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       return Promise.reject(new Error("not connected to the hub"));
     }
@@ -174,6 +176,10 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
     },
     listTraces: async () => (await (await api("/api/traces")).json()) as OperationResults["listTraces"],
     readTrace: async (id) => ({ text: await (await api(`/api/traces/${encodeURIComponent(id)}`)).text() }),
+    async demo(c) {
+      await command({ t: "demo", command: c });
+      return { ok: true };
+    },
     hubStatus: async () => (await (await api("/api/hub")).json()) as OperationResults["hubStatus"],
   };
 }

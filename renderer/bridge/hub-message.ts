@@ -28,6 +28,8 @@ export function parseHubMessage(text: unknown): HubToUi | undefined {
       return Array.isArray(m.rules) ? (v as HubToUi) : undefined;
     case "error":
       return typeof m.message === "string" ? (v as HubToUi) : undefined;
+    case "demo-status":
+      return m.status !== null && typeof m.status === "object" ? (v as HubToUi) : undefined;
     default:
       return undefined;
   }

@@ -6,6 +6,7 @@
  */
 
 import type { OperationResults } from "../../shared/app/operation.js";
+import type { DemoCommand } from "../../shared/demo/demo-wire.js";
 import type { FaultRuleSpec } from "../../shared/faults/fault-rule.js";
 import type { HubToUi } from "../../shared/hub/ui-wire.js";
 
@@ -29,4 +30,6 @@ export interface InspectorBridge {
   listTraces(): Promise<OperationResults["listTraces"]>;
   readTrace(id: string): Promise<OperationResults["readTrace"]>;
   hubStatus(): Promise<OperationResults["hubStatus"]>;
+  /** Drives the built-in demo (fails when the hub runs none). */
+  demo(command: DemoCommand): Promise<OperationResults["demo"]>;
 }

@@ -71,6 +71,8 @@ export function createFeedPump(
           for (const s of catalog.applyHubEvents(m.events as readonly HubEvent[])) touched.add(s);
         } else if (m.t === "fault-rules") {
           patch.rules = m.rules;
+        } else if (m.t === "demo-status") {
+          patch.demo = m.status;
         } else if (m.t === "gap") {
           gaps++;
         } else if (m.t === "error") {

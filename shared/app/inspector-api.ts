@@ -3,6 +3,7 @@
  * preload exposes exactly this as `window.acpInspector`; in a browser the renderer's hub bridge
  * provides the same calls over the hub's WebSocket and HTTP API.
  */
+import type { DemoCommand } from "../demo/demo-wire.js";
 import type { FaultRuleSpec } from "../faults/fault-rule.js";
 import type { OperationResults } from "./operation.js";
 
@@ -20,4 +21,5 @@ export interface InspectorApi {
   listTraces(): Promise<OperationResults["listTraces"]>;
   readTrace(id: string): Promise<OperationResults["readTrace"]>;
   hubStatus(): Promise<OperationResults["hubStatus"]>;
+  demo(command: DemoCommand): Promise<OperationResults["demo"]>;
 }

@@ -4,6 +4,7 @@
  * HTTP API), and the main process validates every call with `parseOperationCall` because anything
  * crossing a process boundary is untrusted input. Fault specs get their full check in the hub.
  */
+import { type DemoCommand, parseDemoCommand } from "../demo/demo-wire.js";
 import type { FaultRule, FaultRuleSpec } from "../faults/fault-rule.js";
 import type { TraceSummary } from "../hub/hub-event.js";
 
@@ -27,6 +28,8 @@ export interface OperationArgs {
   listTraces: Record<string, never>;
   readTrace: { readonly id: string };
   hubStatus: Record<string, never>;
+  /** A command for the built-in demo (refused when the hub runs none). */
+  demo: { readonly command: DemoCommand };
 }
 
 /** What each operation resolves to, by name. */
@@ -43,6 +46,7 @@ export interface OperationResults {
   /** The trace file (JSONL) exactly as the hub stored it. */
   readTrace: { readonly text: string };
   hubStatus: HubStatus;
+  demo: { readonly ok: true };
 }
 
 /** The name of an operation. */
@@ -56,6 +60,7 @@ export const OPERATION_NAMES: readonly OperationName[] = [
   "listTraces",
   "readTrace",
   "hubStatus",
+  "demo",
 ];
 
 /** A validated call: the name and its arguments, typed together. */
@@ -90,6 +95,11 @@ export function parseOperationCall(op: unknown, args: unknown): OperationCall | 
       if (typeof a.id !== "string" || !TRACE_ID.test(a.id))
         return { error: "readTrace: id must be a trace id" };
       return { op: "readTrace", args: { id: a.id } };
+    case "demo": {
+      const command = parseDemoCommand(a.command);
+      if ("error" in command) return { error: `demo: ${command.error}` };
+      return { op: "demo", args: { command } };
+    }
     case "clearFaults":
     case "listTraces":
     case "hubStatus":

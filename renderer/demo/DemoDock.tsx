@@ -1,0 +1,44 @@
+/**
+ * The built-in demo, docked above the inspector's views when the hub runs one: the scenario
+ * player and the demo client panel, wired to the store's demo status and the bridge's `demo`
+ * operation. Renders nothing on a hub without a demo.
+ */
+import { useCallback } from "react";
+import type { DemoCommand } from "../../shared/demo/demo-wire.js";
+import { SCENARIOS } from "../../shared/demo/scenarios.js";
+import { useOperation } from "../app/use-operation.js";
+import { useBridge, useInspector } from "../store/inspector-store.js";
+import { DemoPanel } from "./DemoPanel.js";
+import { ScenarioPlayer } from "./ScenarioPlayer.js";
+import "./demo.css";
+
+/** The dock. */
+export function DemoDock() {
+  const status = useInspector((s) => s.demo);
+  const bridge = useBridge();
+  const run = useOperation();
+  const command = useCallback(
+    (label: string, c: DemoCommand) => run(label, () => bridge.demo(c)),
+    [bridge, run],
+  );
+  if (!status) return null;
+  return (
+    <section className="demo-dock" aria-label="Built-in demo">
+      <ScenarioPlayer
+        scenarios={SCENARIOS}
+        progress={status.scenario}
+        enabled={status.state === "ready" || status.state === "failed"}
+        onPlay={(scenario, stepDelayMs) => command("Play", { op: "play", scenario, stepDelayMs })}
+        onNext={() => command("Next step", { op: "next" })}
+        onStop={() => command("Stop", { op: "stop" })}
+      />
+      <DemoPanel
+        status={status}
+        onSend={(text, withKey) =>
+          command(withKey ? "Send with key" : "Send without key", { op: "send", text, withKey })
+        }
+        onReset={(mode) => command("Restart agent", { op: "reset", mode })}
+      />
+    </section>
+  );
+}

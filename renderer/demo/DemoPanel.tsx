@@ -1,0 +1,98 @@
+/**
+ * The demo client panel: type a prompt and send it with a key (the safe client) or without one
+ * (the unsafe path), see the demo agent's process and mode, the client's connection, and each
+ * submission's attempts and messageIds. Pure: props in, callbacks out.
+ */
+import { useState } from "react";
+import type { DemoStatus, DemoSubmissionView } from "../../shared/demo/demo-wire.js";
+import { AGENT_MODES, type AgentMode } from "../../shared/demo/scenario.js";
+
+/** What the panel shows and what it can ask for. */
+export interface DemoPanelProps {
+  readonly status: DemoStatus;
+  onSend(text: string, withKey: boolean): void;
+  onReset(mode: AgentMode): void;
+}
+
+const short = (id: string) => (id.length > 13 ? `${id.slice(0, 8)}…` : id);
+
+function SubmissionLine({ s }: { s: DemoSubmissionView }) {
+  const dup = s.messageIds.length > 1;
+  return (
+    <li className={`demo-sub demo-sub--${dup ? "duplicate" : s.status}`}>
+      <span className="demo-sub__text">
+        {s.label ? `${s.label}: ` : `#${s.index}: `}
+        {s.text}
+      </span>{" "}
+      <span className="muted">{s.key ? `key ${short(s.key)}` : "no key"}</span> ·{" "}
+      <span>
+        {s.status}, {s.attempts} {s.attempts === 1 ? "attempt" : "attempts"}
+      </span>
+      {s.messageIds.length > 0 && (
+        <>
+          {" "}
+          · <span title={s.messageIds.join("\n")}>messageId {s.messageIds.map(short).join(", ")}</span>
+        </>
+      )}
+      {s.error && <span className="muted"> · {s.error}</span>}
+    </li>
+  );
+}
+
+/** The panel. */
+export function DemoPanel({ status, onSend, onReset }: DemoPanelProps) {
+  const [text, setText] = useState("Deploy the site");
+  const ready = status.state === "ready";
+  const send = (withKey: boolean) => {
+    if (text.trim() !== "") onSend(text, withKey);
+  };
+  return (
+    <section className="demo-panel" aria-label="Demo client">
+      <form
+        className="demo-panel__form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          send(true);
+        }}
+      >
+        <label>
+          Prompt <input type="text" value={text} maxLength={2000} onChange={(e) => setText(e.target.value)} />
+        </label>
+        <button type="submit" disabled={!ready}>
+          Send with key
+        </button>
+        <button type="button" disabled={!ready} onClick={() => send(false)}>
+          Send without key
+        </button>
+        <label>
+          Agent mode{" "}
+          <select value={status.mode} onChange={(e) => onReset(e.target.value as AgentMode)}>
+            {AGENT_MODES.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => onReset(status.mode)}>
+          Restart agent
+        </button>
+      </form>
+      <p className="demo-panel__status" role="status" aria-label="Demo status">
+        Demo {status.state}
+        {status.error ? ` (${status.error})` : ""} · agent{" "}
+        {status.agentPid === null ? "not running" : `pid ${status.agentPid}`} · mode {status.mode} · client{" "}
+        {status.client.state}
+        {status.client.conn > 0 ? ` on connection #${status.client.conn}` : ""} · {status.deploys}{" "}
+        {status.deploys === 1 ? "deploy" : "deploys"}
+      </p>
+      {status.submissions.length > 0 && (
+        <ul className="demo-panel__subs" aria-label="Submissions">
+          {status.submissions.map((s) => (
+            <SubmissionLine key={s.index} s={s} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
