@@ -24,7 +24,11 @@ export interface ServeProcess {
 }
 
 /** Starts `serve` and resolves once it printed its URL (within `timeoutMs`). */
-export async function startServe(timeoutMs = 15_000): Promise<ServeProcess> {
+/** `extraArgs` go after the harness's own (e.g. `--demo`); the demo's files stay in the scratch folder. */
+export async function startServe(
+  timeoutMs = 15_000,
+  extraArgs: readonly string[] = [],
+): Promise<ServeProcess> {
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-e2e-"));
   const env = {
     ...process.env,
@@ -33,7 +37,16 @@ export async function startServe(timeoutMs = 15_000): Promise<ServeProcess> {
   };
   const child: ChildProcess = spawn(
     process.execPath,
-    [cliPath, "serve", "--ui-dir", rendererDir, "--traces-dir", join(dir, "traces")],
+    [
+      cliPath,
+      "serve",
+      "--ui-dir",
+      rendererDir,
+      "--traces-dir",
+      join(dir, "traces"),
+      ...(extraArgs.includes("--demo") ? ["--demo-dir", join(dir, "demo")] : []),
+      ...extraArgs,
+    ],
     { env, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stderr = "";

@@ -1,0 +1,97 @@
+/**
+ * The built-in demo in Chromium against a real `serve --demo`: the scenario player drives the
+ * reference agent behind the real tap, and the timeline judges the hub's copy of the trace.
+ * Fast turns and no pause between steps; every wait is a web-first assertion.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { guardConsole } from "../harness/console-guard.js";
+import { type ServeProcess, startServe } from "../harness/serve-process.js";
+
+let hub: ServeProcess;
+test.beforeAll(async () => {
+  hub = await startServe(30_000, ["--demo", "--demo-turn-ms", "200", "--demo-timeout-ms", "1000"]);
+});
+test.afterAll(async () => {
+  await hub.stop();
+});
+
+async function open(page: Page) {
+  await page.goto(hub.url);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+  await expect(page.getByRole("status", { name: "Demo status" })).toContainText("Demo ready", {
+    timeout: 20_000,
+  });
+}
+
+async function play(page: Page, title: string) {
+  await page.getByLabel("Speed").selectOption({ label: "No pause" });
+  await page.getByRole("button", { name: `Play ${title}` }).click();
+  const caption = page.getByRole("region", { name: "Scenario caption" });
+  await expect(caption).toContainText(title);
+  await expect(caption.getByRole("status")).toContainText("Finished.", { timeout: 25_000 });
+  return caption;
+}
+
+test.describe.configure({ timeout: 60_000 });
+
+test("lost response, then a keyed retry: deduplicated, one messageId", async ({ page }, testInfo) => {
+  const problems = guardConsole(page);
+  await open(page);
+  const caption = await play(page, "Lost response, then a keyed retry");
+  await expect(caption).toContainText("Step 4 of 4");
+  await expect(caption).toContainText("Verdict deduplicated");
+
+  const subs = page.getByRole("list", { name: "Submissions" });
+  const a = subs.getByRole("listitem").filter({ hasText: "A: Deploy the site" });
+  await expect(a).toContainText("answered, 2 attempts");
+  await expect(a).toContainText(/messageId [0-9a-f]{8}…$/);
+  await expect(page.getByRole("status", { name: "Demo status" })).toContainText("mode correct");
+  await expect(page.getByRole("status", { name: "Demo status" })).toContainText("1 deploy");
+
+  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  const row = grid.getByRole("row").filter({ hasText: "Deploy the site" }).first();
+  await expect(row).toContainText("deduplicated");
+  await expect(grid.getByRole("row").filter({ hasText: "duplicate-insert" })).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("demo-lost-response.png"), fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test("the same story against a naive agent: duplicate-insert, two deploys", async ({ page }, testInfo) => {
+  const problems = guardConsole(page);
+  await open(page);
+  const caption = await play(page, "The same story against a naive agent");
+  await expect(caption).toContainText("Verdict duplicate-insert");
+  const status = page.getByRole("status", { name: "Demo status" });
+  await expect(status).toContainText("mode naive");
+  await expect(status).toContainText(/[2-9] deploys/);
+
+  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  await expect(grid.getByRole("row").filter({ hasText: "Deploy the site" }).first()).toContainText(
+    "duplicate-insert",
+  );
+  await page.screenshot({ path: testInfo.outputPath("demo-naive-duplicate.png"), fullPage: true });
+  expect(problems).toEqual([]);
+});
+
+test("a presenter steps through by hand, and sends from the demo panel without a key", async ({ page }) => {
+  await open(page);
+  await page.getByLabel("Speed").selectOption({ label: "By hand (Next step)" });
+  await page.getByRole("button", { name: "Play Agent crash, restart, resume, retry" }).click();
+  const caption = page.getByRole("region", { name: "Scenario caption" });
+  await expect(caption).toContainText("Step 1 of 4");
+  await expect(caption.getByRole("status")).toContainText("kill-agent rule is armed");
+  await caption.getByRole("button", { name: "Next step" }).click();
+  await expect(caption).toContainText("Step 2 of 4");
+  await expect(caption.getByRole("status")).toContainText("client reconnects", { timeout: 20_000 });
+  await caption.getByRole("button", { name: "Stop" }).click();
+  await expect(caption.getByRole("status")).toContainText("Stopped.");
+
+  await page.getByLabel("Prompt").fill("hello without a key");
+  await page.getByRole("button", { name: "Send without key" }).click();
+  await expect(
+    page
+      .getByRole("list", { name: "Submissions" })
+      .getByRole("listitem")
+      .filter({ hasText: "hello without a key" }),
+  ).toContainText(/no key · answered, 1 attempt/);
+});
