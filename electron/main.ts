@@ -137,7 +137,10 @@ function createWindow(onClosed: (webContentsId: number) => void): void {
 
 async function boot(): Promise<void> {
   await app.whenReady();
-  core = await startApp({ log: (line) => process.stderr.write(`acp-retry-inspector: ${line}\n`) });
+  core = await startApp({
+    log: (line) => process.stderr.write(`acp-retry-inspector: ${line}\n`),
+    ...(!process.argv.includes("--no-demo") && { demo: { cliPath: join(__dirname, "..", "cli.js") } }),
+  });
   process.stdout.write(`acp-retry-inspector ${TOOL_VERSION}: hub for browsers at ${core.url}\n`);
   // Boot in order: every feature registers its handlers before the window exists, so the first
   // thing the renderer asks is answered; events from before it subscribes wait in the hub's ring.

@@ -44,7 +44,7 @@ test("lost response, then a keyed retry: deduplicated, one messageId", async ({ 
   const subs = page.getByRole("list", { name: "Submissions" });
   const a = subs.getByRole("listitem").filter({ hasText: "A: Deploy the site" });
   await expect(a).toContainText("answered, 2 attempts");
-  await expect(a).toContainText(/messageId [0-9a-f]{8}…$/);
+  await expect(a).toContainText(/messageId [0-9a-f]{8}… · inspector: 1 insert, deduplicated/);
   await expect(page.getByRole("status", { name: "Demo status" })).toContainText("mode correct");
   await expect(page.getByRole("status", { name: "Demo status" })).toContainText("1 deploy");
 
@@ -64,6 +64,12 @@ test("the same story against a naive agent: duplicate-insert, two deploys", asyn
   const status = page.getByRole("status", { name: "Demo status" });
   await expect(status).toContainText("mode naive");
   await expect(status).toContainText(/[2-9] deploys/);
+  await expect(
+    page
+      .getByRole("list", { name: "Submissions" })
+      .getByRole("listitem")
+      .filter({ hasText: "A: Deploy the site" }),
+  ).toContainText("inspector: 2 inserts, duplicate-insert");
 
   const grid = page.getByRole("treegrid", { name: "Timeline" });
   await expect(grid.getByRole("row").filter({ hasText: "Deploy the site" }).first()).toContainText(
@@ -86,7 +92,7 @@ test("a presenter steps through by hand, and sends from the demo panel without a
   await caption.getByRole("button", { name: "Stop" }).click();
   await expect(caption.getByRole("status")).toContainText("Stopped.");
 
-  await page.getByLabel("Prompt").fill("hello without a key");
+  await page.getByRole("textbox", { name: "Prompt" }).fill("hello without a key");
   await page.getByRole("button", { name: "Send without key" }).click();
   await expect(
     page

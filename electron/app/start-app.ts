@@ -2,6 +2,7 @@
  * Starts what the Electron shell talks to: the hub, in-process, and the `AppCore` adapter over it.
  * Proxies find this hub through the rendezvous file like they find `serve`.
  */
+import { startDemoBesideHub } from "../demo/demo-beside-hub.js";
 import { defaultTracesDir, rendezvousPath } from "../hub/hub-paths.js";
 import { startHub } from "../hub/hub-server.js";
 import { readRendezvous } from "../hub/rendezvous.js";
@@ -16,6 +17,8 @@ export interface StartAppOptions {
   readonly rendezvousPath?: string | null;
   /** Reports what happened, e.g. that another hub already owns the rendezvous file. */
   readonly log?: (line: string) => void;
+  /** Run the built-in demo (docs/demo.md) from this CLI bundle; omitted: no demo. */
+  readonly demo?: { readonly cliPath: string };
 }
 
 /** Starts the in-process hub and returns the core over it; `close()` stops the hub. */
@@ -33,5 +36,13 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppCore> 
     tracesDir: options.tracesDir ?? defaultTracesDir(),
     ...(rendezvous ? { rendezvousPath: rendezvous } : {}),
   });
-  return createHubCore({ port: hub.port, token: hub.token, url: hub.url, onClose: () => hub.close() });
+  const stopDemo = options.demo
+    ? startDemoBesideHub(hub, { ...options.demo, log: options.log })
+    : async () => {};
+  return createHubCore({
+    port: hub.port,
+    token: hub.token,
+    url: hub.url,
+    onClose: () => stopDemo().then(() => hub.close()),
+  });
 }

@@ -97,6 +97,7 @@ export class DemoSession {
     const client = this.client;
     const subs = client?.tracker.all() ?? [];
     const labelOf = new Map([...this.labels].map(([label, s]) => [s.index, label]));
+    const analyzed = this.watch.analyzed();
     return {
       v: DEMO_WIRE_VERSION,
       state: this.state,
@@ -115,6 +116,13 @@ export class DemoSession {
         attempts: s.attempts.length,
         messageIds: [...s.messageIds],
         ...(s.error && { error: `${s.error.code} ${s.error.message}` }),
+        ...(s.key !== null &&
+          analyzed[s.key] && {
+            inspected: {
+              inserts: analyzed[s.key]?.inserts ?? 0,
+              verdicts: [...(analyzed[s.key]?.verdicts ?? [])],
+            },
+          }),
       })),
       deploys: client?.observer.observed.deploys.length ?? 0,
       log: [...(client?.recentLog ?? [])],

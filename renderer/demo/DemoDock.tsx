@@ -23,22 +23,25 @@ export function DemoDock() {
   );
   if (!status) return null;
   return (
-    <section className="demo-dock" aria-label="Built-in demo">
-      <ScenarioPlayer
-        scenarios={SCENARIOS}
-        progress={status.scenario}
-        enabled={status.state === "ready" || status.state === "failed"}
-        onPlay={(scenario, stepDelayMs) => command("Play", { op: "play", scenario, stepDelayMs })}
-        onNext={() => command("Next step", { op: "next" })}
-        onStop={() => command("Stop", { op: "stop" })}
-      />
-      <DemoPanel
-        status={status}
-        onSend={(text, withKey) =>
-          command(withKey ? "Send with key" : "Send without key", { op: "send", text, withKey })
-        }
-        onReset={(mode) => command("Restart agent", { op: "reset", mode })}
-      />
-    </section>
+    <details className="demo-dock" open>
+      <summary>Built-in demo</summary>
+      <section className="demo-dock__body" aria-label="Built-in demo">
+        <ScenarioPlayer
+          scenarios={SCENARIOS}
+          progress={status.scenario}
+          enabled={status.state === "ready" || status.state === "failed"}
+          onPlay={(scenario, stepDelayMs) => command("Play", { op: "play", scenario, stepDelayMs })}
+          onNext={() => command("Next step", { op: "next" })}
+          onStop={() => command("Stop", { op: "stop" })}
+        />
+        <DemoPanel
+          status={status}
+          onSend={(text, withKey) =>
+            command(withKey ? "Send with key" : "Send without key", { op: "send", text, withKey })
+          }
+          onReset={(mode) => command("Restart agent", { op: "reset", mode })}
+        />
+      </section>
+    </details>
   );
 }

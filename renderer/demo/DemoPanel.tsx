@@ -17,7 +17,7 @@ export interface DemoPanelProps {
 const short = (id: string) => (id.length > 13 ? `${id.slice(0, 8)}…` : id);
 
 function SubmissionLine({ s }: { s: DemoSubmissionView }) {
-  const dup = s.messageIds.length > 1;
+  const dup = s.messageIds.length > 1 || (s.inspected?.inserts ?? 0) > 1;
   return (
     <li className={`demo-sub demo-sub--${dup ? "duplicate" : s.status}`}>
       <span className="demo-sub__text">
@@ -35,6 +35,13 @@ function SubmissionLine({ s }: { s: DemoSubmissionView }) {
         </>
       )}
       {s.error && <span className="muted"> · {s.error}</span>}
+      {s.inspected && (
+        <span className="demo-sub__inspected">
+          {" "}
+          · inspector: {s.inspected.inserts} {s.inspected.inserts === 1 ? "insert" : "inserts"}
+          {s.inspected.verdicts.length > 0 ? `, ${s.inspected.verdicts.join(", ")}` : ""}
+        </span>
+      )}
     </li>
   );
 }

@@ -26,6 +26,8 @@ export interface DemoSubmissionView {
   readonly attempts: number;
   readonly messageIds: readonly string[];
   readonly error?: string;
+  /** What the inspector's analyzer found for this key in the trace (keyed submissions only). */
+  readonly inspected?: { readonly inserts: number; readonly verdicts: readonly string[] };
 }
 
 /** Where a played scenario stands. */

@@ -1,0 +1,39 @@
+/**
+ * Starts the built-in demo next to an in-process hub (the desktop app's), in the background: the
+ * window opens at once and the demo's panel appears when its agent is up. A demo that cannot start
+ * is reported, never fatal. Returns the function that stops it.
+ */
+import type { RunningHub } from "../hub/hub-server.js";
+import { defaultDataDir } from "../peers/default-data-dir.js";
+import { DemoSession } from "./demo-session.js";
+
+/** Where the demo runs from. */
+export interface DemoBesideHubOptions {
+  /** The CLI bundle (`dist/cli.js`). */
+  readonly cliPath: string;
+  /** Default: the per-user data folder + `/demo`. */
+  readonly dataDir?: string;
+  readonly log?: (line: string) => void;
+}
+
+/** Starts the demo beside `hub`; the result stops it (and waits for it to start first). */
+export function startDemoBesideHub(hub: RunningHub, options: DemoBesideHubOptions): () => Promise<void> {
+  const starting = DemoSession.start({
+    hub,
+    cliPath: options.cliPath,
+    dataDir: options.dataDir ?? defaultDataDir("demo"),
+    log: options.log,
+  }).then(
+    (demo) => {
+      hub.attachDemo(demo);
+      return demo;
+    },
+    (err: unknown) => {
+      options.log?.(`the built-in demo did not start: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    },
+  );
+  return async () => {
+    await (await starting)?.close();
+  };
+}
