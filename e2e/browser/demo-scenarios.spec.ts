@@ -3,16 +3,26 @@
  * reference agent behind the real tap, and the timeline judges the hub's copy of the trace.
  * Fast turns and no pause between steps; every wait is a web-first assertion.
  */
+import { execFileSync } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
+import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 
+/** The demo needs the tap's remote front (`proxy --listen`); a build without it skips, saying why. */
+function proxyListens(): boolean {
+  return execFileSync(process.execPath, [cliPath, "proxy", "--help"], { encoding: "utf8" }).includes(
+    "--listen",
+  );
+}
+
 let hub: ServeProcess;
 test.beforeAll(async () => {
+  test.skip(!proxyListens(), "this build's proxy has no --listen (the tap4 branch), which the demo runs on");
   hub = await startServe(30_000, ["--demo", "--demo-turn-ms", "200", "--demo-timeout-ms", "1000"]);
 });
 test.afterAll(async () => {
-  await hub.stop();
+  await hub?.stop();
 });
 
 async function open(page: Page) {

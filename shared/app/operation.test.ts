@@ -10,10 +10,12 @@ describe("parseOperationCall", () => {
       listTraces: {},
       readTrace: { id: "20260101T000000Z-1a2b3c4d" },
       hubStatus: undefined,
+      demo: { command: { op: "send", text: "hi", withKey: true } },
     };
     for (const op of OPERATION_NAMES) {
       expect(parseOperationCall(op, good[op])).toMatchObject({ op });
     }
+    expect(parseOperationCall("demo", { command: { op: "spawn" } })).toHaveProperty("error");
   });
 
   it("rejects unknown names, including inherited object keys", () => {
