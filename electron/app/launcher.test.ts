@@ -78,6 +78,7 @@ describe("launcher without the Electron binary", () => {
         ELECTRON_OVERRIDE_DIST_PATH: "",
         ACP_RETRY_INSPECTOR_RUNTIME_DIR: join(dist, "run"),
         XDG_STATE_HOME: join(dist, "state"),
+        XDG_DATA_HOME: join(dist, "data"),
       },
       stdio: ["ignore", "pipe", "inherit"],
     });

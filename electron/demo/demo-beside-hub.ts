@@ -1,6 +1,6 @@
 /**
- * Starts the built-in demo next to an in-process hub (the desktop app's), in the background: the
- * window opens at once and the demo's panel appears when its agent is up. A demo that cannot start
+ * Starts the built-in demo next to an in-process hub (the desktop app's, or `serve --demo`'s), in
+ * the background: the UI opens at once and the demo's panel appears when its agent is up. A demo that cannot start
  * is reported, never fatal. Returns the function that stops it.
  */
 import type { RunningHub } from "../hub/hub-server.js";
@@ -13,7 +13,11 @@ export interface DemoBesideHubOptions {
   readonly cliPath: string;
   /** Default: the per-user data folder + `/demo`. */
   readonly dataDir?: string;
+  readonly turnMs?: number;
+  readonly attemptTimeoutMs?: number;
   readonly log?: (line: string) => void;
+  /** Called once the demo is attached, with its state (`ready` or `failed`). */
+  readonly onStarted?: (demo: DemoSession) => void;
 }
 
 /** Starts the demo beside `hub`; the result stops it (and waits for it to start first). */
@@ -22,10 +26,13 @@ export function startDemoBesideHub(hub: RunningHub, options: DemoBesideHubOption
     hub,
     cliPath: options.cliPath,
     dataDir: options.dataDir ?? defaultDataDir("demo"),
+    turnMs: options.turnMs,
+    attemptTimeoutMs: options.attemptTimeoutMs,
     log: options.log,
   }).then(
     (demo) => {
       hub.attachDemo(demo);
+      options.onStarted?.(demo);
       return demo;
     },
     (err: unknown) => {

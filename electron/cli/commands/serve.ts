@@ -2,7 +2,6 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { DemoSession } from "../../demo/demo-session.js";
 import { defaultTracesDir, rendezvousPath } from "../../hub/hub-paths.js";
 import { startHub } from "../../hub/hub-server.js";
 import { openBrowser } from "../../hub/open-browser.js";
@@ -74,6 +73,12 @@ export const serveCommand: CliCommand = {
     }
     const port = positiveInt("--port", values.port as string | undefined, 65_535);
     const ringSize = positiveInt("--ring-size", values["ring-size"] as string | undefined, 10_000_000);
+    const demoTurnMs = positiveInt("--demo-turn-ms", values["demo-turn-ms"] as string | undefined, 600_000);
+    const demoTimeoutMs = positiveInt(
+      "--demo-timeout-ms",
+      values["demo-timeout-ms"] as string | undefined,
+      600_000,
+    );
     const path = rendezvousPath();
     const existing = readRendezvous(path);
     if (existing.kind === "live")
@@ -98,32 +103,26 @@ export const serveCommand: CliCommand = {
     process.stderr.write(
       `acp-retry-inspector: hub ${hub.hubId} on 127.0.0.1:${hub.port}, traces in ${tracesDir}\n`,
     );
-    let demo: DemoSession | undefined;
+    const say = (m: string) => process.stderr.write(`acp-retry-inspector: ${m}\n`);
+    let stopDemo = async () => {};
     if (values.demo) {
-      const { DemoSession } = await import("../../demo/demo-session.js");
-      demo = await DemoSession.start({
-        hub,
+      // In the background: the hub serves (and stops on a signal) while the demo agent comes up.
+      const { startDemoBesideHub } = await import("../../demo/demo-beside-hub.js");
+      stopDemo = startDemoBesideHub(hub, {
         cliPath: realpathSync(process.argv[1] ?? ""),
         dataDir: (values["demo-dir"] as string | undefined) ?? defaultDataDir("demo"),
-        turnMs: positiveInt("--demo-turn-ms", values["demo-turn-ms"] as string | undefined, 600_000),
-        attemptTimeoutMs: positiveInt(
-          "--demo-timeout-ms",
-          values["demo-timeout-ms"] as string | undefined,
-          600_000,
-        ),
-        log: (m) => process.stderr.write(`acp-retry-inspector: ${m}\n`),
+        turnMs: demoTurnMs,
+        attemptTimeoutMs: demoTimeoutMs,
+        log: say,
+        onStarted: (d) => say(`demo ${d.status().state}, agent mode ${d.status().mode}`),
       });
-      hub.attachDemo(demo);
-      process.stderr.write(
-        `acp-retry-inspector: demo ${demo.status().state}, agent mode ${demo.status().mode}\n`,
-      );
     }
     if (values.open) openBrowser(hub.url, (m) => process.stderr.write(`acp-retry-inspector: ${m}\n`));
     await new Promise<void>((resolve) => {
       process.once("SIGINT", resolve);
       process.once("SIGTERM", resolve);
     });
-    await demo?.close();
+    await stopDemo();
     await hub.close();
     return 0;
   },
