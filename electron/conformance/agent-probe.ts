@@ -11,15 +11,17 @@ export async function probeAgent(options: ResolvedOptions): Promise<AgentProbe> 
   const link = linkFor(options, "probe");
   const deadline = new CaseDeadline(options.caseTimeoutMs);
   let probe: AgentProbe;
+  let client: SuiteClient | undefined;
   try {
     const connection = await link.open(1);
-    const client = new SuiteClient(connection.stream, deadline, 1);
+    client = new SuiteClient(connection.stream, deadline, 1);
     const init = await client.initialize();
     probe = judge(init);
   } catch (err) {
     const problem = err instanceof Error ? err.message : String(err);
     probe = { status: "failed", protocolVersion: null, problem: `initialize failed: ${problem}` };
   }
+  client?.close();
   const traceFile = await link.finish().catch(() => undefined);
   return { ...probe, traceFile };
 }

@@ -18,6 +18,7 @@ const RECONNECT_PAUSE_MS = 100;
 export class CaseContext {
   private conns = 0;
   private readonly opened: LinkConnection[] = [];
+  private readonly clients: SuiteClient[] = [];
 
   constructor(
     readonly name: CaseName,
@@ -37,6 +38,7 @@ export class CaseContext {
       const link = await this.link.open(conn);
       this.opened.push(link);
       const client = new SuiteClient(link.stream, this.deadline, conn);
+      this.clients.push(client);
       try {
         const init = await (untilUp
           ? this.deadline.within(client.initialize(), "the restarted agent", RECONNECT_ATTEMPT_MS)
@@ -92,8 +94,9 @@ export class CaseContext {
     );
   }
 
-  /** Closes every connection this case opened (the link's `finish` also does, bounded). */
+  /** Closes every connection this case opened: the client side first, then the link (bounded). */
   async closeAll(): Promise<void> {
+    for (const client of this.clients) client.close();
     await Promise.all(this.opened.map((c) => c.close()));
   }
 }

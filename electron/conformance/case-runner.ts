@@ -40,9 +40,11 @@ export async function runCase(
     reason = err instanceof Error ? err.message : String(err);
   }
   let traceFile: string | undefined;
-  const finished = link.finish().then((path) => {
-    traceFile = path;
-  });
+  const finished = settlesWithin(ctx.closeAll(), 5000)
+    .then(link.finish.bind(link))
+    .then((path) => {
+      traceFile = path;
+    });
   if (!(await settlesWithin(finished, 10_000))) reason += " (cleanup did not finish in 10 s)";
   let analyzerViolations: string[] = [];
   if (traceFile !== undefined) {

@@ -13,6 +13,7 @@ import { TraceWriter } from "../trace/trace-writer.js";
 /** Records one case's client-side frames into a trace file. */
 export class ClientSideRecorder {
   private readonly trace: TraceFanout;
+  private readonly closed = new Set<number>();
 
   constructor(
     readonly path: string,
@@ -61,8 +62,10 @@ export class ClientSideRecorder {
     this.trace.emit({ type: "note", level: "info", text });
   }
 
-  /** A connection closed. */
+  /** A connection closed (recorded once per connection: whichever side noticed first). */
   close(conn: number, reason: string): void {
+    if (this.closed.has(conn)) return;
+    this.closed.add(conn);
     this.trace.emit({ type: "conn-close", conn, reason });
   }
 

@@ -38,7 +38,15 @@ export async function runConformance(
     );
     for (const result of cases) onProgress({ kind: "case-end", result });
   } else {
-    cases = await runAll(selected, resolved, started, onProgress);
+    // A remote agent is shared by every case: restarting it must not cut the other cases' connections.
+    const alone =
+      resolved.agent.kind === "url" ? selected.filter((c) => c.name === "retry-after-restart") : [];
+    const together = selected.filter((c) => !alone.includes(c));
+    const results = [
+      ...(await runAll(together, resolved, started, onProgress)),
+      ...(await runAll(alone, resolved, started, onProgress)),
+    ];
+    cases = selected.map((c) => results.find((r) => r.name === c.name) as CaseResult);
   }
   return {
     tool: SUITE_TOOL,

@@ -13,6 +13,8 @@ import { skip } from "./case-outcome.js";
 import { ClientSideRecorder } from "./client-side-recorder.js";
 import { settlesWithin } from "./settles-within.js";
 
+const CLOSED = 3;
+
 /** What a URL link needs. */
 export interface UrlLinkOptions {
   readonly url: string;
@@ -39,12 +41,22 @@ export class UrlLink implements AgentLink {
   async open(conn: number): Promise<LinkConnection> {
     const { url } = this.options;
     this.recorder.open(conn, this.transport, url);
-    const stream = this.transport === "ws" ? await this.webSocket(conn) : await this.http(conn);
+    const socket: { current?: { close(): void; terminate(): void; readyState: number } } = {};
+    const stream = this.transport === "ws" ? await this.webSocket(conn, socket) : await this.http(conn);
     let closed = false;
     const close = async () => {
       if (closed) return;
       closed = true;
-      await settlesWithin(stream.writable.close(), 2000);
+      // The client's JsonRpcPeer holds the writer and closes it first; this ends what is left.
+      if (!stream.writable.locked) await settlesWithin(stream.writable.close(), 2000);
+      const ws = socket.current;
+      if (ws && ws.readyState !== CLOSED) {
+        ws.close();
+        const gone = new Promise<void>((resolve) =>
+          (ws as unknown as NodeJS.EventEmitter).once("close", () => resolve()),
+        );
+        if (!(await settlesWithin(gone, 1000))) ws.terminate();
+      }
       this.recorder.close(conn, "client closed the connection");
     };
     this.open_.push(close);
@@ -83,7 +95,10 @@ export class UrlLink implements AgentLink {
     return this.options.traceFile;
   }
 
-  private async webSocket(conn: number): Promise<Stream> {
+  private async webSocket(
+    conn: number,
+    socket: { current?: { close(): void; terminate(): void; readyState: number } },
+  ): Promise<Stream> {
     // Loaded on demand: a stdio run never pays for them. Node 20 has no global WebSocket.
     const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");
     const { WebSocket } = await import("ws");
@@ -93,6 +108,8 @@ export class UrlLink implements AgentLink {
     class RecordingWebSocket extends WebSocket {
       constructor(...args: ConstructorParameters<typeof WebSocket>) {
         super(...args);
+        socket.current = this;
+        this.on("close", (code: number) => recorder.close(conn, `WebSocket closed (code ${code})`));
         this.on("message", (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
           const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
           recorder.received(conn, isBinary ? bytes : bytes.toString("utf8"));
