@@ -23,6 +23,8 @@ export interface HubLinkOptions {
   readonly hub?: { readonly port: number; readonly token: string };
   /** Records kept while no hub takes them (default 20 000); the oldest are dropped beyond. */
   readonly maxBacklog?: number;
+  /** Bytes of record text kept while no hub takes them (default 32 MiB); the oldest are dropped beyond. */
+  readonly maxBacklogBytes?: number;
   /** Records per batch message (default 1 000). */
   readonly maxBatch?: number;
   /** Coalescing window before a batch is sent, ms (default 20). */
@@ -71,7 +73,7 @@ export function createHubLink(options: HubLinkOptions): HubLink {
       options.onLog?.(line);
     } catch {}
   };
-  const backlog = new LinkBacklog(options.maxBacklog ?? 20_000);
+  const backlog = new LinkBacklog(options.maxBacklog ?? 20_000, options.maxBacklogBytes);
   const ruleListeners = new Set<(rules: readonly FaultRule[]) => void>();
   const attachListeners = new Set<(attached: boolean, traceId?: string) => void>();
   let ws: WebSocket | undefined;

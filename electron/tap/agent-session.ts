@@ -61,8 +61,13 @@ export class AgentSession {
 
   /** Runs the connection to its end (the last agent exited). Never rejects; does not close the trace. */
   async run(): Promise<AgentSessionEnd> {
-    const { trace, command, conn } = this.o;
-    trace.emit({ type: "conn-open", conn, transport: this.o.transport, ...(this.o.peer && { peer: this.o.peer }) });
+    const { trace, conn } = this.o;
+    trace.emit({
+      type: "conn-open",
+      conn,
+      transport: this.o.transport,
+      ...(this.o.peer && { peer: this.o.peer }),
+    });
     this.connFaults = this.o.faults?.connection(conn, {
       disconnectClient: () => this.disconnect("disconnected by a disconnect-client fault"),
       killAgent: () => this.agent?.kill("SIGKILL"),
@@ -91,7 +96,11 @@ export class AgentSession {
           this.agent?.child.stdin.end();
         },
         onDestError: (err) =>
-          trace.emit({ type: "note", level: "warn", text: `cannot write to the agent's stdin: ${err.message}` }),
+          trace.emit({
+            type: "note",
+            level: "warn",
+            text: `cannot write to the agent's stdin: ${err.message}`,
+          }),
       });
       this.clientPump = clientPump;
       let first = true;
@@ -203,7 +212,9 @@ export class AgentSession {
           trace.emit({ type: "note", level: "warn", text: `cannot write to the client: ${err.message}` }),
       }).start();
     });
-    const err = new Promise<void>((resolve) => relayStderr(agent.child.stderr, this.o.errOut, trace, pid, resolve));
+    const err = new Promise<void>((resolve) =>
+      relayStderr(agent.child.stderr, this.o.errOut, trace, pid, resolve),
+    );
     return Promise.all([out, err]);
   }
 

@@ -1,8 +1,13 @@
 import type { Readable, Writable } from "node:stream";
+import type { Frame } from "../../shared/protocol/frame.js";
 import type { Direction } from "../../shared/trace/record.js";
 import type { TraceFanout } from "../trace/trace-fanout.js";
-import type { Frame } from "../../shared/protocol/frame.js";
-import { classifiedLine, type FrameEvidence, OVERSIZE_PREFIX_BYTES, oversizeEvidence } from "./frame-evidence.js";
+import {
+  classifiedLine,
+  type FrameEvidence,
+  OVERSIZE_PREFIX_BYTES,
+  oversizeEvidence,
+} from "./frame-evidence.js";
 import type { FrameDecision, FramePolicy } from "./frame-policy.js";
 import { type LineEvent, LineSplitter } from "./line-splitter.js";
 
