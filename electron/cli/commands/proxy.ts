@@ -4,6 +4,8 @@ import { join } from "node:path";
 import type { FaultRule } from "../../../shared/faults/fault-rule.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../shared/trace/record.js";
 import { createHubLink, type HubLink } from "../../hub/hub-link.js";
+import { rendezvousPath } from "../../hub/hub-paths.js";
+import { readRendezvous } from "../../hub/rendezvous.js";
 import { parseFaultArg } from "../../tap/fault-arg.js";
 import { FaultInjector } from "../../tap/fault-injector.js";
 import { HubSink } from "../../tap/hub-sink.js";
@@ -16,6 +18,11 @@ import { type CliCommand, CliError } from "../command.js";
 import { TOOL_VERSION } from "../version.js";
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+/**
+ * When a hub is already running, how long the proxy waits for its armed rules before it starts the
+ * session, so rules armed before the session apply from its first frame. Never waits without a hub.
+ */
+export const HUB_STARTUP_WAIT_MS = 500;
 
 /** The parsed command line of `proxy`. */
 export interface ProxyArgs {
@@ -117,6 +124,8 @@ interface ProxyRecorder {
   readonly trace: TraceFanout;
   readonly faults: FaultInjector;
   readonly link: HubLink | null;
+  /** Resolves once a running hub's rules arrived (at most `HUB_STARTUP_WAIT_MS`), at once without a live hub. */
+  readonly hubReady: Promise<void>;
 }
 
 function startRecorder(
@@ -132,10 +141,25 @@ function startRecorder(
   const faults = new FaultInjector(trace);
   if (rules.length > 0) faults.armLocal(rules);
   let link: HubLink | null = null;
+  let hubReady = Promise.resolve();
   if (!parsed.noHub) {
+    const live = readRendezvous(rendezvousPath()).kind === "live";
+    let ready = () => {};
+    if (live) {
+      hubReady = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, HUB_STARTUP_WAIT_MS);
+        ready = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
     link = createHubLink({ header });
     trace.attach(new HubSink(link));
-    link.onFaultRules((hubRules) => faults.setHubRules(hubRules));
+    link.onFaultRules((hubRules) => {
+      faults.setHubRules(hubRules);
+      ready();
+    });
     link.onAttach((attached, traceId) =>
       trace.emit({
         type: "note",
@@ -146,7 +170,7 @@ function startRecorder(
       }),
     );
   }
-  return { trace, faults, link };
+  return { trace, faults, link, hubReady };
 }
 
 /** `acp-retry-inspector proxy`: a drop-in agent command that records the session to a trace file. */
@@ -183,7 +207,8 @@ export const proxyCommand: CliCommand = {
       transport: parsed.listen === undefined ? "stdio" : "ws+http",
     };
     if (parsed.listen !== undefined) return runFront(parsed, parsed.listen, header, path, rules);
-    const { trace, faults } = startRecorder(parsed, header, path, rules);
+    const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules);
+    await hubReady;
     const tap = new StdioTap({
       command,
       clientIn: process.stdin,
@@ -227,7 +252,8 @@ async function runFront(
   } catch (err) {
     throw new CliError((err as Error).message);
   }
-  const { trace, faults } = startRecorder(parsed, header, path, rules);
+  const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules);
+  await hubReady;
   const agent =
     parsed.agentUrl !== undefined
       ? { kind: "url" as const, url: parsed.agentUrl }
