@@ -21,7 +21,7 @@ function recordWeight(record: TraceRecord): number {
  * so the hub can be told about the gap (the tap's own trace file keeps them all).
  */
 export class LinkBacklog {
-  private items: TraceRecord[] = [];
+  private items: (TraceRecord | undefined)[] = [];
   private weights: number[] = [];
   private bytes = 0;
   private head = 0;
@@ -34,14 +34,25 @@ export class LinkBacklog {
     readonly maxBytes = 32 * 1024 * 1024,
   ) {}
 
+  /** Counts a record that was never queued (no hub to hold it for); the next batch reports it as dropped. */
+  skip(): void {
+    this.droppedUnreported++;
+    this.droppedTotal++;
+  }
+
   /** Queues a record, discarding the oldest when full. */
   push(record: TraceRecord): void {
     const weight = recordWeight(record);
     this.items.push(record);
     this.weights.push(weight);
     this.bytes += weight;
+    this.trim();
+  }
+
+  private trim(): void {
     while (this.size > this.capacity || (this.bytes > this.maxBytes && this.size > 1)) {
       this.bytes -= this.weights[this.head] ?? 0;
+      this.items[this.head] = undefined; // released now, not at the next compaction
       this.head++;
       if (this.inFlightCount > 0) this.inFlightCount--;
       else {
@@ -70,7 +81,7 @@ export class LinkBacklog {
   /** Takes up to `max` unsent records (now in flight) and the count of unsent records dropped since the last take. */
   take(max: number): { records: TraceRecord[]; dropped: number } {
     const from = this.head + this.inFlightCount;
-    const records = this.items.slice(from, from + max);
+    const records = this.items.slice(from, from + max) as TraceRecord[];
     this.inFlightCount += records.length;
     const dropped = this.droppedUnreported;
     this.droppedUnreported = 0;
@@ -81,6 +92,7 @@ export class LinkBacklog {
   ack(upTo: number): void {
     while (this.head < this.items.length && (this.items[this.head] as TraceRecord).seq <= upTo) {
       this.bytes -= this.weights[this.head] ?? 0;
+      this.items[this.head] = undefined;
       this.head++;
       if (this.inFlightCount > 0) this.inFlightCount--;
     }

@@ -77,7 +77,9 @@ describe("FaultInjector in a stdio tap", () => {
 
   it("command-line rules fire before the hub's, and the hub's list going away disarms its rules", async () => {
     const t = echoTap();
-    t.faults.setHubRules([rule("r1", { action: "drop-request", match: { method: "b", on: "request" }, count: 5 })]);
+    t.faults.setHubRules([
+      rule("r1", { action: "drop-request", match: { method: "b", on: "request" }, count: 5 }),
+    ]);
     t.faults.armLocal([rule("cli-1", { action: "drop-request", match: { on: "request" } })]);
     const run = t.tap.run();
     t.clientIn.write(line("b") + line("b") + line("c"));

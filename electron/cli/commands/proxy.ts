@@ -154,7 +154,7 @@ function startRecorder(
         };
       });
     }
-    link = createHubLink({ header });
+    link = createHubLink({ header, holdWhileDetached: false });
     trace.attach(new HubSink(link));
     link.onFaultRules((hubRules) => {
       faults.setHubRules(hubRules);
