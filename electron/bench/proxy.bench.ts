@@ -3,9 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { fileURLToPath, pathToFileURL } from "node:url";
 // @ts-expect-error: plain ESM build script without type declarations
-import { buildCli } from "../build/build-cli.mjs";
+import { buildCli, projectRoot } from "../build/build-cli.mjs";
 import type { Bench, BenchRow } from "./bench-row.js";
 
 /*
@@ -15,7 +14,7 @@ import type { Bench, BenchRow } from "./bench-row.js";
  * Set ACP_RI_CLI to an already built cli.js to skip the build.
  */
 
-const AGENT = fileURLToPath(new URL("../tap/testing/scripted-agent.mjs", import.meta.url));
+const AGENT = join(projectRoot as string, "electron", "tap", "testing", "scripted-agent.mjs");
 const NOTIFICATIONS = 200_000;
 const REQUESTS = 10_000;
 const WARMUP_REQUESTS = 500;
@@ -183,7 +182,3 @@ export const proxyBench: Bench = async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 };
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  for (const row of await proxyBench()) console.log(JSON.stringify(row));
-}

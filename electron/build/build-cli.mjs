@@ -1,10 +1,22 @@
 // Bundles the Node side (CLI and library entry points) with esbuild. Usage: node electron/build/build-cli.mjs [OUTDIR]
 import { existsSync, readFileSync, symlinkSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** The project root: the nearest folder above this file (or the bundle it was inlined into) whose package.json is ours. */
+function findRoot(from) {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "acp-retry-inspector") return dir;
+    if (dirname(dir) === dir) throw new Error(`no acp-retry-inspector package.json above ${from}`);
+  }
+}
+
+const root = findRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** The project root folder (where package.json is). */
+export const projectRoot = root;
 
 /** Builds `cli.js` (and the library entries) into `outdir`; returns the path of the CLI. */
 export async function buildCli(outdir = join(root, "dist")) {
@@ -36,7 +48,12 @@ function linkNodeModules(outdir) {
   symlinkSync(join(root, "node_modules"), link, process.platform === "win32" ? "junction" : "dir");
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Only when run as `node electron/build/build-cli.mjs`, not when a bundle (the bench runner) inlines this file.
+if (
+  process.argv[1] &&
+  resolve(process.argv[1]) === fileURLToPath(import.meta.url) &&
+  basename(process.argv[1]) === "build-cli.mjs"
+) {
   const out = await buildCli(process.argv[2] ? resolve(process.argv[2]) : undefined);
   console.log(`built ${out}`);
 }

@@ -23,6 +23,15 @@ export interface HubLinkOptions {
   readonly hub?: { readonly port: number; readonly token: string };
   /** Records kept while no hub takes them (default 20 000); the oldest are dropped beyond. */
   readonly maxBacklog?: number;
+  /** Bytes of record text kept until a hub acknowledges them (default 32 MiB); the oldest are dropped beyond. */
+  readonly maxBacklogBytes?: number;
+  /**
+   * Keep records produced while no hub is attached (default true, bounded as above). A proxy passes
+   * false: holding records for a hub that may never come would make every session without a hub
+   * pay for it in memory and garbage collection. Records skipped this way are counted and reported
+   * to the next hub as a gap; records already sent to a hub that then died are still resent.
+   */
+  readonly holdWhileDetached?: boolean;
   /** Records per batch message (default 1 000). */
   readonly maxBatch?: number;
   /** Coalescing window before a batch is sent, ms (default 20). */
@@ -71,7 +80,8 @@ export function createHubLink(options: HubLinkOptions): HubLink {
       options.onLog?.(line);
     } catch {}
   };
-  const backlog = new LinkBacklog(options.maxBacklog ?? 20_000);
+  const backlog = new LinkBacklog(options.maxBacklog ?? 20_000, options.maxBacklogBytes);
+  const holdWhileDetached = options.holdWhileDetached ?? true;
   const ruleListeners = new Set<(rules: readonly FaultRule[]) => void>();
   const attachListeners = new Set<(attached: boolean, traceId?: string) => void>();
   let ws: WebSocket | undefined;
@@ -240,6 +250,10 @@ export function createHubLink(options: HubLinkOptions): HubLink {
   return {
     send(record) {
       if (closed) return;
+      if (!attached && !holdWhileDetached) {
+        backlog.skip();
+        return;
+      }
       try {
         backlog.push(record);
         scheduleFlush();

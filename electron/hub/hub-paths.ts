@@ -1,5 +1,6 @@
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { userDir } from "../platform/user-dirs.js";
+import { defaultTraceDir } from "../trace/default-trace-path.js";
 
 /** Environment variable that overrides the rendezvous directory (tests, several users of one account). */
 export const RUNTIME_DIR_ENV = "ACP_RETRY_INSPECTOR_RUNTIME_DIR";
@@ -12,7 +13,7 @@ export function rendezvousDir(env: NodeJS.ProcessEnv = process.env): string {
   const override = env[RUNTIME_DIR_ENV];
   if (override) return override;
   if (env.XDG_RUNTIME_DIR) return join(env.XDG_RUNTIME_DIR, "acp-retry-inspector");
-  return join(configHome(env), "acp-retry-inspector");
+  return userDir("config", env);
 }
 
 /** The rendezvous file of the running hub. */
@@ -20,17 +21,5 @@ export function rendezvousPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(rendezvousDir(env), "hub.json");
 }
 
-function configHome(env: NodeJS.ProcessEnv): string {
-  if (process.platform === "win32") return env.APPDATA ?? join(homedir(), "AppData", "Roaming");
-  if (process.platform === "darwin") return join(homedir(), "Library", "Application Support");
-  return env.XDG_CONFIG_HOME ?? join(homedir(), ".config");
-}
-
-/** Default folder for the traces the hub writes: `$XDG_STATE_HOME/acp-retry-inspector/traces` or the platform equivalent. */
-export function defaultTracesDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (process.platform === "linux" || env.XDG_STATE_HOME) {
-    const state = env.XDG_STATE_HOME ?? join(homedir(), ".local", "state");
-    return join(state, "acp-retry-inspector", "traces");
-  }
-  return join(configHome(env), "acp-retry-inspector", "traces");
-}
+/** Default folder for the traces the hub writes: the same folder the proxy writes its own traces to. */
+export const defaultTracesDir = (env: NodeJS.ProcessEnv = process.env): string => defaultTraceDir(env);

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { classifyFrame } from "../../shared/protocol/frame.js";
+import { classifyFrame, type Frame } from "../../shared/protocol/frame.js";
 import type { FrameFlag } from "../../shared/trace/record.js";
 
 /** Longest line the tap holds and records whole (the SDK's message cap); longer lines are streamed. */
@@ -20,11 +20,21 @@ export interface FrameEvidence {
  * text, or base64 with `not-utf8`; `malformed` when it is not a JSON-RPC 2.0 message.
  */
 export function lineEvidence(body: Buffer, terminated: boolean): FrameEvidence {
+  return classifiedLine(body, terminated).evidence;
+}
+
+/** `lineEvidence` plus the line classified as JSON-RPC (`null` when it is not UTF-8), parsed once. */
+export function classifiedLine(
+  body: Buffer,
+  terminated: boolean,
+): { evidence: FrameEvidence; frame: Frame | null } {
   const flags: FrameFlag[] = [];
   let evidence: FrameEvidence;
+  let frame: Frame | null = null;
   if (isUtf8(body)) {
     const raw = body.toString("utf8");
-    if (classifyFrame(raw).kind === "malformed") flags.push("malformed");
+    frame = classifyFrame(raw);
+    if (frame.kind === "malformed") flags.push("malformed");
     evidence = { raw };
   } else {
     flags.push("malformed", "not-utf8");
@@ -32,7 +42,7 @@ export function lineEvidence(body: Buffer, terminated: boolean): FrameEvidence {
   }
   if (!terminated) flags.push("unterminated");
   if (flags.length > 0) evidence.flags = flags;
-  return evidence;
+  return { evidence, frame };
 }
 
 /** Evidence of a line too long to record whole: a prefix (cut at a character boundary), `oversize` and the full length. */

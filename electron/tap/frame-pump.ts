@@ -1,18 +1,20 @@
 import type { Readable, Writable } from "node:stream";
+import type { Frame } from "../../shared/protocol/frame.js";
 import type { Direction } from "../../shared/trace/record.js";
 import type { TraceFanout } from "../trace/trace-fanout.js";
 import {
+  classifiedLine,
   type FrameEvidence,
-  lineEvidence,
   OVERSIZE_PREFIX_BYTES,
   oversizeEvidence,
 } from "./frame-evidence.js";
-import type { FramePolicy } from "./frame-policy.js";
+import type { FrameDecision, FramePolicy } from "./frame-policy.js";
 import { type LineEvent, LineSplitter } from "./line-splitter.js";
 
 /** Where a `FramePump` reads, writes and records. */
 export interface FramePumpOptions {
   readonly source: Readable;
+  /** Where lines go; `setDest` replaces it (a restarted agent's stdin). */
   readonly dest: Writable;
   readonly conn: number;
   readonly dir: Direction;
@@ -37,24 +39,41 @@ export class FramePump {
   private ended = false;
   private corked = false;
   private readonly splitter: LineSplitter;
+  private dest: Writable;
 
   constructor(private readonly o: FramePumpOptions) {
     this.splitter = new LineSplitter(o.maxFrameBytes, OVERSIZE_PREFIX_BYTES);
+    this.dest = o.dest;
   }
 
   /** Starts reading the source. */
   start(): void {
-    const { source, dest } = this.o;
-    dest.on("error", (err) => {
-      if (this.destBroken) return;
-      this.destBroken = true;
-      this.o.onDestError?.(err);
-    });
+    const { source } = this.o;
+    this.watchDest(this.dest);
     source.on("data", (chunk: Buffer) => this.enqueue(() => this.run(this.splitter.push(chunk))));
     const finish = () => this.enqueue(() => this.finish());
     source.on("end", finish);
     source.on("error", finish);
     source.on("close", finish);
+  }
+
+  /** Sends later lines to `dest` instead (the stdin of a restarted agent). */
+  setDest(dest: Writable): void {
+    if (this.corked) {
+      this.corked = false;
+      this.dest.uncork();
+    }
+    this.dest = dest;
+    this.destBroken = false;
+    this.watchDest(dest);
+  }
+
+  private watchDest(dest: Writable): void {
+    dest.on("error", (err) => {
+      if (this.destBroken || dest !== this.dest) return;
+      this.destBroken = true;
+      this.o.onDestError?.(err);
+    });
   }
 
   /** Stops reading: later bytes from the source are neither recorded nor forwarded. */
@@ -96,11 +115,22 @@ export class FramePump {
 
   private run(events: LineEvent[]): Promise<void> | null {
     if (events.length === 0) return null;
-    if (this.o.policy) return this.runWithPolicy(events, this.o.policy);
+    const { policy } = this.o;
+    if (policy?.active()) return this.runWithPolicy(events, policy);
+    const observe = policy?.observe ? policy : undefined;
     let span: Buffer | null = null;
     for (const ev of events) {
       if (ev.kind === "line") {
-        this.record(this.evidence(ev));
+        const { evidence, frame } = this.evidence(ev);
+        this.record(evidence);
+        if (observe)
+          observe.observe?.({
+            conn: this.o.conn,
+            dir: this.o.dir,
+            bytes: ev.bytes,
+            text: evidence.encoding ? null : evidence.raw,
+            frame,
+          });
         if (
           span !== null &&
           span.buffer === ev.bytes.buffer &&
@@ -126,15 +156,26 @@ export class FramePump {
   private async runWithPolicy(events: LineEvent[], policy: FramePolicy): Promise<void> {
     for (const ev of events) {
       if (ev.kind === "line") {
-        const evidence = this.evidence(ev);
-        const decision = await policy({
+        const { evidence, frame } = this.evidence(ev);
+        const tapFrame = {
           conn: this.o.conn,
           dir: this.o.dir,
           bytes: ev.bytes,
           text: evidence.encoding ? null : evidence.raw,
-        });
-        this.record(evidence, decision === "drop");
-        if (decision !== "drop") this.write(ev.bytes);
+          frame,
+        };
+        const pending = policy.decide(tapFrame);
+        const decision: FrameDecision = pending instanceof Promise ? await pending : pending;
+        if (decision === "forward") {
+          this.record(evidence);
+          this.write(ev.bytes);
+        } else if (decision === "drop") {
+          this.record(evidence, "dropped");
+        } else {
+          const seq = this.record(evidence, decision.forward ? undefined : (decision.mark ?? "dropped"));
+          decision.recorded?.(seq);
+          if (decision.forward) this.write(ev.bytes);
+        }
       } else if (ev.kind === "oversize-part") {
         this.write(ev.bytes);
       } else {
@@ -144,26 +185,31 @@ export class FramePump {
     }
   }
 
-  private evidence(ev: Extract<LineEvent, { kind: "line" }>): FrameEvidence {
+  private evidence(ev: Extract<LineEvent, { kind: "line" }>): {
+    evidence: FrameEvidence;
+    frame: Frame | null;
+  } {
     const body = ev.terminated ? ev.bytes.subarray(0, ev.bytes.length - 1) : ev.bytes;
     if (body.length > this.o.maxFrameBytes) {
-      return oversizeEvidence(body.subarray(0, OVERSIZE_PREFIX_BYTES), body.length, ev.terminated);
+      const evidence = oversizeEvidence(body.subarray(0, OVERSIZE_PREFIX_BYTES), body.length, ev.terminated);
+      return { evidence, frame: null };
     }
-    return lineEvidence(body, ev.terminated);
+    return classifiedLine(body, ev.terminated);
   }
 
-  private record(evidence: FrameEvidence, dropped = false): void {
-    this.o.trace.emit({
+  /** Emits a frame's record; returns its seq. */
+  private record(evidence: FrameEvidence, mark?: "dropped" | "tap"): number {
+    return this.o.trace.emit({
       type: "frame",
       conn: this.o.conn,
       dir: this.o.dir,
       ...evidence,
-      ...(dropped ? { dropped: true as const } : {}),
-    });
+      ...(mark === "dropped" ? { dropped: true as const } : mark === "tap" ? { origin: "tap" as const } : {}),
+    }).seq;
   }
 
   private write(bytes: Buffer): void {
-    const { dest } = this.o;
+    const { dest } = this;
     if (this.destBroken || dest.destroyed) return;
     // Lines that arrive in several reads of one event-loop turn leave in one writev.
     if (!this.corked) {
@@ -175,12 +221,14 @@ export class FramePump {
   }
 
   private readonly uncork = () => {
+    if (!this.corked) return;
     this.corked = false;
-    this.o.dest.uncork();
+    this.dest.uncork();
   };
 
   private backpressure(): Promise<void> | null {
-    const { dest, trace } = this.o;
+    const { trace } = this.o;
+    const { dest } = this;
     const traceWait = trace.backpressure();
     const destFull = !this.destBroken && !dest.destroyed && dest.writableNeedDrain;
     if (!destFull) return traceWait;

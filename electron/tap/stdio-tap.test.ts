@@ -4,7 +4,7 @@ import type { FrameRecord, TraceRecord } from "../../shared/trace/record.js";
 import { RecordSequencer } from "../trace/record-sequencer.js";
 import { TraceFanout } from "../trace/trace-fanout.js";
 import type { TraceSink } from "../trace/trace-sink.js";
-import type { FramePolicy } from "./frame-policy.js";
+import { type FramePolicy, framePolicy } from "./frame-policy.js";
 import { StdioTap } from "./stdio-tap.js";
 import { scriptedAgent, within } from "./testing/proxy-run.js";
 
@@ -44,12 +44,12 @@ const frames = (rs: TraceRecord[]) => rs.filter((r): r is FrameRecord => r.type 
 describe("StdioTap as a library", () => {
   it("lets a policy drop and delay frames, keeping order and recording drops", async () => {
     const sink = new MemorySink();
-    const policy: FramePolicy = async (f) => {
+    const policy: FramePolicy = framePolicy(async (f) => {
       if (f.dir !== "client->agent") return "forward";
       if (f.text?.includes('"drop"')) return "drop";
       if (f.text?.includes('"slow"')) await new Promise((r) => setTimeout(r, 50));
       return "forward";
-    };
+    });
     const t = tapWith([sink], policy);
     const run = t.tap.run();
     t.clientIn.end(

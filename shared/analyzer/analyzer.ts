@@ -117,7 +117,10 @@ export class Analyzer {
         this.lifecycle.exited(record);
         if (!AGENT_EXIT_LOSES_ALL_OPEN_CONNECTIONS) break;
         const why = `agent ${record.pid} exited (${record.signal ?? `code ${record.code}`})`;
-        for (const conn of this.lifecycle.openConnections()) this.loseConnection(conn, why, record.seq);
+        // An agent that served one connection only (a remote front's per-connection agent) loses just that one.
+        const open = this.lifecycle.openConnections();
+        const lost = record.conn !== undefined ? open.filter((c) => c === record.conn) : open;
+        for (const conn of lost) this.loseConnection(conn, why, record.seq);
         break;
       }
       case "agent-stderr":

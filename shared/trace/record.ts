@@ -59,6 +59,11 @@ export interface FrameRecord extends RecordBase {
   readonly bytes?: number;
   /** True when the inspector's fault injection swallowed this frame instead of forwarding it. */
   readonly dropped?: true;
+  /**
+   * `"tap"`: the tap itself wrote this frame to the agent, or consumed the agent's answer to it
+   * (the `initialize` it replays after restarting the agent); the client never sent or saw it.
+   */
+  readonly origin?: "tap";
 }
 
 /** A client connection opened. */
@@ -82,6 +87,8 @@ export interface AgentSpawnRecord extends RecordBase {
   readonly type: "agent-spawn";
   readonly pid: number;
   readonly command: readonly string[];
+  /** The one connection this agent process serves, when the tap runs one agent per connection (remote fronts). */
+  readonly conn?: number;
 }
 
 /** The agent process ended. */
@@ -90,6 +97,8 @@ export interface AgentExitRecord extends RecordBase {
   readonly pid: number;
   readonly code: number | null;
   readonly signal: string | null;
+  /** The one connection this agent process served, when the tap runs one agent per connection. */
+  readonly conn?: number;
 }
 
 /** One line the agent wrote to stderr (without its newline). */

@@ -1,5 +1,6 @@
 import type { CliCommand } from "../command.js";
 import { analyzeCommand } from "./analyze.js";
+import { conformanceCommand } from "./conformance.js";
 import { demoAgentCommand } from "./demo-agent.js";
 import { demoClientCommand } from "./demo-client.js";
 import { faultCommand } from "./fault.js";
@@ -12,6 +13,7 @@ export const commands: readonly CliCommand[] = [
   serveCommand,
   faultCommand,
   analyzeCommand,
+  conformanceCommand,
   demoAgentCommand,
   demoClientCommand,
 ];

@@ -32,6 +32,25 @@ describe("parseProxyArgs", () => {
     expect(() => parseProxyArgs(["--trace"])).toThrow(/needs a file path/);
     expect(() => parseProxyArgs(["--bogus", "--", "a"])).toThrow(/unknown option/);
   });
+
+  it("takes --fault (repeatable), --no-hub, --listen and --agent-url", () => {
+    expect(
+      parseProxyArgs(["--fault", "kill-agent", "--fault=delay:delay-ms=5", "--no-hub", "--", "agent"]),
+    ).toEqual({ faults: ["kill-agent", "delay:delay-ms=5"], noHub: true, command: ["agent"] });
+    expect(parseProxyArgs(["--listen", "ws://127.0.0.1:0", "--agent-url", "ws://127.0.0.1:9/acp"])).toEqual({
+      listen: "ws://127.0.0.1:0",
+      agentUrl: "ws://127.0.0.1:9/acp",
+      command: [],
+    });
+    expect(() => parseProxyArgs(["--agent-url", "ws://x/acp"])).toThrow(/needs --listen/);
+    expect(() =>
+      parseProxyArgs(["--listen", "ws://127.0.0.1:0", "--agent-url", "ws://x", "--", "a"]),
+    ).toThrow(/not both/);
+    expect(() => parseProxyArgs(["--listen", "ws://127.0.0.1:0", "--agent-url", "http://x"])).toThrow(
+      /ws:\/\//,
+    );
+    expect(() => parseProxyArgs(["--fault"])).toThrow(/--fault needs a value/);
+  });
 });
 
 describe("proxy with real SDK peers", () => {

@@ -1,7 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../../shared/trace/record.js";
+import type { FaultRule } from "../../../shared/faults/fault-rule.js";
+import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../shared/trace/record.js";
+import { createHubLink, type HubLink } from "../../hub/hub-link.js";
+import { rendezvousPath } from "../../hub/hub-paths.js";
+import { readRendezvous } from "../../hub/rendezvous.js";
+import { parseFaultArg } from "../../tap/fault-arg.js";
+import { FaultInjector } from "../../tap/fault-injector.js";
+import { HubSink } from "../../tap/hub-sink.js";
 import { StdioTap } from "../../tap/stdio-tap.js";
 import { defaultTraceDir, TRACE_DIR_ENV, traceFileName } from "../../trace/default-trace-path.js";
 import { RecordSequencer } from "../../trace/record-sequencer.js";
@@ -11,61 +18,176 @@ import { type CliCommand, CliError } from "../command.js";
 import { TOOL_VERSION } from "../version.js";
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+/**
+ * When a hub is already running, how long the proxy waits for its armed rules before it starts the
+ * session, so rules armed before the session apply from its first frame. Never waits without a hub.
+ */
+export const HUB_STARTUP_WAIT_MS = 500;
 
-/** Splits `[--trace FILE] [--] agent args...` into the trace path and the agent command. */
-export function parseProxyArgs(args: readonly string[]): { trace?: string; command: string[] } {
-  let trace: string | undefined;
+/** The parsed command line of `proxy`. */
+export interface ProxyArgs {
+  trace?: string;
+  /** `--fault` arguments, unparsed, in order. */
+  faults?: string[];
+  /** `--no-hub`: never look for a hub. */
+  noHub?: true;
+  /** `--listen URL`: serve the remote transports instead of stdio. */
+  listen?: string;
+  /** `--agent-url URL`: forward to a remote agent instead of spawning one (with `--listen`). */
+  agentUrl?: string;
+  command: string[];
+}
+
+const USAGE =
+  "acp-retry-inspector proxy [--trace FILE] [--fault RULE]... [--no-hub] [--listen URL] [--agent-url URL] -- <agent command...>";
+
+/** Splits the options from the agent command (everything after `--`, or from the first non-option). */
+export function parseProxyArgs(args: readonly string[]): ProxyArgs {
+  const out: ProxyArgs = { command: [] };
   let i = 0;
+  const value = (name: string, a: string): string => {
+    if (a.startsWith(`${name}=`)) return a.slice(name.length + 1);
+    const v = args[++i];
+    if (v === undefined || v === "")
+      throw new CliError(name === "--trace" ? "--trace needs a file path" : `${name} needs a value`);
+    return v;
+  };
   for (; i < args.length; i++) {
     const a = args[i] ?? "";
     if (a === "--") {
       i++;
       break;
     }
-    if (a === "--trace") {
-      const value = args[++i];
-      if (value === undefined) throw new CliError("--trace needs a file path");
-      trace = value;
-    } else if (a.startsWith("--trace=")) {
-      trace = a.slice("--trace=".length);
-    } else if (a.startsWith("-")) {
-      throw new CliError(`unknown option '${a}' (put the agent command after --)`);
-    } else break;
+    const name = a.split("=", 1)[0];
+    if (name === "--trace") out.trace = value("--trace", a);
+    else if (name === "--fault") out.faults = [...(out.faults ?? []), value("--fault", a)];
+    else if (name === "--listen") out.listen = value("--listen", a);
+    else if (name === "--agent-url") out.agentUrl = value("--agent-url", a);
+    else if (a === "--no-hub") out.noHub = true;
+    else if (a.startsWith("-")) throw new CliError(`unknown option '${a}' (put the agent command after --)`);
+    else break;
   }
-  const command = args.slice(i);
-  if (command.length === 0)
-    throw new CliError("no agent command: acp-retry-inspector proxy [--trace FILE] -- <agent command...>");
-  if (trace === "") throw new CliError("--trace needs a file path");
-  return { trace, command };
+  out.command = args.slice(i);
+  if (out.trace === "") throw new CliError("--trace needs a file path");
+  if (out.agentUrl !== undefined) {
+    if (out.listen === undefined)
+      throw new CliError("--agent-url needs --listen (a remote front forwarding to a remote agent)");
+    if (out.command.length > 0) throw new CliError("give either --agent-url or an agent command, not both");
+    if (!/^wss?:\/\//i.test(out.agentUrl)) throw new CliError("--agent-url must be a ws:// or wss:// URL");
+  } else if (out.command.length === 0) {
+    throw new CliError(`no agent command: ${USAGE}`);
+  }
+  return out;
 }
 
 function say(message: string): void {
   process.stderr.write(`acp-retry-inspector: ${message}\n`);
 }
 
+const HELP = [
+  `Usage: ${USAGE}`,
+  "",
+  "Spawns the agent and forwards stdin to it and its stdout back, byte for byte and in order,",
+  "recording every line (and the agent's stderr, spawn and exit) to a JSONL trace file.",
+  "Signals (SIGINT, SIGTERM, SIGHUP) are forwarded; the exit status is the agent's.",
+  "When a hub runs (acp-retry-inspector serve), the proxy also streams its records there and",
+  "applies the fault rules armed on it; a proxy started before the hub, or whose hub died, keeps",
+  "forwarding and attaches when a hub appears. The session never depends on the hub.",
+  "",
+  "Options:",
+  "  --trace FILE     write the trace here (replaced if it exists). Default: a new file in",
+  `                   ${defaultTraceDir()}`,
+  `                   (set ${TRACE_DIR_ENV} to change the folder)`,
+  "  --fault RULE     arm a fault rule locally, without a hub (repeatable; first given, first applied):",
+  "                   ACTION[:name=value,...] with ACTION one of drop-response, drop-request, delay,",
+  "                   disconnect-client, kill-agent, restart-agent and names method, session, key,",
+  "                   on (request|response), count (default 1), delay-ms (for delay)",
+  "  --no-hub         do not look for a hub",
+  "  --listen URL     serve remote clients instead of stdio: ws://127.0.0.1:PORT[/PATH] (PATH /acp by",
+  "                   default, PORT 0 picks one) serves WebSocket and Streamable HTTP on that path.",
+  "                   Each client connection gets its own agent process (spawned from the command)",
+  "                   and its own connection number in the trace. Prints the URLs on stderr.",
+  "  --agent-url URL  with --listen: forward each client connection to this remote agent",
+  "                   (ws://...), over its own upstream connection, instead of spawning a command",
+  "",
+  "Fault semantics (drop, delay, disconnect, kill, restart on stdio and remote): docs/faults.md.",
+  "",
+  "Examples:",
+  "  acp-retry-inspector proxy --trace /tmp/session.jsonl -- npx @zed-industries/claude-code-acp",
+  "  acp-retry-inspector proxy --fault drop-response:method=session/prompt,count=1 -- my-agent",
+  "  acp-retry-inspector proxy --fault restart-agent:method=session/prompt,on=response -- my-agent --store s",
+  "  acp-retry-inspector proxy --listen ws://127.0.0.1:8080 -- acp-retry-inspector demo-agent --store /tmp/s",
+].join("\n");
+
+/** The trace, the fault rules and the hub link one proxy run shares. */
+interface ProxyRecorder {
+  readonly trace: TraceFanout;
+  readonly faults: FaultInjector;
+  readonly link: HubLink | null;
+  /** Resolves once a running hub's rules arrived (at most `HUB_STARTUP_WAIT_MS`), at once without a live hub. */
+  readonly hubReady: Promise<void>;
+}
+
+function startRecorder(
+  parsed: ProxyArgs,
+  header: TraceHeader,
+  path: string,
+  rules: FaultRule[],
+): ProxyRecorder {
+  const writer = new TraceWriter(path, header, {
+    onError: (m) => say(`${m}; still forwarding, without a trace`),
+  });
+  const trace = new TraceFanout(new RecordSequencer(), [writer], say);
+  const faults = new FaultInjector(trace);
+  if (rules.length > 0) faults.armLocal(rules);
+  let link: HubLink | null = null;
+  let hubReady = Promise.resolve();
+  if (!parsed.noHub) {
+    const live = readRendezvous(rendezvousPath()).kind === "live";
+    let ready = () => {};
+    if (live) {
+      hubReady = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, HUB_STARTUP_WAIT_MS);
+        ready = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    link = createHubLink({ header, holdWhileDetached: false });
+    trace.attach(new HubSink(link));
+    link.onFaultRules((hubRules) => {
+      faults.setHubRules(hubRules);
+      ready();
+    });
+    link.onAttach((attached, traceId) =>
+      trace.emit({
+        type: "note",
+        level: "info",
+        text: attached
+          ? `attached to the hub as trace ${traceId ?? "?"}`
+          : "the hub went away; still forwarding",
+      }),
+    );
+  }
+  return { trace, faults, link, hubReady };
+}
+
 /** `acp-retry-inspector proxy`: a drop-in agent command that records the session to a trace file. */
 export const proxyCommand: CliCommand = {
   name: "proxy",
-  summary: "run an agent behind a recording stdio tap (use it as the agent command of any ACP client)",
-  help: [
-    "Usage: acp-retry-inspector proxy [--trace FILE] -- <agent command...>",
-    "",
-    "Spawns the agent and forwards stdin to it and its stdout back, byte for byte and in order,",
-    "recording every line (and the agent's stderr, spawn and exit) to a JSONL trace file.",
-    "Signals (SIGINT, SIGTERM, SIGHUP) are forwarded; the exit status is the agent's.",
-    "",
-    "Options:",
-    "  --trace FILE   write the trace here (replaced if it exists). Default: a new file in",
-    `                 ${defaultTraceDir()}`,
-    `                 (set ${TRACE_DIR_ENV} to change the folder)`,
-    "",
-    "Example (in an editor's agent settings):",
-    "  acp-retry-inspector proxy --trace /tmp/session.jsonl -- npx @zed-industries/claude-code-acp",
-  ].join("\n"),
+  summary: "run an agent behind a recording tap (stdio, or a WebSocket/HTTP front with --listen)",
+  help: HELP,
   async run(args) {
-    const { trace: explicit, command } = parseProxyArgs(args);
+    const parsed = parseProxyArgs(args);
+    const rules = (parsed.faults ?? []).map((arg, i) => {
+      const rule = parseFaultArg(arg, i + 1);
+      if (typeof rule === "string") throw new CliError(rule);
+      return rule;
+    });
+    const { command } = parsed;
     const startedAt = new Date();
-    let path = explicit;
+    let path = parsed.trace;
     if (path === undefined) {
       const dir = defaultTraceDir();
       try {
@@ -76,25 +198,24 @@ export const proxyCommand: CliCommand = {
       path = join(dir, traceFileName(startedAt));
       say(`trace: ${path}`);
     }
-    const writer = new TraceWriter(
-      path,
-      {
-        format: TRACE_FORMAT,
-        version: TRACE_FORMAT_VERSION,
-        tool: `acp-retry-inspector ${TOOL_VERSION}`,
-        startedAt: startedAt.toISOString(),
-        agent: { command, cwd: process.cwd() },
-        transport: "stdio",
-      },
-      { onError: (m) => say(`${m}; still forwarding, without a trace`) },
-    );
-    const trace = new TraceFanout(new RecordSequencer(), [writer], say);
+    const header: TraceHeader = {
+      format: TRACE_FORMAT,
+      version: TRACE_FORMAT_VERSION,
+      tool: `acp-retry-inspector ${TOOL_VERSION}`,
+      startedAt: startedAt.toISOString(),
+      ...(command.length > 0 && { agent: { command, cwd: process.cwd() } }),
+      transport: parsed.listen === undefined ? "stdio" : "ws+http",
+    };
+    if (parsed.listen !== undefined) return runFront(parsed, parsed.listen, header, path, rules);
+    const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules);
+    await hubReady;
     const tap = new StdioTap({
       command,
       clientIn: process.stdin,
       clientOut: process.stdout,
       errOut: process.stderr,
       trace,
+      faults,
     });
     const forward = (signal: NodeJS.Signals) => tap.forwardSignal(signal);
     for (const s of FORWARDED_SIGNALS) process.on(s, forward);
@@ -114,3 +235,45 @@ export const proxyCommand: CliCommand = {
     return outcome.code ?? 1;
   },
 };
+
+/** `proxy --listen`: serves remote clients until SIGINT/SIGTERM/SIGHUP, then ends every connection. */
+async function runFront(
+  parsed: ProxyArgs,
+  listen: string,
+  header: TraceHeader,
+  path: string,
+  rules: FaultRule[],
+): Promise<number> {
+  const { parseListenUrl } = await import("../../front/listen-url.js");
+  const { startRemoteFront } = await import("../../front/remote-front.js");
+  let where: ReturnType<typeof parseListenUrl>;
+  try {
+    where = parseListenUrl(listen);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules);
+  await hubReady;
+  const agent =
+    parsed.agentUrl !== undefined
+      ? { kind: "url" as const, url: parsed.agentUrl }
+      : { kind: "command" as const, command: parsed.command, cwd: process.cwd() };
+  if (agent.kind === "url")
+    trace.emit({ type: "note", level: "info", text: `forwarding to the agent at ${agent.url}` });
+  let front: Awaited<ReturnType<typeof startRemoteFront>>;
+  try {
+    front = await startRemoteFront(where, { agent, trace, faults, errOut: process.stderr });
+  } catch (err) {
+    say(`cannot listen on ${listen}: ${(err as Error).message}`);
+    await trace.close();
+    return 1;
+  }
+  say(`listening ${front.wsUrl} (WebSocket) and ${front.httpUrl} (Streamable HTTP)`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    for (const s of FORWARDED_SIGNALS) process.once(s, () => resolve(s));
+  });
+  trace.emit({ type: "note", level: "info", text: `received ${signal}; closing every connection` });
+  await front.close();
+  await trace.close();
+  return 0;
+}

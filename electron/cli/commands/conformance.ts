@@ -1,0 +1,157 @@
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { CASE_NAMES, isCaseName } from "../../../shared/conformance/case-catalogue.js";
+import type { CaseName, ConformanceProgress } from "../../../shared/conformance/conformance-result.js";
+import { type CliCommand, CliError } from "../command.js";
+
+const HELP = `Usage: acp-retry-inspector conformance [options] (-- <agent command...> | --url URL)
+
+Runs scripted client sessions against an ACP v2 agent and checks each rule of the Idempotency Keys
+RFD. On stdio every connection goes through the recording tap (proxy), so each case leaves a trace
+that the analyzer judges and the app can open. Cases:
+${CASE_NAMES.map((n) => `  ${n}`).join("\n")}
+
+Options:
+  -- COMMAND...            the agent command (spawned once or more per case, same cwd and environment)
+  --url URL                a remote agent: ws://... (WebSocket) or http://... (Streamable HTTP)
+  --restart-cmd CMD        with --url: a shell command that kills and restarts the remote agent
+                           (without it, retry-after-restart is skipped)
+  --only NAME              run only this case (repeatable, or comma-separated)
+  --json                   print the report as JSON instead of the table
+  --junit FILE             also write a JUnit XML report to FILE
+  --traces-dir DIR         where the traces go (default: a new folder in the trace folder; printed)
+  --cwd DIR                working directory of the agent and its sessions (default: the current one)
+  --case-timeout-ms N      time limit of one case (default: 20000)
+  --suite-timeout-ms N     time limit of the whole run (default: 300000)
+  --concurrency N          cases run at the same time (default: 3)
+  --verbose                pass the agent's stderr through, prefixed with the case name
+  --quiet                  no progress lines on stderr
+
+Exit status: 0 every required case passed (skips allowed); 1 a required case failed or the agent
+did not answer initialize; 2 usage error; 3 the agent does not support v2 (no case ran).
+
+Examples:
+  acp-retry-inspector conformance -- acp-retry-inspector demo-agent --store /tmp/conf-store
+  acp-retry-inspector conformance --junit conformance.xml -- npx my-acp-agent
+  acp-retry-inspector conformance --url ws://127.0.0.1:8080/acp --restart-cmd "systemctl restart my-agent"`;
+
+function positiveInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliError(`${name} expects a positive integer, got ${value}`);
+  return n;
+}
+
+function progressLine(event: ConformanceProgress, total: number, done: { n: number }): string | undefined {
+  switch (event.kind) {
+    case "probe":
+      return event.probe.status === "v2"
+        ? `agent speaks v2${event.probe.info?.name ? ` (${event.probe.info.name})` : ""}; running ${total} case(s)`
+        : `${event.probe.problem ?? "the agent cannot run v2 sessions"}`;
+    case "case-start":
+      return `start ${event.name}`;
+    case "case-end": {
+      done.n++;
+      const r = event.result;
+      const info = r.required ? "" : " (informative)";
+      return `[${done.n}/${total}] ${r.name}: ${r.status.toUpperCase()}${info} in ${(r.durationMs / 1000).toFixed(1)} s: ${r.reason}`;
+    }
+  }
+}
+
+/** `acp-retry-inspector conformance`: the Idempotency Keys conformance suite. */
+export const conformanceCommand: CliCommand = {
+  name: "conformance",
+  summary: "check an agent against the idempotency-key rules with scripted, traced client sessions",
+  help: HELP,
+  async run(args) {
+    const dashDash = args.indexOf("--");
+    const own = dashDash >= 0 ? args.slice(0, dashDash) : args;
+    const command = dashDash >= 0 ? args.slice(dashDash + 1) : [];
+    let values: Record<string, string | string[] | boolean | undefined>;
+    try {
+      values = parseArgs({
+        args: own,
+        options: {
+          url: { type: "string" },
+          "restart-cmd": { type: "string" },
+          only: { type: "string", multiple: true },
+          json: { type: "boolean" },
+          junit: { type: "string" },
+          "traces-dir": { type: "string" },
+          cwd: { type: "string" },
+          "case-timeout-ms": { type: "string" },
+          "suite-timeout-ms": { type: "string" },
+          concurrency: { type: "string" },
+          verbose: { type: "boolean" },
+          quiet: { type: "boolean" },
+        },
+        strict: true,
+        allowPositionals: false,
+      }).values;
+    } catch (err) {
+      throw new CliError(`conformance: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const url = values.url as string | undefined;
+    if ((url === undefined) === (command.length === 0))
+      throw new CliError("conformance: give either --url URL or -- <agent command...> (see --help)");
+    if (url !== undefined && !/^(wss?|https?):\/\//i.test(url))
+      throw new CliError(`conformance: --url expects ws://, wss://, http:// or https://, got ${url}`);
+    const restartCommand = values["restart-cmd"] as string | undefined;
+    if (restartCommand !== undefined && url === undefined)
+      throw new CliError(
+        "conformance: --restart-cmd only applies with --url (on stdio the suite restarts the command itself)",
+      );
+    const only: CaseName[] = [];
+    for (const name of ((values.only as string[] | undefined) ?? []).flatMap((v) => v.split(","))) {
+      const trimmed = name.trim();
+      if (!isCaseName(trimmed))
+        throw new CliError(`conformance: unknown case '${trimmed}'; cases: ${CASE_NAMES.join(", ")}`);
+      only.push(trimmed);
+    }
+    const quiet = values.quiet === true;
+    const say = (line: string) => {
+      if (!quiet) process.stderr.write(`conformance: ${line}\n`);
+    };
+    // Loaded on demand so `--help` and the other commands never pay for the suite.
+    const { runConformance } = await import("../../conformance/run-conformance.js");
+    const { resolveOptions } = await import("../../conformance/conformance-options.js");
+    const options = resolveOptions({
+      agent: url !== undefined ? { kind: "url", url, restartCommand } : { kind: "stdio", command },
+      cwd: values.cwd !== undefined ? resolve(values.cwd as string) : undefined,
+      tracesDir: values["traces-dir"] !== undefined ? resolve(values["traces-dir"] as string) : undefined,
+      only: only.length > 0 ? only : undefined,
+      caseTimeoutMs: positiveInt("--case-timeout-ms", values["case-timeout-ms"] as string | undefined),
+      suiteTimeoutMs: positiveInt("--suite-timeout-ms", values["suite-timeout-ms"] as string | undefined),
+      concurrency: positiveInt("--concurrency", values.concurrency as string | undefined),
+      onAgentStderr:
+        values.verbose === true ? (name, line) => process.stderr.write(`[${name}] ${line}\n`) : undefined,
+    });
+    say(`traces: ${options.tracesDir}`);
+    const total = only.length > 0 ? only.length : CASE_NAMES.length;
+    const done = { n: 0 };
+    const report = await runConformance(options, (event) => {
+      const line = progressLine(event, total, done);
+      if (line) say(line);
+    });
+    if (values.junit !== undefined) {
+      const { renderJunit } = await import("../../conformance/junit-xml.js");
+      try {
+        writeFileSync(values.junit as string, renderJunit(report));
+      } catch (err) {
+        throw new CliError(
+          `conformance: cannot write --junit ${values.junit}: ${err instanceof Error ? err.message : String(err)}`,
+          1,
+        );
+      }
+    }
+    if (values.json === true) {
+      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    } else {
+      const { renderResultTable } = await import("../../conformance/result-table.js");
+      process.stdout.write(renderResultTable(report));
+    }
+    return report.summary.exitStatus;
+  },
+};

@@ -1,0 +1,29 @@
+/**
+ * The seam between the cases and the agent under test: how a case opens a connection, crashes
+ * and restarts the agent, and where the case's trace ends up. `stdio-link.ts` goes through the
+ * real tap (`proxy`); `url-link.ts` records the suite's own frames until the remote front lands.
+ */
+
+import type { Stream } from "@agentclientprotocol/sdk/experimental/v2";
+
+/** One open connection to the agent. */
+export interface LinkConnection {
+  readonly stream: Stream;
+  /** Ends the connection (bounded; a stdio agent that lingers is terminated). */
+  close(): Promise<void>;
+}
+
+/** How one case reaches the agent. */
+export interface AgentLink {
+  /** `stdio`, `ws` or `http`. */
+  readonly transport: string;
+  /** Opens connection number `conn` (1, 2, ...). */
+  open(conn: number): Promise<LinkConnection>;
+  /**
+   * Kills the agent (SIGKILL on stdio; the `--restart-cmd` for a URL) so the next `open` reaches a
+   * restarted one; returns what it did, for the reason. Throws `CaseSkip` when it cannot.
+   */
+  restart(timeoutMs: number): Promise<string>;
+  /** Closes every connection and writes the case's trace; resolves to its path (undefined if none). */
+  finish(): Promise<string | undefined>;
+}

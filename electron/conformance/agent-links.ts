@@ -1,0 +1,32 @@
+/** Picks the `AgentLink` for a target: the one place that decides how a case reaches the agent. */
+
+import { join } from "node:path";
+import { TOOL_VERSION } from "../cli/version.js";
+import type { AgentLink } from "./agent-link.js";
+import type { ResolvedOptions } from "./conformance-options.js";
+import { StdioLink } from "./stdio-link.js";
+import { UrlLink } from "./url-link.js";
+
+/** The tool name written into trace headers. */
+export const SUITE_TOOL = `acp-retry-inspector ${TOOL_VERSION} conformance`;
+
+/** A fresh link for one case (or the probe) whose trace is `<tracesDir>/<name>.jsonl`. */
+export function linkFor(options: ResolvedOptions, name: string): AgentLink {
+  const traceFile = join(options.tracesDir, `${name}.jsonl`);
+  const { agent } = options;
+  if (agent.kind === "url") {
+    // The seam for the remote front: once `proxy --listen` records remote sessions, this becomes a
+    // link that dials the front instead of recording on the client side.
+    return new UrlLink({ url: agent.url, restartCommand: agent.restartCommand, traceFile, tool: SUITE_TOOL });
+  }
+  return new StdioLink({
+    cliCommand: options.cliCommand,
+    agentCommand: agent.command,
+    cwd: options.cwd,
+    env: options.env,
+    connDir: join(options.tracesDir, name),
+    traceFile,
+    tool: SUITE_TOOL,
+    onStderr: options.onAgentStderr ? (line) => options.onAgentStderr?.(name, line) : undefined,
+  });
+}

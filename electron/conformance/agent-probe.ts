@@ -1,0 +1,57 @@
+/** The first connection of a run: `initialize` at v2, to learn whether the agent can take the cases at all. */
+
+import type { AgentProbe } from "../../shared/conformance/conformance-result.js";
+import { linkFor } from "./agent-links.js";
+import { CaseDeadline } from "./case-deadline.js";
+import type { ResolvedOptions } from "./conformance-options.js";
+import { SuiteClient } from "./suite-client.js";
+
+/** Opens one connection, sends `initialize` with protocolVersion 2, and closes it again. */
+export async function probeAgent(options: ResolvedOptions): Promise<AgentProbe> {
+  const link = linkFor(options, "probe");
+  const deadline = new CaseDeadline(options.caseTimeoutMs);
+  let probe: AgentProbe;
+  let client: SuiteClient | undefined;
+  try {
+    const connection = await link.open(1);
+    client = new SuiteClient(connection.stream, deadline, 1);
+    const init = await client.initialize();
+    probe = judge(init);
+  } catch (err) {
+    const problem = err instanceof Error ? err.message : String(err);
+    probe = { status: "failed", protocolVersion: null, problem: `initialize failed: ${problem}` };
+  }
+  client?.close();
+  const traceFile = await link.finish().catch(() => undefined);
+  return { ...probe, traceFile };
+}
+
+function judge(init: Record<string, unknown>): AgentProbe {
+  const version = typeof init.protocolVersion === "number" ? init.protocolVersion : null;
+  const rawInfo = (init.info ?? init.agentInfo) as { name?: unknown; version?: unknown } | undefined;
+  const info = rawInfo
+    ? {
+        name: typeof rawInfo.name === "string" ? rawInfo.name : undefined,
+        version: typeof rawInfo.version === "string" ? rawInfo.version : undefined,
+      }
+    : undefined;
+  if (version !== 2) {
+    return {
+      status: "not-v2",
+      protocolVersion: version,
+      info,
+      problem: `v2 not supported: the agent answered initialize with protocolVersion ${String(version)}; idempotency keys are a v2 feature`,
+    };
+  }
+  const capabilities = init.capabilities as { session?: unknown } | undefined;
+  if (!capabilities || typeof capabilities.session !== "object" || capabilities.session === null) {
+    return {
+      status: "not-v2",
+      protocolVersion: 2,
+      info,
+      problem:
+        "v2 sessions not supported: the agent does not advertise capabilities.session, so it need not honour keys",
+    };
+  }
+  return { status: "v2", protocolVersion: 2, info };
+}

@@ -1,0 +1,32 @@
+/** The time limit of one case: every wait in a case goes through it, so a hanging agent fails the case instead of hanging the run. */
+
+import { CaseTimeout } from "./case-outcome.js";
+
+/** A point in time after which every wait of the case fails with a `CaseTimeout` naming what it waited for. */
+export class CaseDeadline {
+  private readonly endsAt: number;
+
+  constructor(readonly limitMs: number) {
+    this.endsAt = Date.now() + limitMs;
+  }
+
+  /** Milliseconds left (0 once expired). */
+  get remainingMs(): number {
+    return Math.max(0, this.endsAt - Date.now());
+  }
+
+  /** Resolves with `promise`, or rejects with a `CaseTimeout` once the case's time is up (or after `capMs`, when given). */
+  within<T>(promise: Promise<T>, what: string, capMs?: number): Promise<T> {
+    const capped = capMs !== undefined && capMs < this.remainingMs;
+    const ms = capped ? (capMs as number) : this.remainingMs;
+    const shown = capped ? ms : this.limitMs;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new CaseTimeout(`timed out after ${shown} ms waiting for ${what}`)),
+        ms,
+      );
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  }
+}

@@ -1,0 +1,47 @@
+/** The text report of a conformance run: one row per case (case, result, reason, trace file) and a summary line. */
+
+import type { CaseResult, ConformanceReport } from "../../shared/conformance/conformance-result.js";
+
+const RESULT_LABEL: Record<CaseResult["status"], string> = { pass: "PASS", fail: "FAIL", skip: "SKIP" };
+
+/** The label of a case's result, e.g. `FAIL` or `fail (informative)`. */
+export function resultLabel(result: CaseResult): string {
+  const label = RESULT_LABEL[result.status];
+  return result.required ? label : `${label.toLowerCase()} (info)`;
+}
+
+/** Renders the report as an aligned text table. */
+export function renderResultTable(report: ConformanceReport): string {
+  const rows = report.cases.map((c) => [c.name, resultLabel(c), c.reason, c.traceFile ?? "-"]);
+  const header = ["case", "result", "reason", "trace"];
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...rows.map((r) => Math.min((r[i] ?? "").length, i === 2 ? 100 : 200))),
+  );
+  const cell = (text: string, i: number) => {
+    const width = widths[i] ?? 0;
+    const shown = i === 2 && text.length > width ? `${text.slice(0, width - 1)}…` : text;
+    return shown.padEnd(width);
+  };
+  const line = (r: string[]) => r.map(cell).join("  ").trimEnd();
+  const { summary, probe } = report;
+  const agent = probe.info?.name ? `${probe.info.name} ${probe.info.version ?? ""}`.trim() : "the agent";
+  const lines = [
+    `conformance of ${agent} (${describeTarget(report)})`,
+    ...(probe.status !== "v2"
+      ? [`${probe.status === "not-v2" ? "NOT RUN" : "FAILED"}: ${probe.problem ?? ""}`]
+      : []),
+    "",
+    line(header),
+    line(widths.map((w) => "-".repeat(w))),
+    ...rows.map(line),
+    "",
+    `${summary.passed} passed, ${summary.failed} failed (${summary.requiredFailed} required), ${summary.skipped} skipped in ${(report.durationMs / 1000).toFixed(1)} s: ${summary.ok ? "CONFORMANT" : "NOT CONFORMANT"}`,
+    `traces: ${report.tracesDir}`,
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+function describeTarget(report: ConformanceReport): string {
+  const t = report.target;
+  return t.kind === "stdio" ? `stdio: ${t.command.join(" ")}` : t.url;
+}

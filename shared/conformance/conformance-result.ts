@@ -1,0 +1,105 @@
+/**
+ * The conformance suite's result model: pure data, shared by the CLI (table, JSON, JUnit) and,
+ * later, the app's conformance tab. `runConformance` in `electron/conformance/` produces it.
+ */
+
+/** The name of one conformance case (stable: used by `--only`, JSON and JUnit). */
+export type CaseName =
+  | "key-validation"
+  | "retry-same-connection"
+  | "retry-after-resume"
+  | "retry-after-restart"
+  | "retry-while-held"
+  | "cancel-held"
+  | "retry-after-error"
+  | "same-key-other-session"
+  | "retry-during-active-work"
+  | "keys-private"
+  | "different-prompt";
+
+/** `pass`/`fail`: the case ran; `skip`: it could not apply to this agent or setup (with the reason). */
+export type CaseStatus = "pass" | "fail" | "skip";
+
+/** What one case checks and where the rule comes from. */
+export interface CaseDefinition {
+  readonly name: CaseName;
+  /** A short human title. */
+  readonly title: string;
+  /** The RFD sentence the case checks, verbatim. */
+  readonly rule: string;
+  /** Required cases decide the exit status; informative ones are reported only. */
+  readonly required: boolean;
+  /** Whether the case retries a submission (the `naive` demo agent fails every one of these). */
+  readonly retry: boolean;
+}
+
+/** The result of one case. */
+export interface CaseResult {
+  readonly name: CaseName;
+  readonly title: string;
+  readonly rule: string;
+  readonly required: boolean;
+  readonly status: CaseStatus;
+  /** One line: why it passed, failed or was skipped. */
+  readonly reason: string;
+  /** The case's trace file (connections numbered 1, 2, ...), when one was written. */
+  readonly traceFile?: string;
+  /** Names of the analyzer's `violation` verdicts found in the trace (empty when none). */
+  readonly analyzerViolations: readonly string[];
+  readonly durationMs: number;
+}
+
+/** How the suite reached the agent under test. */
+export type ConformanceTarget =
+  | { readonly kind: "stdio"; readonly command: readonly string[]; readonly cwd: string }
+  | { readonly kind: "url"; readonly url: string; readonly restartCommand?: string };
+
+/** What the suite learnt from its first `initialize`. */
+export interface AgentProbe {
+  /** The version the agent agreed to, or null when initialize failed. */
+  readonly protocolVersion: number | null;
+  /**
+   * `v2`: the agent agreed to v2 and advertises `capabilities.session`, so the cases run;
+   * `not-v2`: it answered but without v2 sessions (v1 only, or no `capabilities.session`);
+   * `failed`: initialize got no usable answer (timeout, error, the agent exited).
+   */
+  readonly status: "v2" | "not-v2" | "failed";
+  /** The agent's `info` (name, version), when it sent one. */
+  readonly info?: { readonly name?: string; readonly version?: string };
+  /** Why the cases cannot run, unless `status` is `v2`. */
+  readonly problem?: string;
+  /** The probe connection's trace file. */
+  readonly traceFile?: string;
+}
+
+/** The whole run: what the CLI prints and the app will show. */
+export interface ConformanceReport {
+  readonly tool: string;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly target: ConformanceTarget;
+  readonly tracesDir: string;
+  readonly probe: AgentProbe;
+  /** Every selected case, in catalogue order. */
+  readonly cases: readonly CaseResult[];
+  readonly summary: ConformanceSummary;
+}
+
+/** Counts and the verdict of the run. */
+export interface ConformanceSummary {
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  /** Required cases that failed. */
+  readonly requiredFailed: number;
+  /** True when the agent speaks v2 and no required case failed (skips do not fail a run). */
+  readonly ok: boolean;
+  /** 0 ok; 1 a required case failed or the agent did not answer initialize; 3 the agent does not support v2 (no case ran). */
+  readonly exitStatus: 0 | 1 | 3;
+}
+
+/** Progress events, in order: `probe`, then `case-start`/`case-end` per case (cases may overlap). */
+export type ConformanceProgress =
+  | { readonly kind: "probe"; readonly probe: AgentProbe }
+  | { readonly kind: "case-start"; readonly name: CaseName; readonly title: string }
+  | { readonly kind: "case-end"; readonly result: CaseResult };
