@@ -88,6 +88,7 @@ export function ScenarioPlayer({
   const delay = SPEEDS[speed]?.ms ?? null;
   return (
     <section className="scenario-player" aria-label="Scenarios">
+      {progress && <Caption progress={progress} onNext={onNext} onStop={onStop} />}
       <div className="scenario-player__list">
         <label>
           Speed{" "}
@@ -115,7 +116,6 @@ export function ScenarioPlayer({
           ))}
         </ul>
       </div>
-      {progress && <Caption progress={progress} onNext={onNext} onStop={onStop} />}
     </section>
   );
 }
