@@ -19,3 +19,10 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/** Splits `[own options...] -- [agent command...]`: the command's own arguments and the agent argv after `--` (empty when absent). */
+export function splitAgentCommand(args: readonly string[]): { own: string[]; command: string[] } {
+  const dashDash = args.indexOf("--");
+  if (dashDash < 0) return { own: [...args], command: [] };
+  return { own: args.slice(0, dashDash), command: args.slice(dashDash + 1) };
+}

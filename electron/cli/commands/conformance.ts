@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CASE_NAMES, isCaseName } from "../../../shared/conformance/case-catalogue.js";
 import type { CaseName, ConformanceProgress } from "../../../shared/conformance/conformance-result.js";
-import { type CliCommand, CliError } from "../command.js";
+import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
 
 const HELP = `Usage: acp-retry-inspector conformance [options] (-- <agent command...> | --url URL)
 
@@ -66,9 +66,7 @@ export const conformanceCommand: CliCommand = {
   summary: "check an agent against the idempotency-key rules with scripted, traced client sessions",
   help: HELP,
   async run(args) {
-    const dashDash = args.indexOf("--");
-    const own = dashDash >= 0 ? args.slice(0, dashDash) : args;
-    const command = dashDash >= 0 ? args.slice(dashDash + 1) : [];
+    const { own, command } = splitAgentCommand(args);
     let values: Record<string, string | string[] | boolean | undefined>;
     try {
       values = parseArgs({

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { type AgentTarget, targetForUrl } from "../../peers/client/agent-transport.js";
 import { type ClientReport, runDemoClient } from "../../peers/client/demo-client.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
-import { type CliCommand, CliError } from "../command.js";
+import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
 
 const HELP = `Usage: acp-retry-inspector demo-client [options] (--url URL | -- AGENT_COMMAND [ARGS...])
 
@@ -81,9 +81,7 @@ export const demoClientCommand: CliCommand = {
   summary: "reference ACP client: one key per submission, reconnects and resends until answered",
   help: HELP,
   async run(args) {
-    const dashDash = args.indexOf("--");
-    const own = dashDash >= 0 ? args.slice(0, dashDash) : args;
-    const command = dashDash >= 0 ? args.slice(dashDash + 1) : [];
+    const { own, command } = splitAgentCommand(args);
     let values: Record<string, string | string[] | boolean | undefined>;
     try {
       values = parseArgs({
