@@ -13,15 +13,8 @@ import type {
 } from "../../shared/analyzer/timeline-model.js";
 import { VERDICT_NAMES, type VerdictName } from "../../shared/analyzer/verdicts.js";
 
-/** One trace's rows as the UI renders them. */
-export interface TimelineView {
-  readonly revision: number;
-  readonly submissions: readonly Submission[];
-  readonly requests: readonly RequestRow[];
-  readonly malformed: readonly MalformedRow[];
-  readonly connections: readonly ConnectionRow[];
-  readonly agents: readonly AgentRow[];
-  readonly verdictCounts: Readonly<Record<VerdictName, number>>;
+/** One trace's rows as the UI renders them: the analyzer's change set, applied, plus counts of what it holds. */
+export interface TimelineView extends TimelineChanges {
   /** Records ingested (frames and every other record type). */
   readonly records: number;
   /** Lines of agent stderr held. */
