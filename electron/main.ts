@@ -17,6 +17,7 @@ import {
   shell,
   type WebContents,
 } from "electron";
+import { parseAppArgs } from "./app/app-args.js";
 import type { AppCore } from "./app/app-core.js";
 import { type IpcRegistrar, setupEventStream, setupOperations } from "./app/ipc-setup.js";
 import { RENDERER_CSP, rendererHeaders, resolveRendererFile } from "./app/renderer-files.js";
@@ -137,9 +138,12 @@ function createWindow(onClosed: (webContentsId: number) => void): void {
 
 async function boot(): Promise<void> {
   await app.whenReady();
+  const cliPath = join(__dirname, "..", "cli.js");
+  const args = parseAppArgs(process.argv.slice(2));
   core = await startApp({
     log: (line) => process.stderr.write(`acp-retry-inspector: ${line}\n`),
-    ...(!process.argv.includes("--no-demo") && { demo: { cliPath: join(__dirname, "..", "cli.js") } }),
+    ...(args.demo && { demo: { cliPath } }),
+    conformance: { cliPath, ...args.conformance },
   });
   process.stdout.write(`acp-retry-inspector ${TOOL_VERSION}: hub for browsers at ${core.url}\n`);
   // Boot in order: every feature registers its handlers before the window exists, so the first

@@ -40,6 +40,8 @@ const api: InspectorApi = {
   readTrace: (id) => invoke("readTrace", { id }),
   hubStatus: () => invoke("hubStatus", {}),
   demo: (command) => invoke("demo", { command }),
+  conformanceStart: (request) => invoke("conformanceStart", { request }),
+  conformanceCancel: () => invoke("conformanceCancel", {}),
 };
 
 contextBridge.exposeInMainWorld("acpInspector", api);

@@ -68,6 +68,14 @@ export function createHubCore(options: HubCoreOptions): AppCore {
           await hubJson(target, "POST", "/api/demo", call.args.command);
           result = { ok: true };
           break;
+        case "conformanceStart":
+          await hubJson(target, "POST", "/api/conformance/runs", call.args.request);
+          result = { ok: true };
+          break;
+        case "conformanceCancel":
+          await hubJson(target, "DELETE", "/api/conformance/runs");
+          result = { ok: true };
+          break;
         case "hubStatus":
           result = await hubJson(target, "GET", "/api/hub");
           break;

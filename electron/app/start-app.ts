@@ -2,6 +2,10 @@
  * Starts what the Electron shell talks to: the hub, in-process, and the `AppCore` adapter over it.
  * Proxies find this hub through the rendezvous file like they find `serve`.
  */
+import {
+  type ConformanceBesideHubOptions,
+  startConformanceBesideHub,
+} from "../conformance/conformance-beside-hub.js";
 import { startDemoBesideHub } from "../demo/demo-beside-hub.js";
 import { defaultTracesDir, rendezvousPath } from "../hub/hub-paths.js";
 import { startHub } from "../hub/hub-server.js";
@@ -19,6 +23,8 @@ export interface StartAppOptions {
   readonly log?: (line: string) => void;
   /** Run the built-in demo (docs/demo.md) from this CLI bundle; omitted: no demo. */
   readonly demo?: { readonly cliPath: string };
+  /** Offer conformance runs to the UI (docs/conformance.md); omitted: none. */
+  readonly conformance?: ConformanceBesideHubOptions;
 }
 
 /** Starts the in-process hub and returns the core over it; `close()` stops the hub. */
@@ -39,10 +45,13 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppCore> 
   const stopDemo = options.demo
     ? startDemoBesideHub(hub, { ...options.demo, log: options.log })
     : async () => {};
+  const stopConformance = options.conformance
+    ? startConformanceBesideHub(hub, { ...options.conformance, log: options.log })
+    : async () => {};
   return createHubCore({
     port: hub.port,
     token: hub.token,
     url: hub.url,
-    onClose: () => stopDemo().then(() => hub.close()),
+    onClose: () => Promise.all([stopDemo(), stopConformance()]).then(() => hub.close()),
   });
 }

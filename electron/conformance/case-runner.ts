@@ -32,7 +32,7 @@ export async function runCase(
   let status: CaseStatus;
   let reason: string;
   try {
-    const script = CASE_SCRIPTS[definition.name].run(ctx);
+    const script = untilCancelled(CASE_SCRIPTS[definition.name].run(ctx), options.signal);
     reason = await new CaseDeadline(limitMs + SAFETY_NET_MS).within(script, "the case to finish");
     status = "pass";
   } catch (err) {
@@ -72,6 +72,17 @@ export async function runCase(
     analyzerViolations,
     durationMs: Date.now() - started,
   };
+}
+
+/** `script`, or a skip as soon as the run is cancelled (the cleanup then ends the case's connections). */
+function untilCancelled(script: Promise<string>, signal: AbortSignal | undefined): Promise<string> {
+  if (!signal) return script;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new CaseSkip("cancelled while it ran"));
+    if (signal.aborted) onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    script.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 function oneLine(text: string): string {

@@ -30,12 +30,16 @@ export interface ConformanceOptions {
   readonly concurrency?: number;
   /** Receives the agent's stderr lines, `[case] line`. */
   readonly onAgentStderr?: (caseName: string, line: string) => void;
+  /** Cancels the run: cases not yet started are skipped; running ones end within their limit. */
+  readonly signal?: AbortSignal;
 }
 
 /** The options with every default filled in. */
-export interface ResolvedOptions extends Required<Omit<ConformanceOptions, "only" | "onAgentStderr">> {
+export interface ResolvedOptions
+  extends Required<Omit<ConformanceOptions, "only" | "onAgentStderr" | "signal">> {
   readonly only?: readonly CaseName[];
   readonly onAgentStderr?: (caseName: string, line: string) => void;
+  readonly signal?: AbortSignal;
 }
 
 /** Default time limit of one case, ms. */
@@ -68,5 +72,6 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     suiteTimeoutMs: options.suiteTimeoutMs ?? DEFAULT_SUITE_TIMEOUT_MS,
     concurrency: Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY),
     onAgentStderr: options.onAgentStderr,
+    signal: options.signal,
   };
 }

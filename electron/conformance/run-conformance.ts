@@ -73,7 +73,9 @@ async function runAll(
     for (let next = queue.shift(); next; next = queue.shift()) {
       const left = started + options.suiteTimeoutMs - Date.now();
       let result: CaseResult;
-      if (left <= 0) {
+      if (options.signal?.aborted) {
+        result = notRun(next, "skip", "not run: the run was cancelled");
+      } else if (left <= 0) {
         result = notRun(
           next,
           "fail",

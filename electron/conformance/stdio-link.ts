@@ -1,7 +1,8 @@
 /**
- * Stdio: every connection is `acp-retry-inspector proxy --trace <case>/conn-N.jsonl -- <agent>`,
+ * Stdio: every connection is `acp-retry-inspector proxy --no-hub --trace <case>/conn-N.jsonl -- <agent>`,
  * spawned with the same working directory and environment, so each connection is recorded by the
- * real tap. A crash is SIGKILL to the agent process (its pid comes from the tap's `agent-spawn`
+ * real tap. `--no-hub`: a running hub's fault rules must not touch the suite's sessions, and its
+ * UIs get each case's whole trace at the end instead of one live trace per connection. A crash is SIGKILL to the agent process (its pid comes from the tap's `agent-spawn`
  * record); the next connection starts the command again.
  */
 
@@ -53,7 +54,7 @@ export class StdioLink implements AgentLink {
     const { cliCommand, agentCommand, cwd, env, connDir } = this.options;
     const traceFile = join(connDir, `conn-${conn}.jsonl`);
     const [node, ...cli] = cliCommand;
-    const child = spawn(node as string, [...cli, "proxy", "--trace", traceFile, "--", ...agentCommand], {
+    const child = spawn(node as string, [...cli, "proxy", "--no-hub", "--trace", traceFile, "--", ...agentCommand], {
       cwd,
       env,
       stdio: ["pipe", "pipe", "pipe"],

@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ConformancePort } from "./conformance-port.js";
 import type { DemoPort } from "./demo-port.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
@@ -18,6 +19,8 @@ export interface HttpApiDeps {
   readonly taps: () => number;
   /** The built-in demo's slot, when the hub has one. */
   readonly demo?: DemoPort;
+  /** The conformance runner's slot, when the hub has one. */
+  readonly conformance?: ConformancePort;
 }
 
 const JSON_LIMIT = 64 * 1024;
@@ -60,7 +63,9 @@ export class HttpError extends Error {
 /**
  * Routes `/api/*` (after the security checks passed). Returns false when the path is not an API
  * path. Fault rules: GET/POST/DELETE `/api/faults[/<id>]`; traces: GET/POST `/api/traces`,
- * GET `/api/traces/<id>` (export); hub status: GET `/api/hub`; the demo: GET/POST `/api/demo`.
+ * GET `/api/traces/<id>` (export); hub status: GET `/api/hub`; the demo: GET/POST `/api/demo`;
+ * conformance: GET `/api/conformance` (choices and run), POST `/api/conformance/runs` (start),
+ * DELETE `/api/conformance/runs` (cancel).
  */
 export async function routeApi(
   req: IncomingMessage,
@@ -104,6 +109,16 @@ export async function routeApi(
         if (!r.ok) throw new HttpError(400, r.error);
         return ok(200, r);
       }
+    }
+    if (path === "/api/conformance" && method === "GET") {
+      const board = deps.conformance?.board();
+      if (!board) throw new HttpError(404, "this hub runs no conformance suite");
+      return ok(200, board);
+    }
+    if (path === "/api/conformance/runs" && deps.conformance && (method === "POST" || method === "DELETE")) {
+      const r = method === "POST" ? deps.conformance.start(await readJson(req)) : deps.conformance.cancel();
+      if (!r.ok) throw new HttpError(409, r.error);
+      return ok(method === "POST" ? 202 : 200, r);
     }
     if (path === "/api/traces") {
       if (method === "GET") return ok(200, { traces: await deps.store.list() });

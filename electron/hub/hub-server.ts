@@ -4,6 +4,7 @@ import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { HUB_PROTOCOL_VERSION, TAP_PATH, UI_PATH } from "../../shared/hub/protocol-version.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
+import { type ConformanceControl, ConformancePort } from "./conformance-port.js";
 import { type DemoControl, DemoPort } from "./demo-port.js";
 import { EventFeed } from "./event-feed.js";
 import { FaultBoard } from "./fault-board.js";
@@ -47,8 +48,12 @@ export interface RunningHub {
   readonly token: string;
   /** The UI URL with its token: `http://127.0.0.1:PORT/?token=...`. */
   readonly url: string;
+  /** The folder the hub keeps its traces in. */
+  readonly tracesDir: string;
   /** Plugs the built-in demo in: its status goes to every UI, their demo commands to it. Returns a detach. */
   attachDemo(demo: DemoControl): () => void;
+  /** Plugs a conformance runner in: its board goes to every UI, their runs to it. Returns a detach. */
+  attachConformance(conformance: ConformanceControl): () => void;
   /** Stops accepting, closes every connection and trace file, removes the rendezvous file. */
   close(): Promise<void>;
 }
@@ -87,7 +92,8 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     },
   });
   const demo = new DemoPort();
-  const uis = new UiEndpoint(hubId, feed, board, demo);
+  const conformance = new ConformancePort();
+  const uis = new UiEndpoint(hubId, feed, board, demo, conformance);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 << 20 });
   let port = 0;
 
@@ -128,6 +134,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
           info,
           taps: () => taps.attached,
           demo,
+          conformance,
         },
         headers,
       )
@@ -191,7 +198,9 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     port,
     token,
     url,
+    tracesDir: options.tracesDir,
     attachDemo: (d) => demo.attach(d),
+    attachConformance: (c) => conformance.attach(c),
     close() {
       closing ??= (async () => {
         if (options.rendezvousPath) removeRendezvous(options.rendezvousPath, hubId);

@@ -2,6 +2,7 @@ import type { WebSocket } from "ws";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeUiMessage, type HubToUi } from "../../shared/hub/ui-wire.js";
+import type { ConformancePort } from "./conformance-port.js";
 import type { DemoPort } from "./demo-port.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
@@ -19,9 +20,11 @@ export class UiEndpoint {
     private readonly feed: EventFeed,
     private readonly board: FaultBoard,
     private readonly demo?: DemoPort,
+    private readonly conformance?: ConformancePort,
   ) {
     board.onChange((rules) => this.broadcastRules(rules));
     demo?.onStatus((status) => this.broadcast({ t: "demo-status", status }));
+    conformance?.onBoard((b) => this.broadcast({ t: "conformance-status", board: b }));
   }
 
   /** Serves one UI WebSocket (already authenticated). */
@@ -33,6 +36,8 @@ export class UiEndpoint {
     send({ t: "fault-rules", rules: this.board.list() });
     const demoStatus = this.demo?.status();
     if (demoStatus) send({ t: "demo-status", status: demoStatus });
+    const conformanceBoard = this.conformance?.board();
+    if (conformanceBoard) send({ t: "conformance-status", board: conformanceBoard });
     ws.on("message", (data, isBinary) => {
       const m = isBinary ? "binary frames are not part of the protocol" : decodeUiMessage(data.toString());
       if (typeof m === "string") {
@@ -79,6 +84,16 @@ export class UiEndpoint {
           void port.run(m.command).then((r) => {
             if (ws.readyState === ws.OPEN) send({ t: "reply", ref: m.ref, ...r });
           });
+          return;
+        }
+        case "conformance-start":
+        case "conformance-cancel": {
+          const r = !this.conformance
+            ? { ok: false, error: "this hub runs no conformance suite" }
+            : m.t === "conformance-start"
+              ? this.conformance.start(m.request)
+              : this.conformance.cancel();
+          send({ t: "reply", ref: m.ref, ...r });
           return;
         }
       }

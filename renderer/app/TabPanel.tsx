@@ -1,11 +1,11 @@
 /** The active tab's content. */
 import { useCallback, useMemo } from "react";
 import { EmptyState } from "../components/EmptyState.js";
+import { ConformanceView } from "../conformance/ConformanceView.js";
 import { SequenceView } from "../sequence/SequenceView.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { FilterBar } from "../timeline/FilterBar.js";
 import { TimelineTable } from "../timeline/TimelineTable.js";
-import { ConformanceView } from "./ConformanceView.js";
 import { RecordsView } from "./RecordsView.js";
 
 /** The Sequence tab: the shown trace as swimlanes; clicking an arrow selects its frame for the details pane. */

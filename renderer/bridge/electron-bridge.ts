@@ -24,5 +24,7 @@ export function createElectronBridge(api: InspectorApi): InspectorBridge {
     readTrace: (id) => api.readTrace(id),
     hubStatus: () => api.hubStatus(),
     demo: (command) => api.demo(command),
+    conformanceStart: (request) => api.conformanceStart(request),
+    conformanceCancel: () => api.conformanceCancel(),
   };
 }

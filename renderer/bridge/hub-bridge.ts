@@ -123,7 +123,9 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
   }
 
   function command(
-    m: UiToHub & { t: "fault-arm" | "fault-disarm" | "fault-clear" | "demo" },
+    m: UiToHub & {
+      t: "fault-arm" | "fault-disarm" | "fault-clear" | "demo" | "conformance-start" | "conformance-cancel";
+    },
   ): Promise<HubReply> {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       return Promise.reject(new Error("not connected to the hub"));
@@ -178,6 +180,14 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
     readTrace: async (id) => ({ text: await (await api(`/api/traces/${encodeURIComponent(id)}`)).text() }),
     async demo(c) {
       await command({ t: "demo", command: c });
+      return { ok: true };
+    },
+    async conformanceStart(request) {
+      await command({ t: "conformance-start", request });
+      return { ok: true };
+    },
+    async conformanceCancel() {
+      await command({ t: "conformance-cancel" });
       return { ok: true };
     },
     hubStatus: async () => (await (await api("/api/hub")).json()) as OperationResults["hubStatus"],

@@ -30,6 +30,8 @@ export function parseHubMessage(text: unknown): HubToUi | undefined {
       return typeof m.message === "string" ? (v as HubToUi) : undefined;
     case "demo-status":
       return m.status !== null && typeof m.status === "object" ? (v as HubToUi) : undefined;
+    case "conformance-status":
+      return m.board !== null && typeof m.board === "object" ? (v as HubToUi) : undefined;
     default:
       return undefined;
   }

@@ -6,6 +6,7 @@
  */
 
 import type { OperationResults } from "../../shared/app/operation.js";
+import type { ConformanceStart } from "../../shared/conformance/conformance-run.js";
 import type { DemoCommand } from "../../shared/demo/demo-wire.js";
 import type { FaultRuleSpec } from "../../shared/faults/fault-rule.js";
 import type { HubToUi } from "../../shared/hub/ui-wire.js";
@@ -32,4 +33,8 @@ export interface InspectorBridge {
   hubStatus(): Promise<OperationResults["hubStatus"]>;
   /** Drives the built-in demo (fails when the hub runs none). */
   demo(command: DemoCommand): Promise<OperationResults["demo"]>;
+  /** Runs the conformance suite against one of the hub's agent choices. */
+  conformanceStart(request: ConformanceStart): Promise<OperationResults["conformanceStart"]>;
+  /** Cancels the running conformance run. */
+  conformanceCancel(): Promise<OperationResults["conformanceCancel"]>;
 }

@@ -73,6 +73,8 @@ export function createFeedPump(
           patch.rules = m.rules;
         } else if (m.t === "demo-status") {
           patch.demo = m.status;
+        } else if (m.t === "conformance-status") {
+          patch.conformance = m.board;
         } else if (m.t === "gap") {
           gaps++;
         } else if (m.t === "error") {

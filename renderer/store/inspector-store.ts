@@ -7,6 +7,7 @@
 import { createContext, useContext } from "react";
 import { createStore, type StoreApi, useStore } from "zustand";
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";
+import { type ConformanceSlice, conformanceSlice } from "../conformance/conformance-slice.js";
 import { type DemoSlice, demoSlice } from "../demo/demo-slice.js";
 import { TraceCatalog } from "../traces/trace-catalog.js";
 import { type ConnectionSlice, connectionSlice } from "./connection-slice.js";
@@ -16,7 +17,7 @@ import { type TracesSlice, tracesSlice } from "./traces-slice.js";
 import { type ThemeName, type ViewSlice, viewSlice } from "./view-slice.js";
 
 /** The whole renderer state. */
-export type InspectorState = TracesSlice & ConnectionSlice & ViewSlice & DemoSlice;
+export type InspectorState = TracesSlice & ConnectionSlice & ViewSlice & DemoSlice & ConformanceSlice;
 
 /** Everything the React tree gets from its root: the store, the traces, the pump and the bridge. */
 export interface InspectorContextValue {
@@ -44,6 +45,7 @@ export function createInspector(
     ...connectionSlice(bridge.shell)(...a),
     ...viewSlice(initial)(...a),
     ...demoSlice(...a),
+    ...conformanceSlice(...a),
   }));
   pump = createFeedPump(catalog, store, requestFrame);
   return { store, catalog, pump, bridge };

@@ -3,14 +3,7 @@
  * identity only when their rows changed, so React re-renders exactly what moved. Built from the
  * analyzer's `takeChanges()` once per animation frame.
  */
-import type {
-  AgentRow,
-  ConnectionRow,
-  MalformedRow,
-  RequestRow,
-  Submission,
-  TimelineChanges,
-} from "../../shared/analyzer/timeline-model.js";
+import type { TimelineChanges } from "../../shared/analyzer/timeline-model.js";
 import { VERDICT_NAMES, type VerdictName } from "../../shared/analyzer/verdicts.js";
 
 /** One trace's rows as the UI renders them: the analyzer's change set, applied, plus counts of what it holds. */

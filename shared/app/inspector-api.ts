@@ -3,6 +3,7 @@
  * preload exposes exactly this as `window.acpInspector`; in a browser the renderer's hub bridge
  * provides the same calls over the hub's WebSocket and HTTP API.
  */
+import type { ConformanceStart } from "../conformance/conformance-run.js";
 import type { DemoCommand } from "../demo/demo-wire.js";
 import type { FaultRuleSpec } from "../faults/fault-rule.js";
 import type { OperationResults } from "./operation.js";
@@ -22,4 +23,6 @@ export interface InspectorApi {
   readTrace(id: string): Promise<OperationResults["readTrace"]>;
   hubStatus(): Promise<OperationResults["hubStatus"]>;
   demo(command: DemoCommand): Promise<OperationResults["demo"]>;
+  conformanceStart(request: ConformanceStart): Promise<OperationResults["conformanceStart"]>;
+  conformanceCancel(): Promise<OperationResults["conformanceCancel"]>;
 }

@@ -4,6 +4,7 @@
  * HTTP API), and the main process validates every call with `parseOperationCall` because anything
  * crossing a process boundary is untrusted input. Fault specs get their full check in the hub.
  */
+import { type ConformanceStart, parseConformanceStart } from "../conformance/conformance-run.js";
 import { type DemoCommand, parseDemoCommand } from "../demo/demo-wire.js";
 import type { FaultRule, FaultRuleSpec } from "../faults/fault-rule.js";
 import type { TraceSummary } from "../hub/hub-event.js";
@@ -30,6 +31,10 @@ export interface OperationArgs {
   hubStatus: Record<string, never>;
   /** A command for the built-in demo (refused when the hub runs none). */
   demo: { readonly command: DemoCommand };
+  /** Run the conformance suite against one of the hub's agent choices (refused while one runs). */
+  conformanceStart: { readonly request: ConformanceStart };
+  /** Cancel the running conformance run. */
+  conformanceCancel: Record<string, never>;
 }
 
 /** What each operation resolves to, by name. */
@@ -47,6 +52,8 @@ export interface OperationResults {
   readTrace: { readonly text: string };
   hubStatus: HubStatus;
   demo: { readonly ok: true };
+  conformanceStart: { readonly ok: true };
+  conformanceCancel: { readonly ok: true };
 }
 
 /** The name of an operation. */
@@ -61,6 +68,8 @@ export const OPERATION_NAMES: readonly OperationName[] = [
   "readTrace",
   "hubStatus",
   "demo",
+  "conformanceStart",
+  "conformanceCancel",
 ];
 
 /** A validated call: the name and its arguments, typed together. */
@@ -100,9 +109,15 @@ export function parseOperationCall(op: unknown, args: unknown): OperationCall | 
       if ("error" in command) return { error: `demo: ${command.error}` };
       return { op: "demo", args: { command } };
     }
+    case "conformanceStart": {
+      const request = parseConformanceStart(a.request);
+      if ("error" in request) return { error: `conformanceStart: ${request.error}` };
+      return { op: "conformanceStart", args: { request } };
+    }
     case "clearFaults":
     case "listTraces":
     case "hubStatus":
-      return { op: op as "clearFaults" | "listTraces" | "hubStatus", args: {} };
+    case "conformanceCancel":
+      return { op: op as "clearFaults" | "listTraces" | "hubStatus" | "conformanceCancel", args: {} };
   }
 }

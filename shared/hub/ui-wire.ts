@@ -1,3 +1,4 @@
+import type { ConformanceBoard } from "../conformance/conformance-run.js";
 import type { DemoStatus } from "../demo/demo-wire.js";
 import type { FaultRule } from "../faults/fault-rule.js";
 import type { HubEvent } from "./hub-event.js";
@@ -40,8 +41,33 @@ export interface UiDemo {
   readonly ref?: string;
 }
 
+/**
+ * UI -> hub: run the conformance suite (`request` is a `ConformanceStart` of
+ * `shared/conformance/conformance-run.ts`: an agent choice id and optionally case names, validated
+ * by the hub); answered with `reply`. The agent is one the hub's own command line or local config
+ * named, or the built-in demo agent.
+ */
+export interface UiConformanceStart {
+  readonly t: "conformance-start";
+  readonly request: unknown;
+  readonly ref?: string;
+}
+
+/** UI -> hub: cancel the running conformance run; answered with `reply`. */
+export interface UiConformanceCancel {
+  readonly t: "conformance-cancel";
+  readonly ref?: string;
+}
+
 /** Every message a UI sends. There is deliberately no message that spawns or names a command. */
-export type UiToHub = UiSubscribe | UiFaultArm | UiFaultDisarm | UiFaultClear | UiDemo;
+export type UiToHub =
+  | UiSubscribe
+  | UiFaultArm
+  | UiFaultDisarm
+  | UiFaultClear
+  | UiDemo
+  | UiConformanceStart
+  | UiConformanceCancel;
 
 /** Hub -> UI, first message: where the ring stands. */
 export interface HubUiHello {
@@ -89,8 +115,25 @@ export interface HubDemoStatus {
   readonly status: DemoStatus;
 }
 
+/**
+ * Hub -> UI: the conformance board (agent choices and the current or last run), on connect and on
+ * every change. Hubs without a conformance runner never send it.
+ */
+export interface HubConformanceStatus {
+  readonly t: "conformance-status";
+  readonly board: ConformanceBoard;
+}
+
 /** Every message the hub sends to a UI. */
-export type HubToUi = HubUiHello | HubEvents | HubGap | HubReply | HubFaultRules | HubError | HubDemoStatus;
+export type HubToUi =
+  | HubUiHello
+  | HubEvents
+  | HubGap
+  | HubReply
+  | HubFaultRules
+  | HubError
+  | HubDemoStatus
+  | HubConformanceStatus;
 
 /** Decodes an untrusted UI message; a string error when it is not one. */
 export function decodeUiMessage(text: string): UiToHub | string {
@@ -116,6 +159,10 @@ export function decodeUiMessage(text: string): UiToHub | string {
       return m as unknown as UiFaultClear;
     case "demo":
       return m as unknown as UiDemo;
+    case "conformance-start":
+      return m as unknown as UiConformanceStart;
+    case "conformance-cancel":
+      return m as unknown as UiConformanceCancel;
     default:
       return `unknown UI message type ${JSON.stringify(m.t)}`;
   }

@@ -2,6 +2,8 @@ import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { defaultAgentsFile } from "../../conformance/agent-choices.js";
+import { startConformanceBesideHub } from "../../conformance/conformance-beside-hub.js";
 import { defaultTracesDir, rendezvousPath } from "../../hub/hub-paths.js";
 import { startHub } from "../../hub/hub-server.js";
 import { openBrowser } from "../../hub/open-browser.js";
@@ -10,6 +12,7 @@ import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { type CliCommand, CliError } from "../command.js";
 
 const HELP = `Usage: acp-retry-inspector serve [--port N] [--open] [--traces-dir DIR] [--ui-dir DIR] [--ring-size N] [--demo]
+                                 [--agents FILE] [-- <agent command...>]
 
 Runs the hub headless: proxies started with \`acp-retry-inspector proxy\` find it through the
 rendezvous file and stream their sessions to it; UIs and \`acp-retry-inspector fault\` talk to it.
@@ -27,6 +30,11 @@ Options:
   --demo-turn-ms N  The demo agent's turn length (default 1500, readable).
   --demo-timeout-ms N  The demo client's wait for an answer before it retries (default 3000).
   --demo-dir DIR    The demo's agent stores and files (default: ${defaultDataDir("demo")})
+  --agents FILE     The agents the UI's Conformance tab may run the suite against (default:
+                    ${defaultAgentsFile()}, if it exists; format in docs/conformance.md).
+  -- <command...>   One more agent for the Conformance tab: this command, run in this directory.
+                    The tab also offers the built-in demo agent in each mode. A UI only picks
+                    among these; it can never name a command itself.
 
 The rendezvous file (port and token, mode 0600) is ${rendezvousPath()}
 (override the folder with ACP_RETRY_INSPECTOR_RUNTIME_DIR).`;
@@ -51,9 +59,12 @@ export const serveCommand: CliCommand = {
   help: HELP,
   async run(args) {
     let values: Record<string, string | boolean | undefined>;
+    const dashes = args.indexOf("--");
+    const agentCommand = dashes < 0 ? [] : args.slice(dashes + 1);
+    if (dashes >= 0 && agentCommand.length === 0) throw new CliError(`-- needs an agent command\n\n${HELP}`);
     try {
       values = parseArgs({
-        args,
+        args: dashes < 0 ? args : args.slice(0, dashes),
         options: {
           port: { type: "string" },
           open: { type: "boolean" },
@@ -64,6 +75,7 @@ export const serveCommand: CliCommand = {
           "demo-turn-ms": { type: "string" },
           "demo-timeout-ms": { type: "string" },
           "demo-dir": { type: "string" },
+          agents: { type: "string" },
         },
         strict: true,
         allowPositionals: false,
@@ -104,12 +116,13 @@ export const serveCommand: CliCommand = {
       `acp-retry-inspector: hub ${hub.hubId} on 127.0.0.1:${hub.port}, traces in ${tracesDir}\n`,
     );
     const say = (m: string) => process.stderr.write(`acp-retry-inspector: ${m}\n`);
+    const cliPath = realpathSync(process.argv[1] ?? "");
     let stopDemo = async () => {};
     if (values.demo) {
       // In the background: the hub serves (and stops on a signal) while the demo agent comes up.
       const { startDemoBesideHub } = await import("../../demo/demo-beside-hub.js");
       stopDemo = startDemoBesideHub(hub, {
-        cliPath: realpathSync(process.argv[1] ?? ""),
+        cliPath,
         dataDir: (values["demo-dir"] as string | undefined) ?? defaultDataDir("demo"),
         turnMs: demoTurnMs,
         attemptTimeoutMs: demoTimeoutMs,
@@ -117,12 +130,18 @@ export const serveCommand: CliCommand = {
         onStarted: (d) => say(`demo ${d.status().state}, agent mode ${d.status().mode}`),
       });
     }
+    const stopConformance = startConformanceBesideHub(hub, {
+      cliPath,
+      ...(agentCommand.length > 0 && { argvCommand: agentCommand }),
+      ...(values.agents !== undefined && { agentsFile: values.agents as string }),
+      log: say,
+    });
     if (values.open) openBrowser(hub.url, (m) => process.stderr.write(`acp-retry-inspector: ${m}\n`));
     await new Promise<void>((resolve) => {
       process.once("SIGINT", resolve);
       process.once("SIGTERM", resolve);
     });
-    await stopDemo();
+    await Promise.all([stopDemo(), stopConformance()]);
     await hub.close();
     return 0;
   },

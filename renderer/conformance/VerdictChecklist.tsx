@@ -1,14 +1,15 @@
-/** The Conformance tab: every verdict of the RFD checklist with how many rows of this trace carry it. */
+/** Every verdict of the RFD checklist with how many rows of the shown trace carry it (Conformance tab, below the runner). */
 import { VERDICTS } from "../../shared/analyzer/verdicts.js";
 import { useInspector } from "../store/inspector-store.js";
 
 /** The verdict checklist for the shown trace. */
-export function ConformanceView() {
+export function VerdictChecklist() {
   const counts = useInspector((s) => s.view.verdictCounts);
   const setFilter = useInspector((s) => s.setFilter);
   const setTab = useInspector((s) => s.setTab);
   return (
-    <div className="conformance">
+    <section className="verdict-checklist" aria-labelledby="verdict-checklist-title">
+      <h2 id="verdict-checklist-title">The shown trace against the RFD checklist</h2>
       <p className="muted">
         Each verdict the analyzer passes, with the RFD rule it rests on and how many rows of this trace carry
         it. Choose a count to see those rows in the timeline.
@@ -46,6 +47,6 @@ export function ConformanceView() {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

@@ -1,0 +1,204 @@
+/**
+ * The conformance runner: pick an agent the hub offers, choose the cases, confirm any command that
+ * is not the built-in demo agent, run, and watch the cases tick; each case's trace opens in the
+ * timeline. The hub runs the suite; this only shows its board and sends start and cancel.
+ */
+import { useState } from "react";
+import { CONFORMANCE_CASES } from "../../shared/conformance/case-catalogue.js";
+import type { CaseName } from "../../shared/conformance/conformance-result.js";
+import {
+  type ConformanceBoard,
+  type ConformanceRunStatus,
+  casesDone,
+  isActive,
+} from "../../shared/conformance/conformance-run.js";
+import { useOperation } from "../app/use-operation.js";
+import { useInspectorContext } from "../store/inspector-store.js";
+import { AgentPicker } from "./AgentPicker.js";
+import { CaseTable } from "./CaseTable.js";
+import { openCaseTrace } from "./open-case-trace.js";
+
+function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenProbe: () => void }) {
+  const done = casesDone(run);
+  const running = run.cases.filter((c) => c.state === "running").length;
+  const probe = run.probe;
+  return (
+    <div className="run-summary" aria-live="polite">
+      <p>
+        <strong>{run.agent?.label}</strong>
+        {probe?.info?.name ? (
+          <span className="muted">
+            {" "}
+            · agent says {probe.info.name} {probe.info.version ?? ""}
+            {probe.protocolVersion === null ? "" : `, protocol v${probe.protocolVersion}`}
+          </span>
+        ) : null}
+      </p>
+      {isActive(run.state) ? (
+        <p>
+          <progress max={run.cases.length} value={done} aria-label="Cases done" /> {done} of{" "}
+          {run.cases.length} cases done{running > 0 ? `, ${running} running` : ""}
+          {run.state === "cancelling" ? " · cancelling: running cases are being stopped" : ""}
+        </p>
+      ) : null}
+      {probe && probe.status !== "v2" ? (
+        <p
+          className={
+            probe.status === "not-v2" ? "run-verdict run-verdict--skip" : "run-verdict run-verdict--fail"
+          }
+        >
+          {probe.status === "not-v2" ? "v2 not supported: " : "The agent did not answer initialize: "}
+          {probe.problem}
+          {run.probeTraceId ? (
+            <>
+              {" "}
+              <button type="button" onClick={onOpenProbe}>
+                Open probe trace
+              </button>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      {run.summary ? (
+        <p
+          data-testid="run-verdict"
+          className={`run-verdict run-verdict--${run.summary.ok ? "pass" : probe?.status === "not-v2" ? "skip" : "fail"}`}
+        >
+          {run.state === "cancelled" ? "Cancelled. " : ""}
+          {run.summary.ok ? "Conformant" : probe?.status === "not-v2" ? "Not a v2 agent" : "Not conformant"}:{" "}
+          {run.summary.passed} passed, {run.summary.failed} failed
+          {run.summary.requiredFailed > 0 ? ` (${run.summary.requiredFailed} required)` : ""},{" "}
+          {run.summary.skipped} skipped, in{" "}
+          {(new Date(run.finishedAt ?? 0).getTime() - new Date(run.startedAt ?? 0).getTime()) / 1000} s.
+        </p>
+      ) : null}
+      {run.state === "error" ? (
+        <p className="run-verdict run-verdict--fail">The run broke off: {run.error}</p>
+      ) : null}
+      {run.tracesDir ? <p className="muted">Traces of this run: {run.tracesDir}</p> : null}
+    </div>
+  );
+}
+
+/** The runner for the hub's conformance board. */
+export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
+  const ctx = useInspectorContext();
+  const run = useOperation();
+  const [agentId, setAgentId] = useState<string | undefined>(board.choices[0]?.id);
+  const [cases, setCases] = useState<ReadonlySet<CaseName>>(new Set(CONFORMANCE_CASES.map((c) => c.name)));
+  const [confirming, setConfirming] = useState(false);
+  const status = board.run;
+  const active = isActive(status.state);
+  const chosen = board.choices.find((c) => c.id === agentId) ?? board.choices[0];
+
+  const start = () => {
+    if (!chosen) return;
+    setConfirming(false);
+    const only = cases.size === CONFORMANCE_CASES.length ? undefined : [...cases];
+    void run(`Conformance run on ${chosen.label}`, () =>
+      ctx.bridge.conformanceStart({ agent: chosen.id, ...(only && { only }) }),
+    );
+  };
+  const open = (traceId: string, label: string) =>
+    void run(
+      `Open ${label}`,
+      () => openCaseTrace(ctx, traceId, label),
+      () => "shown in the timeline",
+    );
+  const runLabel = status.runId?.replace(/^conformance-/, "") ?? "";
+
+  return (
+    <section className="conformance-runner" aria-labelledby="conformance-runner-title">
+      <h2 id="conformance-runner-title">Run the conformance suite</h2>
+      <p className="muted">
+        Scripted client sessions, each through the recording tap, check that an agent honours idempotency keys
+        as the RFD asks. Every case leaves a trace: open it to see why it passed or failed. The agents come
+        from the built-in demo agent, the command that started this app (<code>-- &lt;agent command&gt;</code>
+        ) or the local agents file; nothing typed here is ever run.
+      </p>
+      {board.configProblem ? <p className="run-verdict run-verdict--fail">{board.configProblem}</p> : null}
+      <AgentPicker
+        choices={board.choices}
+        value={chosen?.id}
+        disabled={active || confirming}
+        onChange={(id) => {
+          setAgentId(id);
+          setConfirming(false);
+        }}
+      />
+      <details className="case-picker">
+        <summary>
+          Cases:{" "}
+          {cases.size === CONFORMANCE_CASES.length ? "all" : `${cases.size} of ${CONFORMANCE_CASES.length}`}
+        </summary>
+        <ul>
+          {CONFORMANCE_CASES.map((c) => (
+            <li key={c.name}>
+              <label title={c.rule}>
+                <input
+                  type="checkbox"
+                  disabled={active}
+                  checked={cases.has(c.name)}
+                  onChange={(e) => {
+                    const next = new Set(cases);
+                    if (e.currentTarget.checked) next.add(c.name);
+                    else next.delete(c.name);
+                    setCases(next);
+                  }}
+                />{" "}
+                {c.name} <span className="muted">{c.title}</span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      </details>
+      {confirming && chosen ? (
+        <div className="confirm" role="alertdialog" aria-label="Confirm the command">
+          <p>
+            This starts <code>{chosen.target}</code>
+            {chosen.cwd ? ` in ${chosen.cwd}` : ""} with your user's rights, several times (a fresh agent per
+            case, and kill -9 for the restart case). It was named by{" "}
+            {chosen.source === "argv" ? "the command line" : "your local agents file"}.
+          </p>
+          <button type="button" onClick={start}>
+            Run it
+          </button>{" "}
+          <button type="button" onClick={() => setConfirming(false)}>
+            Back
+          </button>
+        </div>
+      ) : (
+        <p className="runner-actions">
+          <button
+            type="button"
+            disabled={active || !chosen || cases.size === 0}
+            onClick={() => (chosen?.source === "built-in" ? start() : setConfirming(true))}
+          >
+            Run suite
+          </button>{" "}
+          <button
+            type="button"
+            disabled={status.state !== "running"}
+            onClick={() => void run("Cancel the conformance run", () => ctx.bridge.conformanceCancel())}
+          >
+            Cancel run
+          </button>
+        </p>
+      )}
+      {status.state === "idle" ? null : (
+        <>
+          <RunSummary
+            run={status}
+            onOpenProbe={() =>
+              status.probeTraceId && open(status.probeTraceId, `conformance ${runLabel} probe`)
+            }
+          />
+          <CaseTable
+            cases={status.cases}
+            onOpenTrace={(row) => row.traceId && open(row.traceId, `conformance ${runLabel} ${row.name}`)}
+          />
+        </>
+      )}
+    </section>
+  );
+}
