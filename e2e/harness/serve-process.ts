@@ -34,6 +34,7 @@ export async function startServe(
     ...process.env,
     ACP_RETRY_INSPECTOR_RUNTIME_DIR: join(dir, "run"),
     XDG_STATE_HOME: join(dir, "state"),
+    XDG_CONFIG_HOME: join(dir, "config"),
   };
   const child: ChildProcess = spawn(
     process.execPath,

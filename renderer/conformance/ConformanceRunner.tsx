@@ -95,8 +95,10 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
     if (!chosen) return;
     setConfirming(false);
     const only = cases.size === CONFORMANCE_CASES.length ? undefined : [...cases];
-    void run(`Conformance run on ${chosen.label}`, () =>
-      ctx.bridge.conformanceStart({ agent: chosen.id, ...(only && { only }) }),
+    void run(
+      `Conformance run on ${chosen.label}`,
+      () => ctx.bridge.conformanceStart({ agent: chosen.id, ...(only && { only }) }),
+      () => "started; the cases tick below",
     );
   };
   const open = (traceId: string, label: string) =>

@@ -1,0 +1,107 @@
+/**
+ * The Conformance tab in Chromium against a real `serve`: the hub runs the suite on the real demo
+ * agent through the real tap; the page picks the agent, watches the cases tick and opens a case's
+ * trace in the timeline. A command from the local agents file runs only after confirmation.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { cliPath } from "../harness/build-once.js";
+import { guardConsole } from "../harness/console-guard.js";
+import { type ServeProcess, startServe } from "../harness/serve-process.js";
+
+let hub: ServeProcess;
+test.beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "acp-ri-e2e-agents-"));
+  const agents = join(dir, "agents.json");
+  const command = [
+    process.execPath,
+    cliPath,
+    "demo-agent",
+    "--store",
+    join(dir, "store"),
+    "--turn-ms",
+    "300",
+  ];
+  writeFileSync(agents, JSON.stringify({ agents: [{ name: "Team agent", command }] }));
+  hub = await startServe(30_000, ["--agents", agents]);
+});
+test.afterAll(async () => {
+  await hub?.stop();
+});
+
+test.describe.configure({ timeout: 120_000 });
+
+async function openTab(page: Page) {
+  await page.goto(hub.url);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+  await page.getByRole("tab", { name: "Conformance" }).click();
+  await expect(page.getByRole("heading", { name: "Run the conformance suite" })).toBeVisible();
+}
+
+async function onlyCases(page: Page, names: readonly string[]) {
+  await page.getByText(/^Cases: /).click();
+  for (const box of await page.locator(".case-picker input[type=checkbox]").all()) {
+    const label = (await box.locator("xpath=..").textContent()) ?? "";
+    await box.setChecked(names.some((n) => label.trim().startsWith(n)));
+  }
+  await expect(page.getByText(/^Cases: /)).toHaveText(`Cases: ${names.length} of 11`);
+}
+
+test("runs the built-in naive agent, ticks the cases and opens a failed case's trace in the timeline", async ({
+  page,
+}, testInfo) => {
+  const problems = guardConsole(page);
+  await openTab(page);
+  await page.getByLabel("Agent under test").selectOption({ label: "demo-agent --mode naive" });
+  await expect(page.getByTestId("agent-target")).toContainText("demo-agent --mode naive");
+  await onlyCases(page, ["retry-same-connection", "keys-private"]);
+  await page.getByRole("button", { name: "Run suite" }).click();
+
+  const table = page.getByRole("table", { name: "Conformance cases" });
+  const retry = table.locator('tr[data-case="retry-same-connection"]');
+  await expect(retry).toHaveAttribute("data-state", /running|fail/, { timeout: 30_000 });
+  await expect(retry).toHaveAttribute("data-state", "fail", { timeout: 60_000 });
+  await expect(retry).toContainText("not the original");
+  await expect(table.locator('tr[data-case="keys-private"]')).toHaveAttribute("data-state", "pass", {
+    timeout: 60_000,
+  });
+  await expect(page.getByTestId("run-verdict")).toContainText(
+    "Not conformant: 1 passed, 1 failed (1 required)",
+  );
+  await page.screenshot({ path: testInfo.outputPath("conformance-naive.png") });
+
+  await retry.getByRole("button", { name: "Open trace" }).click();
+  await expect(page.getByRole("tab", { name: "Timeline" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByLabel("Shown trace")).toContainText("retry-same-connection");
+  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  await expect(grid).toContainText("duplicate-insert");
+
+  // A second click shows the same trace again instead of importing another copy.
+  await page.getByRole("tab", { name: "Conformance" }).click();
+  await retry.getByRole("button", { name: "Open trace" }).click();
+  await expect(
+    page.getByLabel("Shown trace").locator("option", { hasText: "retry-same-connection" }),
+  ).toHaveCount(1);
+  expect(problems).toEqual([]);
+});
+
+test("a command from the agents file runs only after the user confirms it", async ({ page }) => {
+  const problems = guardConsole(page);
+  await openTab(page);
+  await page.getByLabel("Agent under test").selectOption({ label: "Team agent" });
+  await expect(page.getByTestId("agent-target")).toContainText("demo-agent --store");
+  await onlyCases(page, ["key-validation"]);
+  await page.getByRole("button", { name: "Run suite" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Confirm the command" });
+  await expect(confirm).toContainText("demo-agent --store");
+  await expect(confirm).toContainText("your local agents file");
+  await confirm.getByRole("button", { name: "Back" }).click();
+  await expect(confirm).toHaveCount(0);
+  await page.getByRole("button", { name: "Run suite" }).click();
+  await confirm.getByRole("button", { name: "Run it" }).click();
+  await expect(page.getByTestId("run-verdict")).toContainText("Conformant: 1 passed", { timeout: 60_000 });
+  await expect(page.locator('tr[data-case="key-validation"]')).toHaveAttribute("data-state", "pass");
+  expect(problems).toEqual([]);
+});

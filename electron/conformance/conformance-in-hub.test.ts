@@ -1,0 +1,155 @@
+/**
+ * The app's conformance runs against a real hub: the runner attached the way `serve` and the app
+ * attach it, the suite run on the real demo agent through the real tap, driven over the hub's UI
+ * WebSocket and HTTP API exactly as the two shells drive it.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import type { ConformanceBoard } from "../../shared/conformance/conformance-run.js";
+import type { HubConformanceStatus, HubReply, HubToUi } from "../../shared/hub/ui-wire.js";
+import { callHub, type HubTarget } from "../hub/hub-client.js";
+import { type RunningHub, startHub } from "../hub/hub-server.js";
+import { connectUiProbe, type UiProbe } from "../hub/ui-probe.js";
+import { cliPath } from "../testing/cli.js";
+import { readTrace } from "../trace/trace-reader.js";
+import { startConformanceBesideHub } from "./conformance-beside-hub.js";
+
+let dir: string;
+let hub: RunningHub;
+let target: HubTarget;
+let stop: () => Promise<void>;
+let ui: UiProbe;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), "acp-conf-hub-"));
+  const agents = join(dir, "agents.json");
+  writeFileSync(agents, JSON.stringify({ agents: [{ name: "stdin reader", command: ["cat"] }] }));
+  hub = await startHub({ tracesDir: join(dir, "traces"), flushMs: 10 });
+  stop = startConformanceBesideHub(hub, { cliPath: cliPath(), agentsFile: agents });
+  target = { base: `http://127.0.0.1:${hub.port}`, token: hub.token };
+  ui = await connectUiProbe(hub.port, hub.token);
+});
+afterEach(async () => {
+  ui.close();
+  await stop();
+  await hub.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const boards = (): ConformanceBoard[] =>
+  ui.messages.filter((m): m is HubConformanceStatus => m.t === "conformance-status").map((m) => m.board);
+const lastBoard = (): ConformanceBoard | undefined => boards().at(-1);
+const isReply = (ref: string) => (m: HubToUi) => m.t === "reply" && m.ref === ref;
+
+async function finished(timeoutMs: number): Promise<ConformanceBoard> {
+  await ui.waitFor(
+    (m) => m.t === "conformance-status" && ["done", "cancelled", "error"].includes(m.board.run.state),
+    timeoutMs,
+  );
+  return lastBoard() as ConformanceBoard;
+}
+
+describe("conformance runs from a UI", () => {
+  test("a UI sees the choices, starts a run by id, watches cases tick and reads each case's trace", async () => {
+    await ui.waitFor((m) => m.t === "conformance-status");
+    const first = lastBoard();
+    expect(first?.run.state).toBe("idle");
+    expect(first?.choices.map((c) => c.id)).toEqual([
+      "demo-correct",
+      "demo-naive",
+      "demo-forgetful",
+      "demo-strict",
+      "config-1",
+    ]);
+
+    ui.send({
+      t: "conformance-start",
+      ref: "s1",
+      request: { agent: "demo-naive", only: ["retry-same-connection", "keys-private"] },
+    });
+    expect(((await ui.waitFor(isReply("s1"))) as HubReply).ok).toBe(true);
+    ui.send({ t: "conformance-start", ref: "s2", request: { agent: "demo-correct" } });
+    expect(await ui.waitFor(isReply("s2"))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("already"),
+    });
+
+    const board = await finished(90_000);
+    expect(board.run.state).toBe("done");
+    const states = Object.fromEntries(board.run.cases.map((c) => [c.name, c.state]));
+    expect(states).toEqual({ "retry-same-connection": "fail", "keys-private": "pass" });
+    expect(board.run.summary).toMatchObject({ ok: false, requiredFailed: 1 });
+    // Cases ticked one by one: a status with a case running, and one with one case ended and one not.
+    const seen = boards().map((b) => b.run.cases.map((c) => c.state));
+    expect(seen.some((s) => s.includes("running"))).toBe(true);
+    const ended = (s: string) => s === "pass" || s === "fail";
+    expect(seen.some((s) => s.filter(ended).length === 1 && s.length === 2)).toBe(true);
+    const failed = board.run.cases.find((c) => c.name === "retry-same-connection");
+    expect(failed?.reason).toMatch(/messageId/);
+    const id = failed?.traceId as string;
+    expect(id).toMatch(/^conformance-.*-retry-same-connection$/);
+    const listed = await callHub(target, "GET", "/api/traces");
+    expect((listed.body.traces as { id: string }[]).map((t) => t.id)).toContain(id);
+    const res = await fetch(`${target.base}/api/traces/${id}`, {
+      headers: { Authorization: `Bearer ${hub.token}` },
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text.split("\n")[0]).toContain('"tool"');
+    expect(text).toContain("session/prompt");
+    expect(text).toContain("idempotencyKey");
+    // The suite's taps stayed off the hub: only the whole case traces and the probe's appear.
+    const ids = (listed.body.traces as { id: string }[]).map((t) => t.id);
+    expect(ids.every((t) => t.startsWith(board.run.runId as string))).toBe(true);
+    expect(ids).toHaveLength(3);
+  }, 120_000);
+
+  test("the HTTP API starts and cancels a run; cases not started are skipped as cancelled", async () => {
+    const started = await callHub(target, "POST", "/api/conformance/runs", { agent: "demo-correct" });
+    expect(started.status).toBe(202);
+    await ui.waitFor(
+      (m) => m.t === "conformance-status" && m.board.run.cases.some((c) => c.state === "running"),
+      30_000,
+    );
+    const cancelled = await callHub(target, "DELETE", "/api/conformance/runs");
+    expect(cancelled.status).toBe(200);
+    const board = await finished(60_000);
+    expect(board.run.state).toBe("cancelled");
+    const skipped = board.run.cases.filter((c) => c.state === "skip");
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.every((c) => /cancelled/.test(c.reason ?? ""))).toBe(true);
+    const again = await callHub(target, "DELETE", "/api/conformance/runs");
+    expect(again.status).toBe(409);
+  }, 120_000);
+
+  test("only an offered agent can run: unknown ids, commands and bad cases are refused", async () => {
+    const unknown = await callHub(target, "POST", "/api/conformance/runs", { agent: "sh" });
+    expect(unknown).toMatchObject({
+      status: 409,
+      body: { error: expect.stringContaining("no agent choice") },
+    });
+    const command = await callHub(target, "POST", "/api/conformance/runs", { command: ["sh", "-c", "id"] });
+    expect(command.status).toBe(409);
+    const badCase = await callHub(target, "POST", "/api/conformance/runs", {
+      agent: "demo-correct",
+      only: ["x"],
+    });
+    expect(badCase.body.error).toContain("unknown case");
+    const noToken = await fetch(`${target.base}/api/conformance`);
+    expect(noToken.status).toBe(401);
+    expect(lastBoard()?.run.state).toBe("idle");
+  });
+
+  test("a config agent that is not an ACP agent fails the probe with a reason and a probe trace", async () => {
+    await callHub(target, "POST", "/api/conformance/runs", { agent: "config-1", only: ["key-validation"] });
+    const board = await finished(60_000);
+    expect(board.run.probe?.status).toBe("failed");
+    expect(board.run.cases[0]).toMatchObject({ state: "fail" });
+    expect(board.run.probeTraceId).toBeDefined();
+    const events = [];
+    for await (const ev of readTrace(join(dir, "traces", `${board.run.probeTraceId}.jsonl`))) events.push(ev);
+    expect(events[0]?.kind).toBe("header");
+  }, 90_000);
+});
