@@ -43,11 +43,17 @@ function cliHelp(cli: string, command: string): string | undefined {
   return r.status === 0 ? r.stdout : undefined;
 }
 
-/** The `serve` arguments for the browser fallback: `--demo` only when this CLI's `serve` has it. */
+/**
+ * The `serve` arguments for the browser fallback: `--demo` only when this CLI's `serve` has it;
+ * an agent command after `--` (for the Conformance tab) passes through untouched, last.
+ */
 export function serveArgs(serveHelp: string, rendererDir: string, args: readonly string[]): string[] {
-  const demo = /(^|\s)--demo\b/m.test(serveHelp) && !args.includes("--no-demo") ? ["--demo"] : [];
-  const ui = args.includes("--ui-dir") ? [] : ["--ui-dir", rendererDir];
-  return ["serve", ...demo, ...ui, ...args.filter((a) => a !== "--no-demo")];
+  const dashes = args.indexOf("--");
+  const own = dashes < 0 ? args : args.slice(0, dashes);
+  const agent = dashes < 0 ? [] : args.slice(dashes);
+  const demo = /(^|\s)--demo\b/m.test(serveHelp) && !own.includes("--no-demo") ? ["--demo"] : [];
+  const ui = own.includes("--ui-dir") ? [] : ["--ui-dir", rendererDir];
+  return ["serve", ...demo, ...ui, ...own.filter((a) => a !== "--no-demo"), ...agent];
 }
 
 /** Starts the app in the best shell available here; resolves to the exit status. */
