@@ -11,11 +11,14 @@ describe("parseOperationCall", () => {
       readTrace: { id: "20260101T000000Z-1a2b3c4d" },
       hubStatus: undefined,
       demo: { command: { op: "send", text: "hi", withKey: true } },
+      conformanceStart: { request: { agent: "demo-naive", only: ["keys-private"] } },
+      conformanceCancel: {},
     };
     for (const op of OPERATION_NAMES) {
       expect(parseOperationCall(op, good[op])).toMatchObject({ op });
     }
     expect(parseOperationCall("demo", { command: { op: "spawn" } })).toHaveProperty("error");
+    expect(parseOperationCall("conformanceStart", { request: { command: ["sh"] } })).toHaveProperty("error");
   });
 
   it("rejects unknown names, including inherited object keys", () => {
