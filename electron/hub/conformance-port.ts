@@ -10,6 +10,7 @@ import {
   type ConformanceStart,
   parseConformanceStart,
 } from "../../shared/conformance/conformance-run.js";
+import { ControlSlot } from "./control-slot.js";
 
 /** The answer to a start or cancel. */
 export type ConformanceReply = { readonly ok: true } | { readonly ok: false; readonly error: string };
@@ -26,37 +27,9 @@ export interface ConformanceControl {
 const NONE: ConformanceReply = { ok: false, error: "this hub runs no conformance suite" };
 
 /** The hub's conformance slot. */
-export class ConformancePort {
-  private control: ConformanceControl | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private readonly listeners = new Set<(board: ConformanceBoard) => void>();
-
-  /** Attaches a runner (replacing any other); returns a detach function. */
-  attach(control: ConformanceControl): () => void {
-    this.unsubscribe?.();
-    this.control = control;
-    const publish = (board: ConformanceBoard) => {
-      for (const l of this.listeners) l(board);
-    };
-    this.unsubscribe = control.onBoard(publish);
-    publish(control.board());
-    return () => {
-      if (this.control !== control) return;
-      this.unsubscribe?.();
-      this.control = undefined;
-      this.unsubscribe = undefined;
-    };
-  }
-
-  /** The attached runner's board, or undefined without one. */
-  board(): ConformanceBoard | undefined {
-    return this.control?.board();
-  }
-
-  /** Calls `listener` with every board the attached runner publishes. */
-  onBoard(listener: (board: ConformanceBoard) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+export class ConformancePort extends ControlSlot<ConformanceControl, ConformanceBoard> {
+  constructor() {
+    super({ status: (c) => c.board(), subscribe: (c, l) => c.onBoard(l) });
   }
 
   /** Validates an untrusted start request and passes it on. */

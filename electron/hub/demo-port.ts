@@ -5,6 +5,7 @@
  * `serve --demo` or the app, never by a UI.
  */
 import { type DemoCommand, type DemoStatus, parseDemoCommand } from "../../shared/demo/demo-wire.js";
+import { ControlSlot } from "./control-slot.js";
 
 /** A running demo as the hub sees it. */
 export interface DemoControl {
@@ -15,42 +16,14 @@ export interface DemoControl {
 }
 
 /** The hub's demo slot. */
-export class DemoPort {
-  private demo: DemoControl | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private readonly listeners = new Set<(status: DemoStatus) => void>();
-
-  /** Attaches a demo (replacing any other); returns a detach function. */
-  attach(demo: DemoControl): () => void {
-    this.unsubscribe?.();
-    this.demo = demo;
-    this.unsubscribe = demo.onStatus((s) => {
-      for (const l of this.listeners) l(s);
-    });
-    const first = demo.status();
-    for (const l of this.listeners) l(first);
-    return () => {
-      if (this.demo !== demo) return;
-      this.unsubscribe?.();
-      this.demo = undefined;
-      this.unsubscribe = undefined;
-    };
-  }
-
-  /** The attached demo's status, or undefined without one. */
-  status(): DemoStatus | undefined {
-    return this.demo?.status();
-  }
-
-  /** Calls `listener` with every status the attached demo publishes. */
-  onStatus(listener: (status: DemoStatus) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+export class DemoPort extends ControlSlot<DemoControl, DemoStatus> {
+  constructor() {
+    super({ status: (d) => d.status(), subscribe: (d, l) => d.onStatus(l) });
   }
 
   /** Validates an untrusted command and runs it; resolves with an error message when refused or failed. */
   async run(untrusted: unknown): Promise<{ ok: true } | { ok: false; error: string }> {
-    const demo = this.demo;
+    const demo = this.control;
     if (!demo) return { ok: false, error: "no demo is running on this hub (start it with serve --demo)" };
     const command = parseDemoCommand(untrusted);
     if ("error" in command) return { ok: false, error: command.error };

@@ -111,7 +111,7 @@ export async function routeApi(
       }
     }
     if (path === "/api/conformance" && method === "GET") {
-      const board = deps.conformance?.board();
+      const board = deps.conformance?.status();
       if (!board) throw new HttpError(404, "this hub runs no conformance suite");
       return ok(200, board);
     }

@@ -24,7 +24,7 @@ export class UiEndpoint {
   ) {
     board.onChange((rules) => this.broadcastRules(rules));
     demo?.onStatus((status) => this.broadcast({ t: "demo-status", status }));
-    conformance?.onBoard((b) => this.broadcast({ t: "conformance-status", board: b }));
+    conformance?.onStatus((b) => this.broadcast({ t: "conformance-status", board: b }));
   }
 
   /** Serves one UI WebSocket (already authenticated). */
@@ -36,7 +36,7 @@ export class UiEndpoint {
     send({ t: "fault-rules", rules: this.board.list() });
     const demoStatus = this.demo?.status();
     if (demoStatus) send({ t: "demo-status", status: demoStatus });
-    const conformanceBoard = this.conformance?.board();
+    const conformanceBoard = this.conformance?.status();
     if (conformanceBoard) send({ t: "conformance-status", board: conformanceBoard });
     ws.on("message", (data, isBinary) => {
       const m = isBinary ? "binary frames are not part of the protocol" : decodeUiMessage(data.toString());

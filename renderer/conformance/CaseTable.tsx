@@ -4,6 +4,7 @@
  * timeline. Pure: props in, callbacks out.
  */
 import type { CaseRow, CaseRunState } from "../../shared/conformance/conformance-run.js";
+import { Badge, type BadgeTone } from "../components/Badge.js";
 
 /** What the table shows. */
 export interface CaseTableProps {
@@ -11,12 +12,12 @@ export interface CaseTableProps {
   onOpenTrace(row: CaseRow): void;
 }
 
-const STATE_TEXT: Record<CaseRunState, string> = {
-  waiting: "waiting",
-  running: "running…",
-  pass: "pass",
-  fail: "FAIL",
-  skip: "skipped",
+const STATE_BADGE: Record<CaseRunState, { readonly text: string; readonly tone: BadgeTone }> = {
+  waiting: { text: "waiting", tone: "neutral" },
+  running: { text: "running…", tone: "info" },
+  pass: { text: "pass", tone: "ok" },
+  fail: { text: "FAIL", tone: "error" },
+  skip: { text: "skipped", tone: "warn" },
 };
 
 /** The case table. */
@@ -36,7 +37,7 @@ export function CaseTable({ cases, onOpenTrace }: CaseTableProps) {
         {cases.map((c) => (
           <tr key={c.name} data-case={c.name} data-state={c.state}>
             <td>
-              <span className={`case-state case-state--${c.state}`}>{STATE_TEXT[c.state]}</span>
+              <Badge tone={STATE_BADGE[c.state].tone}>{STATE_BADGE[c.state].text}</Badge>
             </td>
             <th scope="row" title={`RFD: ${c.rule}`}>
               <span className="case-table__name">{c.name}</span>

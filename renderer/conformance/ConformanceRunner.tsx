@@ -42,11 +42,7 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
         </p>
       ) : null}
       {probe && probe.status !== "v2" ? (
-        <p
-          className={
-            probe.status === "not-v2" ? "run-verdict run-verdict--skip" : "run-verdict run-verdict--fail"
-          }
-        >
+        <p className={probe.status === "not-v2" ? "run-verdict badge--warn" : "run-verdict badge--error"}>
           {probe.status === "not-v2" ? "v2 not supported: " : "The agent did not answer initialize: "}
           {probe.problem}
           {run.probeTraceId ? (
@@ -62,7 +58,7 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
       {run.summary ? (
         <p
           data-testid="run-verdict"
-          className={`run-verdict run-verdict--${run.summary.ok ? "pass" : probe?.status === "not-v2" ? "skip" : "fail"}`}
+          className={`run-verdict badge--${run.summary.ok ? "ok" : probe?.status === "not-v2" ? "warn" : "error"}`}
         >
           {run.state === "cancelled" ? "Cancelled. " : ""}
           {run.summary.ok ? "Conformant" : probe?.status === "not-v2" ? "Not a v2 agent" : "Not conformant"}:{" "}
@@ -73,7 +69,7 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
         </p>
       ) : null}
       {run.state === "error" ? (
-        <p className="run-verdict run-verdict--fail">The run broke off: {run.error}</p>
+        <p className="run-verdict badge--error">The run broke off: {run.error}</p>
       ) : null}
       {run.tracesDir ? <p className="muted">Traces of this run: {run.tracesDir}</p> : null}
     </div>
@@ -118,7 +114,7 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
         from the built-in demo agent, the command that started this app (<code>-- &lt;agent command&gt;</code>
         ) or the local agents file; nothing typed here is ever run.
       </p>
-      {board.configProblem ? <p className="run-verdict run-verdict--fail">{board.configProblem}</p> : null}
+      {board.configProblem ? <p className="run-verdict badge--error">{board.configProblem}</p> : null}
       <AgentPicker
         choices={board.choices}
         value={chosen?.id}
