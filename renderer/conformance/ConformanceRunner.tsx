@@ -117,7 +117,7 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
       {board.configProblem ? <p className="run-verdict badge--error">{board.configProblem}</p> : null}
       <AgentPicker
         choices={board.choices}
-        value={chosen?.id}
+        value={active ? (status.agent?.id ?? chosen?.id) : chosen?.id}
         disabled={active || confirming}
         onChange={(id) => {
           setAgentId(id);
