@@ -1,7 +1,8 @@
 /**
  * The seam between the cases and the agent under test: how a case opens a connection, crashes
- * and restarts the agent, and where the case's trace ends up. `stdio-link.ts` goes through the
- * real tap (`proxy`); `url-link.ts` records the suite's own frames until the remote front lands.
+ * and restarts the agent, and where the case's trace ends up. Both go through the real tap:
+ * `stdio-link.ts` through `proxy -- <agent>` per connection, `url-link.ts` through one remote
+ * front (`proxy --listen --agent-url`) per case.
  */
 
 import type { Stream } from "@agentclientprotocol/sdk/experimental/v2";

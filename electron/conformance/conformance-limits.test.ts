@@ -1,10 +1,59 @@
 import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import type { TraceRecord } from "../../shared/trace/record.js";
 import { cliPath } from "../testing/cli.js";
+import { readTrace } from "../trace/trace-reader.js";
 import { runConformance } from "./run-conformance.js";
 import { STUB_AGENT, stdioOptions, tempDir } from "./testing/conformance-fixtures.js";
 
 const stub = (mode: string) => [process.execPath, STUB_AGENT, mode];
+
+/** A stub agent served remotely (by a front of its own, spawning it per connection); resolves with its URLs. */
+async function remoteStub(mode: string): Promise<{ ws: string; http: string; stop(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [
+      cliPath(),
+      "proxy",
+      "--listen",
+      "ws://127.0.0.1:0",
+      "--no-hub",
+      "--trace",
+      join(tempDir("stub"), "t.jsonl"),
+      "--",
+      ...stub(mode),
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  const stop = async () => {
+    child.kill("SIGKILL");
+    await exited;
+  };
+  let err = "";
+  const urls = await new Promise<{ ws: string; http: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the stub's front did not start: ${err}`)), 15_000);
+    child.stderr.on("data", (c: Buffer) => {
+      err += c.toString("utf8");
+      const m = /listening (ws:\/\/\S+) \(WebSocket\) and (http:\/\/\S+) /.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ ws: m[1] as string, http: m[2] as string });
+      }
+    });
+  }).catch(async (e: unknown) => {
+    await stop();
+    throw e;
+  });
+  return { ...urls, stop };
+}
+
+async function records(file: string): Promise<TraceRecord[]> {
+  const out: TraceRecord[] = [];
+  for await (const ev of readTrace(file)) if (ev.kind === "record") out.push(ev.record);
+  return out;
+}
 
 describe.concurrent("agents the suite cannot pass", () => {
   test("an agent that never answers a prompt fails each case with a clear timeout reason, within the limit", async () => {
@@ -30,6 +79,55 @@ describe.concurrent("agents the suite cannot pass", () => {
     // Two cases side by side, each bounded by 8 s, plus process start-up and cleanup.
     expect(Date.now() - started).toBeLessThan(40_000);
   }, 60_000);
+
+  test("over a URL, a case that times out still stops its front (SIGTERM), whose trace is then complete", async () => {
+    const agent = await remoteStub("stall-prompts");
+    try {
+      const report = await runConformance({
+        agent: { kind: "url", url: agent.http },
+        cliCommand: [process.execPath, cliPath()],
+        tracesDir: tempDir("traces"),
+        only: ["retry-same-connection"],
+        caseTimeoutMs: 4000,
+      });
+      const [only] = report.cases;
+      expect(only).toMatchObject({ name: "retry-same-connection", status: "fail" });
+      expect(only?.reason).toBe(
+        "timed out after 4000 ms waiting for the answer to the original prompt (request id 3 on connection #1)",
+      );
+      const trace = await records(only?.traceFile as string);
+      expect(
+        trace.some((r) => r.type === "frame" && r.conn === 1 && r.raw.includes('"session/prompt"')),
+      ).toBe(true);
+      // The front's last words: it was stopped with SIGTERM and closed its trace itself.
+      expect(trace.at(-1)).toMatchObject({
+        type: "note",
+        text: "received SIGTERM; closing every connection",
+      });
+    } finally {
+      await agent.stop();
+    }
+  }, 60_000);
+
+  test("over a URL, a front that cannot start fails the run with a one-line reason", async () => {
+    const report = await runConformance({
+      agent: { kind: "url", url: "ws://127.0.0.1:9/acp" },
+      // Stands in for a CLI that dies at once, as a broken install would.
+      cliCommand: [
+        process.execPath,
+        "-e",
+        "console.error('acp-retry-inspector: out of luck'); process.exit(2)",
+      ],
+      tracesDir: tempDir("traces"),
+      only: ["retry-same-connection"],
+      caseTimeoutMs: 8000,
+    });
+    expect(report.probe.status).toBe("failed");
+    expect(report.probe.problem).toBe(
+      "initialize failed: cannot open connection #1: the tap (proxy --listen --agent-url) ended before listening (exit 2): out of luck",
+    );
+    expect(report.cases.map((c) => [c.status, c.reason])).toEqual([["fail", report.probe.problem]]);
+  }, 30_000);
 
   test("an agent that never answers initialize fails the run with exit 1 and says so", async () => {
     const report = await runConformance(stdioOptions(stub("silent"), { caseTimeoutMs: 2000 }));

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, test } from "vitest";
 import { CONFORMANCE_CASES } from "../../shared/conformance/case-catalogue.js";
 import type { CaseName, ConformanceReport } from "../../shared/conformance/conformance-result.js";
+import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { cliPath } from "../testing/cli.js";
 import { readTrace } from "../trace/trace-reader.js";
 import { runConformance } from "./run-conformance.js";
@@ -39,10 +40,33 @@ function runCli(args: readonly string[]): Promise<{ code: number | null; stdout:
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
-let remote: RemoteDemoAgent | undefined;
+const remotes: RemoteDemoAgent[] = [];
 afterAll(async () => {
-  await remote?.stop();
+  await Promise.all(remotes.map((r) => r.stop()));
 });
+
+/** A remote demo agent in `mode`, stopped after the file's tests. */
+async function remote(mode: string): Promise<RemoteDemoAgent> {
+  const agent = await startRemoteDemoAgent(mode);
+  remotes.push(agent);
+  return agent;
+}
+
+/** A case trace: its header, records, and how many lines could not be read. */
+async function caseTrace(
+  file: string,
+): Promise<{ header?: TraceHeader; records: TraceRecord[]; problems: number }> {
+  const out: { header?: TraceHeader; records: TraceRecord[]; problems: number } = {
+    records: [],
+    problems: 0,
+  };
+  for await (const ev of readTrace(file)) {
+    if (ev.kind === "header") out.header = ev.header;
+    else if (ev.kind === "record") out.records.push(ev.record);
+    else out.problems++;
+  }
+  return out;
+}
 
 // One mode at a time, four cases at a time: every stdio connection starts two node processes (tap
 // and agent), so overlapping the runs only makes them fight for the CPU. The case limit is generous
@@ -110,9 +134,10 @@ describe("the demo agent's modes", () => {
   test(
     "--mode forgetful over a URL fails only the restart case (the agent outlives connections)",
     async () => {
-      remote = await startRemoteDemoAgent("forgetful");
+      const agent = await remote("forgetful");
       const report = await runConformance({
-        agent: { kind: "url", url: remote.ws, restartCommand: remote.restartCommand },
+        agent: { kind: "url", url: agent.ws, restartCommand: agent.restartCommand },
+        cliCommand: [process.execPath, cliPath()],
         tracesDir: tempDir("traces"),
         concurrency: 4,
         caseTimeoutMs: CASE_TIMEOUT_MS,
@@ -122,6 +147,55 @@ describe("the demo agent's modes", () => {
         /after the restart \(ran the restart command .*\) the retry got messageId .*, not the original/,
       );
       expect(report.summary.skipped).toBe(0);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  test(
+    "default mode over Streamable HTTP passes every case, each traced by its own remote front (the tap)",
+    async () => {
+      const agent = await remote("correct");
+      const report = await runConformance({
+        agent: { kind: "url", url: agent.http, restartCommand: agent.restartCommand },
+        cliCommand: [process.execPath, cliPath()],
+        tracesDir: tempDir("traces"),
+        concurrency: 4,
+        caseTimeoutMs: CASE_TIMEOUT_MS,
+      });
+      expect(failing(report), JSON.stringify(report.cases, null, 1)).toEqual([]);
+      expect(report.cases.map((c) => c.status)).toEqual(CONFORMANCE_CASES.map(() => "pass"));
+      for (const c of report.cases) {
+        expect(c.traceFile).toBe(`${report.tracesDir}/${c.name}.jsonl`);
+        const { header, records, problems } = await caseTrace(c.traceFile as string);
+        // Written by `proxy --listen --agent-url`, not by the suite: the front's header and note,
+        // and each connection opened by a client at a loopback address, carried over HTTP.
+        expect(header).toMatchObject({
+          tool: expect.stringMatching(/^acp-retry-inspector \S+$/),
+          transport: "ws+http",
+        });
+        expect(records[0]).toMatchObject({ type: "note", text: `forwarding to the agent at ${agent.http}` });
+        const opens = records.filter((r) => r.type === "conn-open");
+        expect(opens.length).toBeGreaterThan(0);
+        for (const [i, open] of opens.entries())
+          expect(open).toMatchObject({
+            conn: i + 1,
+            transport: "http",
+            peer: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+          });
+        const frames = records.filter((r) => r.type === "frame");
+        expect(frames.filter((f) => f.dir === "client->agent").length).toBeGreaterThan(0);
+        expect(frames.filter((f) => f.dir === "agent->client").length).toBeGreaterThan(0);
+        expect(frames.every((f) => opens.some((o) => o.type === "conn-open" && o.conn === f.conn))).toBe(
+          true,
+        );
+        expect(problems).toBe(0);
+      }
+      // A case that reconnects has both connections in its one trace, numbered as it opened them.
+      const resumed = await caseTrace(`${report.tracesDir}/retry-after-resume.jsonl`);
+      const resumes = resumed.records.filter(
+        (r) => r.type === "frame" && r.dir === "client->agent" && r.raw.includes('"session/resume"'),
+      );
+      expect(resumes.map((r) => (r.type === "frame" ? r.conn : 0))).toEqual([2]);
     },
     RUN_TIMEOUT_MS,
   );

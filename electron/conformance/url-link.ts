@@ -1,16 +1,18 @@
 /**
- * URL targets: each connection dials the agent over WebSocket (`ws://`, `wss://`) or Streamable
- * HTTP (`http://`, `https://`) with the SDK's client transports, and the suite records its own
- * frames (`ClientSideRecorder`). WebSocket frames are recorded as the exact text on the wire; HTTP
- * messages as the SDK hands them over (re-serialised, noted in the trace). A restart runs the
- * user's `--restart-cmd` through the shell.
+ * URL targets go through the real tap: each case starts its own remote front (`proxy --listen
+ * ws://127.0.0.1:0 --agent-url URL --trace <case>.jsonl`, see `FrontProcess`) and dials it over the
+ * target's transport (a `ws(s)://` target over WebSocket, an `http(s)://` one over Streamable HTTP)
+ * with the SDK's client transports; the front forwards each connection to the agent over its own
+ * upstream connection of the same kind and records every frame exactly, connections numbered in
+ * the order the case opens them. A restart runs the user's `--restart-cmd` through the shell.
  */
 
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/experimental/v2";
 import type { AgentLink, LinkConnection } from "./agent-link.js";
 import { skip } from "./case-outcome.js";
-import { ClientSideRecorder } from "./client-side-recorder.js";
+import { FrontProcess } from "./front-process.js";
 import { settlesWithin } from "./settles-within.js";
 
 const CLOSED = 3;
@@ -19,37 +21,57 @@ const CLOSED = 3;
 export interface UrlLinkOptions {
   readonly url: string;
   readonly restartCommand?: string;
+  /** The case trace (written by the front). */
   readonly traceFile: string;
-  readonly tool: string;
+  /** How to run this tool's CLI, e.g. `[process.execPath, "/path/to/cli.js"]`. */
+  readonly cliCommand: readonly string[];
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Receives the front's stderr lines, e.g. for `--verbose`. */
+  readonly onStderr?: (line: string) => void;
 }
 
-/** A URL `AgentLink` that records the suite's own frames. */
+/** What `close` needs to end a connection: the WebSocket the SDK opened, or when the HTTP client finished closing. */
+interface ConnectionEnd {
+  socket?: { close(): void; terminate(): void; readyState: number };
+  /** Resolves once the HTTP client's close (its `DELETE`) is done. */
+  httpClosed?: Promise<void>;
+}
+
+/** A URL `AgentLink` through a remote front of its own. */
 export class UrlLink implements AgentLink {
   readonly transport: "ws" | "http";
-  private readonly recorder: ClientSideRecorder;
+  private front: FrontProcess | undefined;
   private readonly open_: Array<() => Promise<void>> = [];
 
   constructor(private readonly options: UrlLinkOptions) {
     this.transport = /^wss?:\/\//i.test(options.url) ? "ws" : "http";
-    this.recorder = new ClientSideRecorder(options.traceFile, options.tool, this.transport, options.url);
-    if (this.transport === "http")
-      this.recorder.note(
-        "Streamable HTTP: frames are recorded as the SDK transport parsed them (re-serialised)",
-      );
   }
 
   async open(conn: number): Promise<LinkConnection> {
-    const { url } = this.options;
-    this.recorder.open(conn, this.transport, url);
-    const socket: { current?: { close(): void; terminate(): void; readyState: number } } = {};
-    const stream = this.transport === "ws" ? await this.webSocket(conn, socket) : await this.http(conn);
+    this.front ??= new FrontProcess({
+      cliCommand: this.options.cliCommand,
+      agentUrl: this.options.url,
+      traceFile: this.options.traceFile,
+      cwd: this.options.cwd,
+      env: this.options.env,
+      onStderr: this.options.onStderr,
+    });
+    const urls = await this.front.ready.catch((err: unknown) => {
+      throw new Error(`cannot open connection #${conn}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    const end: ConnectionEnd = {};
+    const stream =
+      this.transport === "ws" ? await this.webSocket(urls.ws, end) : await this.http(urls.http, end);
     let closed = false;
     const close = async () => {
       if (closed) return;
       closed = true;
-      // The client's JsonRpcPeer holds the writer and closes it first; this ends what is left.
+      // The client's JsonRpcPeer holds the writer and closes it first; this ends what is left, and
+      // waits until the front has seen the client go (before `finish` stops it).
       if (!stream.writable.locked) await settlesWithin(stream.writable.close(), 2000);
-      const ws = socket.current;
+      if (end.httpClosed) await settlesWithin(end.httpClosed, 2000);
+      const ws = end.socket;
       if (ws && ws.readyState !== CLOSED) {
         ws.close();
         const gone = new Promise<void>((resolve) =>
@@ -57,7 +79,6 @@ export class UrlLink implements AgentLink {
         );
         if (!(await settlesWithin(gone, 1000))) ws.terminate();
       }
-      this.recorder.close(conn, "client closed the connection");
     };
     this.open_.push(close);
     return { stream, close };
@@ -66,7 +87,6 @@ export class UrlLink implements AgentLink {
   async restart(timeoutMs: number): Promise<string> {
     const command = this.options.restartCommand;
     if (command === undefined) skip("no --restart-cmd given: the suite cannot restart a remote agent");
-    this.recorder.note(`running the restart command: ${command}`);
     const child = spawn(command, { shell: true, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.setEncoding("utf8");
@@ -89,61 +109,42 @@ export class UrlLink implements AgentLink {
     return `ran the restart command (${command})`;
   }
 
+  /** Closes every connection, then stops the front (always, bounded): its trace is then complete. */
   async finish(): Promise<string | undefined> {
     await Promise.all(this.open_.map((close) => close()));
-    await this.recorder.finish();
-    return this.options.traceFile;
+    if (!this.front) return undefined;
+    await this.front.stop();
+    return existsSync(this.options.traceFile) ? this.options.traceFile : undefined;
   }
 
-  private async webSocket(
-    conn: number,
-    socket: { current?: { close(): void; terminate(): void; readyState: number } },
-  ): Promise<Stream> {
+  private async webSocket(url: string, end: ConnectionEnd): Promise<Stream> {
     // Loaded on demand: a stdio run never pays for them. Node 20 has no global WebSocket.
     const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");
     const { WebSocket } = await import("ws");
-    const recorder = this.recorder;
-    // The SDK sends `JSON.stringify(message)` as one text frame and parses each frame it gets: a
-    // socket that logs both sides sees the exact text on the wire, before the SDK acts on it.
-    class RecordingWebSocket extends WebSocket {
+    // Keeps the socket the SDK opens, so `close` can end it even when the SDK does not.
+    class TrackedWebSocket extends WebSocket {
       constructor(...args: ConstructorParameters<typeof WebSocket>) {
         super(...args);
-        socket.current = this;
-        this.on("close", (code: number) => recorder.close(conn, `WebSocket closed (code ${code})`));
-        this.on("message", (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
-          const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-          recorder.received(conn, isBinary ? bytes : bytes.toString("utf8"));
-        });
-      }
-      override send(data: unknown, ...rest: unknown[]): void {
-        recorder.sent(conn, String(data));
-        (super.send as (...a: unknown[]) => void)(data, ...rest);
+        end.socket = this;
       }
     }
-    return createWebSocketStream(this.options.url, { WebSocket: RecordingWebSocket as never });
+    return createWebSocketStream(url, { WebSocket: TrackedWebSocket as never });
   }
 
-  private async http(conn: number): Promise<Stream> {
+  private async http(url: string, end: ConnectionEnd): Promise<Stream> {
     const { createHttpStream } = await import("@agentclientprotocol/sdk/experimental/http-client");
-    const inner = createHttpStream(this.options.url);
-    const recorder = this.recorder;
-    const readable = inner.readable.pipeThrough(
-      new TransformStream<AnyMessage, AnyMessage>({
-        transform(message, controller) {
-          recorder.received(conn, JSON.stringify(message));
-          controller.enqueue(message);
-        },
-      }),
-    );
+    const inner = createHttpStream(url);
+    // The SDK's close resolves once its `DELETE` was answered: note when that happened.
     const writer = inner.writable.getWriter();
-    const writable = new WritableStream<AnyMessage>({
-      write(message) {
-        recorder.sent(conn, JSON.stringify(message));
-        return writer.write(message);
-      },
-      close: () => writer.close(),
-      abort: (reason) => writer.abort(reason),
+    let done = () => {};
+    end.httpClosed = new Promise<void>((resolve) => {
+      done = resolve;
     });
-    return { readable, writable };
+    const writable = new WritableStream<AnyMessage>({
+      write: (message) => writer.write(message),
+      close: () => writer.close().finally(done),
+      abort: (reason) => writer.abort(reason).finally(done),
+    });
+    return { readable: inner.readable, writable };
   }
 }

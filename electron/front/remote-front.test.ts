@@ -211,3 +211,132 @@ describe("proxy --listen (remote front)", { timeout: 90_000 }, () => {
     }
   });
 });
+
+describe("proxy --listen --agent-url http:// (Streamable HTTP upstream)", { timeout: 90_000 }, () => {
+  it("WebSocket client, Streamable HTTP agent: messages forwarded verbatim both ways, the agent's exact text recorded", async () => {
+    const agent = await startRemoteAgent(scratch.path("remote-store"));
+    try {
+      const trace = scratch.path("http-upstream.jsonl");
+      const front = await startFront(
+        scratch,
+        ["--no-hub", "--trace", trace, "--agent-url", agent.httpUrl],
+        [],
+      );
+      const ws = new WebSocket(front.wsUrl);
+      const received: string[] = [];
+      let wake = () => {};
+      ws.on("message", (d) => {
+        received.push(d.toString());
+        wake();
+      });
+      const next = (n: number, what: string) =>
+        within(
+          new Promise<void>((resolve) => {
+            wake = () => {
+              if (received.length >= n) resolve();
+            };
+            wake();
+          }),
+          15_000,
+          what,
+        );
+      await within(new Promise((resolve) => ws.on("open", resolve)), 10_000, "the WebSocket to open");
+      // Unusual spacing and key order: the agent gets exactly these bytes as the POST body.
+      const init =
+        '{ "params" : {"protocolVersion":2,"info":{"name":"t","version":"1"},"capabilities":{}}, "id":7, "jsonrpc":"2.0", "method":"initialize" }';
+      ws.send(init);
+      await next(1, "the initialize answer (the POST's body)");
+      ws.send(JSON.stringify({ jsonrpc: "2.0", id: 8, method: "session/new", params: { cwd: scratch.dir } }));
+      await next(2, "the session/new answer (on the connection's SSE stream)");
+      const { sessionId } = (JSON.parse(received[1] as string) as { result: { sessionId: string } }).result;
+      ws.send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 9,
+          method: "session/prompt",
+          params: { sessionId, prompt: [{ type: "text", text: "hi" }], idempotencyKey: "K-http" },
+        }),
+      );
+      await within(
+        new Promise<void>((resolve) => {
+          wake = () => {
+            if (received.some((m) => m.includes('"id":9'))) resolve();
+          };
+          wake();
+        }),
+        15_000,
+        "the prompt's answer (on the session's SSE stream)",
+      );
+      ws.close();
+      await stopFront(front.child);
+      const records = await traceRecords(trace);
+      expect(records[0]).toMatchObject({ type: "note", text: `forwarding to the agent at ${agent.httpUrl}` });
+      const f = frames(records);
+      expect(f.filter((r) => r.dir === "client->agent").map((r) => r.raw)[0]).toBe(init);
+      expect(f.filter((r) => r.dir === "agent->client").map((r) => r.raw)).toEqual(received);
+      expect(JSON.parse(received[0] as string)).toMatchObject({ id: 7, result: { protocolVersion: 2 } });
+      expect(received.some((m) => m.includes('"session/update"'))).toBe(true);
+      expect(records.filter((r) => r.type === "conn-close")).toEqual([
+        expect.objectContaining({ conn: 1, reason: "client closed the connection" }),
+      ]);
+    } finally {
+      await agent.stop();
+    }
+  });
+
+  it("disconnect-client on the answer; the retry on connection #2 reaches the same HTTP agent and is deduplicated", async () => {
+    const agent = await startRemoteAgent(scratch.path("remote-store"));
+    try {
+      const trace = scratch.path("http-upstream-retry.jsonl");
+      const front = await startFront(
+        scratch,
+        [
+          "--no-hub",
+          "--trace",
+          trace,
+          "--agent-url",
+          agent.httpUrl,
+          "--fault",
+          "disconnect-client:method=session/prompt,on=response",
+        ],
+        [],
+      );
+      const report = await demoClient(scratch, ["--timeout", "8000", "--no-wait-idle", "--url", front.wsUrl]);
+      await stopFront(front.child);
+      expect(report.ok).toBe(true);
+      expect(report.connections).toBe(2);
+      const model = await analyze(scratch, trace);
+      expect(model.submissions).toHaveLength(1);
+      expect(model.submissions[0]?.attempts.map((a) => a.conn)).toEqual([1, 2]);
+      expect(model.submissions[0]?.verdicts.map((v) => v.name)).toEqual(["deduplicated"]);
+    } finally {
+      await agent.stop();
+    }
+  });
+
+  it("an agent that cannot be reached closes the client's connection with the reason in the trace", async () => {
+    const trace = scratch.path("unreachable.jsonl");
+    // A loopback port that was just free: nothing listens there.
+    const { createServer } = await import("node:net");
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as { port: number };
+    await new Promise((resolve) => probe.close(resolve));
+    const url = `http://127.0.0.1:${port}/acp`;
+    const front = await startFront(scratch, ["--no-hub", "--trace", trace, "--agent-url", url], []);
+    const ws = new WebSocket(front.wsUrl);
+    const closed = new Promise<void>((resolve) => ws.on("close", () => resolve()));
+    ws.on("open", () =>
+      ws.send(
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"t","version":"1"},"capabilities":{}}}',
+      ),
+    );
+    await within(closed, 15_000, "the front to close the client's connection");
+    await stopFront(front.child);
+    const close = (await traceRecords(trace)).find((r) => r.type === "conn-close");
+    expect(close).toMatchObject({
+      conn: 1,
+      reason: `cannot reach the agent at ${url}: connect ECONNREFUSED 127.0.0.1:${port}`,
+    });
+  });
+});

@@ -1,14 +1,14 @@
 import { PassThrough, type Readable, type Writable } from "node:stream";
-import { WebSocket } from "ws";
 import type { FaultInjector } from "../tap/fault-injector.js";
 import { MAX_FRAME_BYTES } from "../tap/frame-evidence.js";
 import { FramePump } from "../tap/frame-pump.js";
 import type { TraceFanout } from "../trace/trace-fanout.js";
 import { LineOutbox } from "./line-outbox.js";
+import { openUpstream, type UpstreamLink } from "./upstream-link.js";
 
 /** What an `UpstreamSession` connects: one client connection and the remote agent's URL. */
 export interface UpstreamSessionOptions {
-  /** `ws://host:port/path` of the agent. */
+  /** The agent's URL: `ws(s)://` (WebSocket) or `http(s)://` (Streamable HTTP). */
   readonly url: string;
   readonly conn: number;
   readonly transport: string;
@@ -23,14 +23,15 @@ export interface UpstreamSessionOptions {
 const NL = Buffer.from("\n");
 
 /**
- * One client connection forwarded to a remote agent over its own upstream WebSocket: each client
- * message goes up as one text frame and each agent frame comes back as one message, verbatim,
- * recorded first. There is no agent process here, so `kill-agent` and `restart-agent` are noted,
- * not applied; `disconnect-client` closes both connections.
+ * One client connection forwarded to a remote agent over its own upstream connection (WebSocket or
+ * Streamable HTTP, see `openUpstream`): each client message goes up as one message and each agent
+ * message comes back as one message, verbatim, recorded first. There is no agent process here, so
+ * `kill-agent` and `restart-agent` are noted, not applied; `disconnect-client` closes both
+ * connections.
  */
 export class UpstreamSession {
   private clientOpen = true;
-  private socket: WebSocket | null = null;
+  private upstream: UpstreamLink | null = null;
   private clientPump: FramePump | null = null;
 
   constructor(private readonly o: UpstreamSessionOptions) {}
@@ -56,22 +57,19 @@ export class UpstreamSession {
       restartAgent: () => noProcess("restart-agent"),
     });
     try {
-      const socket = new WebSocket(this.o.url, { perMessageDeflate: false, handshakeTimeout: 10_000 });
-      this.socket = socket;
       const upstreamIn = new PassThrough();
-      const queued: string[] = [];
-      const upstreamOut = new LineOutbox((line) => {
-        if (socket.readyState === WebSocket.OPEN) socket.send(line);
-        else if (socket.readyState === WebSocket.CONNECTING) queued.push(line);
-      });
-      socket.on("open", () => {
-        for (const line of queued.splice(0)) socket.send(line);
-      });
-      socket.on("message", (data: Buffer) => upstreamIn.write(Buffer.concat([data, NL])));
+      let ended: (reason: string) => void = () => undefined;
       const closed = new Promise<string>((resolve) => {
-        socket.on("error", (err) => resolve(`cannot reach the agent at ${this.o.url}: ${err.message}`));
-        socket.on("close", () => resolve("agent closed the connection"));
+        ended = resolve;
       });
+      const link = openUpstream(this.o.url, {
+        message: (bytes) => {
+          if (!upstreamIn.writableEnded) upstreamIn.write(Buffer.concat([bytes, NL]));
+        },
+        closed: (reason) => ended(reason),
+      });
+      this.upstream = link;
+      const upstreamOut = new LineOutbox((line) => link.send(line));
       void closed.then(() => upstreamIn.end());
       const agentDone = new Promise<void>((resolve) => {
         new FramePump({
@@ -97,7 +95,7 @@ export class UpstreamSession {
           if (!this.clientOpen) return;
           this.clientOpen = false;
           trace.emit({ type: "conn-close", conn, reason: "client closed the connection" });
-          socket.close(1000);
+          link.close();
         },
       });
       this.clientPump.start();
@@ -121,6 +119,6 @@ export class UpstreamSession {
     this.clientPump?.stop();
     this.o.trace.emit({ type: "conn-close", conn: this.o.conn, reason });
     this.o.closeClient();
-    this.socket?.close(1000);
+    this.upstream?.close();
   }
 }

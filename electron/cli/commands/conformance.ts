@@ -8,8 +8,9 @@ import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
 const HELP = `Usage: acp-retry-inspector conformance [options] (-- <agent command...> | --url URL)
 
 Runs scripted client sessions against an ACP v2 agent and checks each rule of the Idempotency Keys
-RFD. On stdio every connection goes through the recording tap (proxy), so each case leaves a trace
-that the analyzer judges and the app can open. Cases:
+RFD. Every connection goes through the recording tap (proxy -- <agent> on stdio; for a URL, a
+proxy --listen --agent-url URL per case), so each case leaves a trace that the analyzer judges and
+the app can open. Cases:
 ${CASE_NAMES.map((n) => `  ${n}`).join("\n")}
 
 Options:
@@ -25,7 +26,7 @@ Options:
   --case-timeout-ms N      time limit of one case (default: 20000)
   --suite-timeout-ms N     time limit of the whole run (default: 300000)
   --concurrency N          cases run at the same time (default: 3)
-  --verbose                pass the agent's stderr through, prefixed with the case name
+  --verbose                pass the agent's (for a URL, the tap's) stderr through, prefixed with the case name
   --quiet                  no progress lines on stderr
 
 Exit status: 0 every required case passed (skips allowed); 1 a required case failed or the agent

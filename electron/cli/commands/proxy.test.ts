@@ -46,8 +46,15 @@ describe("parseProxyArgs", () => {
     expect(() =>
       parseProxyArgs(["--listen", "ws://127.0.0.1:0", "--agent-url", "ws://x", "--", "a"]),
     ).toThrow(/not both/);
-    expect(() => parseProxyArgs(["--listen", "ws://127.0.0.1:0", "--agent-url", "http://x"])).toThrow(
-      /ws:\/\//,
+    expect(parseProxyArgs(["--listen", "ws://127.0.0.1:0", "--agent-url", "http://127.0.0.1:9/acp"])).toEqual(
+      {
+        listen: "ws://127.0.0.1:0",
+        agentUrl: "http://127.0.0.1:9/acp",
+        command: [],
+      },
+    );
+    expect(() => parseProxyArgs(["--listen", "ws://127.0.0.1:0", "--agent-url", "ftp://x"])).toThrow(
+      /ws:\/\/, wss:\/\/, http:\/\/ or https:\/\//,
     );
     expect(() => parseProxyArgs(["--fault"])).toThrow(/--fault needs a value/);
   });

@@ -3,6 +3,7 @@ import { constants } from "node:os";
 import { join } from "node:path";
 import type { FaultRule } from "../../../shared/faults/fault-rule.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../shared/trace/record.js";
+import { isAgentUrl } from "../../front/agent-url.js";
 import { createHubLink, type HubLink } from "../../hub/hub-link.js";
 import { rendezvousPath } from "../../hub/hub-paths.js";
 import { readRendezvous } from "../../hub/rendezvous.js";
@@ -73,7 +74,8 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     if (out.listen === undefined)
       throw new CliError("--agent-url needs --listen (a remote front forwarding to a remote agent)");
     if (out.command.length > 0) throw new CliError("give either --agent-url or an agent command, not both");
-    if (!/^wss?:\/\//i.test(out.agentUrl)) throw new CliError("--agent-url must be a ws:// or wss:// URL");
+    if (!isAgentUrl(out.agentUrl))
+      throw new CliError("--agent-url must be a ws://, wss://, http:// or https:// URL");
   } else if (out.command.length === 0) {
     throw new CliError(`no agent command: ${USAGE}`);
   }
@@ -107,8 +109,9 @@ const HELP = [
   "                   default, PORT 0 picks one) serves WebSocket and Streamable HTTP on that path.",
   "                   Each client connection gets its own agent process (spawned from the command)",
   "                   and its own connection number in the trace. Prints the URLs on stderr.",
-  "  --agent-url URL  with --listen: forward each client connection to this remote agent",
-  "                   (ws://...), over its own upstream connection, instead of spawning a command",
+  "  --agent-url URL  with --listen: forward each client connection to this remote agent, over its",
+  "                   own upstream connection (ws:// or wss://: WebSocket; http:// or https://:",
+  "                   Streamable HTTP), instead of spawning a command",
   "",
   "Fault semantics (drop, delay, disconnect, kill, restart on stdio and remote): docs/faults.md.",
   "",

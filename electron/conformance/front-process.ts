@@ -1,0 +1,112 @@
+/**
+ * The real tap in front of a remote agent, for one case: `proxy --listen ws://127.0.0.1:0
+ * --agent-url URL --trace FILE --no-hub`, started with the suite's `cliCommand`. It records every
+ * connection of the case (numbered in the order the suite opens them) into the case's trace and
+ * prints where it listens on stderr; SIGTERM ends its connections and completes the trace.
+ */
+
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import { settlesWithin } from "./settles-within.js";
+
+/** What a front process needs. */
+export interface FrontProcessOptions {
+  /** How to run this tool's CLI, e.g. `[process.execPath, "/path/to/cli.js"]`. */
+  readonly cliCommand: readonly string[];
+  /** The remote agent: `ws(s)://` or `http(s)://`. */
+  readonly agentUrl: string;
+  /** The case trace the front writes. */
+  readonly traceFile: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Receives the front's other stderr lines, e.g. for `--verbose`. */
+  readonly onStderr?: (line: string) => void;
+}
+
+/** Where a started front listens. */
+export interface FrontUrls {
+  readonly ws: string;
+  readonly http: string;
+}
+
+/** How long the front may take to print its listening line (a loaded machine starts node slowly). */
+export const FRONT_START_MS = 15_000;
+const TERM_GRACE_MS = 5_000;
+const KILL_GRACE_MS = 2_000;
+const LISTENING = /listening (ws:\/\/\S+) \(WebSocket\) and (http:\/\/\S+) /;
+
+/** One `proxy --listen --agent-url` process; spawned at construction. */
+export class FrontProcess {
+  /** Resolves with the front's URLs once it listens; rejects with a one-line reason when it cannot start. */
+  readonly ready: Promise<FrontUrls>;
+  private readonly child: ChildProcessByStdio<null, null, Readable>;
+  private readonly exited: Promise<void>;
+  private closed = false;
+
+  constructor(options: FrontProcessOptions) {
+    const { cliCommand, agentUrl, traceFile, cwd, env } = options;
+    const [node, ...cli] = cliCommand;
+    const args = [...cli, "proxy", "--listen", "ws://127.0.0.1:0", "--agent-url", agentUrl];
+    this.child = spawn(node as string, [...args, "--trace", traceFile, "--no-hub"], {
+      cwd,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const child = this.child;
+    let failure: string | undefined;
+    child.on("error", (err) => {
+      failure = err.message;
+    });
+    this.exited = new Promise<void>((resolve) =>
+      child.once("close", () => {
+        this.closed = true;
+        resolve();
+      }),
+    );
+    this.ready = new Promise<FrontUrls>((resolve, reject) => {
+      const what = "the tap (proxy --listen --agent-url)";
+      let urls: FrontUrls | undefined;
+      let last = "";
+      let partial = "";
+      const timer = setTimeout(() => {
+        reject(new Error(`${what} did not start listening within ${FRONT_START_MS} ms`));
+        void this.stop();
+      }, FRONT_START_MS);
+      child.stderr.setEncoding("utf8");
+      child.stderr.on("data", (chunk: string) => {
+        partial += chunk;
+        const lines = partial.split("\n");
+        partial = lines.pop() ?? "";
+        for (const line of lines) {
+          const found = urls === undefined ? LISTENING.exec(line) : null;
+          if (found) {
+            urls = { ws: found[1] as string, http: found[2] as string };
+            clearTimeout(timer);
+            resolve(urls);
+          } else {
+            if (line.trim() !== "") last = line.trim();
+            options.onStderr?.(line);
+          }
+        }
+      });
+      void this.exited.then(() => {
+        clearTimeout(timer);
+        if (urls !== undefined) return;
+        const why = failure ?? last.replace(/^acp-retry-inspector: /, "");
+        const status = child.signalCode ?? `exit ${child.exitCode}`;
+        reject(new Error(`${what} ended before listening (${status})${why ? `: ${why}` : ""}`));
+      });
+    });
+    this.ready.catch(() => undefined);
+  }
+
+  /** Stops the front (SIGTERM, then SIGKILL; bounded); its trace is complete once this resolves. */
+  async stop(): Promise<void> {
+    const { child } = this;
+    if (this.closed) return;
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    if (await settlesWithin(this.exited, TERM_GRACE_MS)) return;
+    child.kill("SIGKILL");
+    await settlesWithin(this.exited, KILL_GRACE_MS);
+  }
+}
