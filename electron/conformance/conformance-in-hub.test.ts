@@ -15,6 +15,7 @@ import { connectUiProbe, type UiProbe } from "../hub/ui-probe.js";
 import { cliPath } from "../testing/cli.js";
 import { readTrace } from "../trace/trace-reader.js";
 import { startConformanceBesideHub } from "./conformance-beside-hub.js";
+import { startRemoteDemoAgent } from "./testing/conformance-fixtures.js";
 
 let dir: string;
 let hub: RunningHub;
@@ -153,3 +154,36 @@ describe("conformance runs from a UI", () => {
     expect(events[0]?.kind).toBe("header");
   }, 90_000);
 });
+
+test("a remote agent from the agents file is dialled through the tap's remote front", async () => {
+  const remote = await startRemoteDemoAgent("correct");
+  const agents = join(dir, "remote-agents.json");
+  writeFileSync(agents, JSON.stringify({ agents: [{ name: "remote demo", url: remote.ws }] }));
+  const other = await startHub({ tracesDir: join(dir, "remote-traces"), flushMs: 10 });
+  const stopOther = startConformanceBesideHub(other, { cliPath: cliPath(), agentsFile: agents });
+  const probe = await connectUiProbe(other.port, other.token);
+  try {
+    const t: HubTarget = { base: `http://127.0.0.1:${other.port}`, token: other.token };
+    const r = await callHub(t, "POST", "/api/conformance/runs", {
+      agent: "config-1",
+      only: ["retry-same-connection"],
+    });
+    expect(r.status).toBe(202);
+    const done = (await probe.waitFor(
+      (m) => m.t === "conformance-status" && m.board.run.state === "done",
+      60_000,
+    )) as HubConformanceStatus;
+    expect(done.board.run.agent?.target).toBe(remote.ws);
+    expect(done.board.run.cases[0]).toMatchObject({ name: "retry-same-connection", state: "pass" });
+    const events = [];
+    const id = done.board.run.cases[0]?.traceId as string;
+    for await (const ev of readTrace(join(dir, "remote-traces", `${id}.jsonl`))) events.push(ev);
+    const header = events[0];
+    expect(header?.kind === "header" && header.header.transport).toBe("ws+http");
+  } finally {
+    probe.close();
+    await stopOther();
+    await other.close();
+    await remote.stop();
+  }
+}, 90_000);
