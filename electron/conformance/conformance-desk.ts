@@ -46,6 +46,7 @@ export class ConformanceDesk {
   private status: ConformanceRunStatus = IDLE_RUN;
   private abort: AbortController | undefined;
   private finished: Promise<void> = Promise.resolve();
+  private runs = 0;
   private readonly listeners = new Set<(board: ConformanceBoard) => void>();
 
   constructor(private readonly options: ConformanceDeskOptions) {}
@@ -71,7 +72,8 @@ export class ConformanceDesk {
     if (isActive(this.status.state)) return { ok: false, error: "a conformance run is already going" };
     const entry = this.options.choices.entries.find((e) => e.choice.id === request.agent);
     if (!entry) return { ok: false, error: `no agent choice ${request.agent} on this hub` };
-    const runId = runFolderName();
+    // Numbered too: two short runs can start within the same second.
+    const runId = `${runFolderName()}-${++this.runs}`;
     const runDir = join(this.options.tracesDir, "conformance", runId);
     this.abort = new AbortController();
     this.set(startRun(runId, entry.choice, new Date().toISOString(), runDir, request.only));
