@@ -1,7 +1,8 @@
 /**
  * A real `acp-retry-inspector serve` for browser tests and the UI bench: its own traces and
  * rendezvous folders, the built renderer, the URL read from its first stdout line. `cli()` runs
- * other commands (`fault ...`) against the same hub.
+ * other commands (`fault ...`) against the same hub; `spawnCli()` starts long-running ones (a
+ * `proxy` that finds this hub through its rendezvous file).
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -20,6 +21,10 @@ export interface ServeProcess {
   readonly token: string;
   /** Runs the CLI with the hub's environment; resolves with its exit code and output. */
   cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Spawns the CLI with the hub's environment and piped stdio; `stop()` kills it if still running. */
+  spawnCli(args: readonly string[]): ChildProcess;
+  /** A scratch path inside the hub's folder (removed by `stop()`). */
+  scratch(name: string): string;
   stop(): Promise<void>;
 }
 
@@ -64,6 +69,7 @@ export async function startServe(
   });
   const u = new URL(url);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const spawned: ChildProcess[] = [];
   return {
     url,
     bareUrl: `${u.origin}/`,
@@ -81,7 +87,14 @@ export async function startServe(
           },
         );
       }),
+    spawnCli(args) {
+      const c = spawn(process.execPath, [cliPath, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+      spawned.push(c);
+      return c;
+    },
+    scratch: (name) => join(dir, name),
     async stop() {
+      for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
       await exited;

@@ -1,20 +1,63 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
-import type { HubEvent } from "../../shared/hub/hub-event.js";
+import type { HubEvent, TraceSummary } from "../../shared/hub/hub-event.js";
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";
 import { createInspector } from "./inspector-store.js";
 
-const bridge = { shell: "browser" } as InspectorBridge;
+/** The hub's trace files as a test sets them: each `readTrace` waits until the test releases it. */
+class HubFiles {
+  readonly files = new Map<string, string>();
+  readonly live = new Map<string, boolean>();
+  readonly reads: string[] = [];
+  private waiting: Array<() => void> = [];
 
-function setup() {
+  readonly bridge = {
+    shell: "browser",
+    listTraces: async () => ({
+      traces: [...this.files.keys()].map(
+        (id): TraceSummary => ({
+          id,
+          bytes: 0,
+          modifiedAt: "",
+          live: this.live.get(id) ?? false,
+          imported: false,
+        }),
+      ),
+    }),
+    readTrace: (id: string) =>
+      new Promise<{ text: string }>((resolve, reject) => {
+        this.reads.push(id);
+        this.waiting.push(() => {
+          const text = this.files.get(id);
+          if (text === undefined) reject(new Error("no such trace"));
+          else resolve({ text });
+        });
+      }),
+  } as unknown as InspectorBridge;
+
+  /** Answers every read asked for so far, once some are waiting (bounded). */
+  async release(): Promise<void> {
+    await vi.waitFor(() => expect(this.waiting.length).toBeGreaterThan(0), { timeout: 2_000 });
+    for (const w of this.waiting.splice(0)) w();
+  }
+}
+
+function setup(files = new HubFiles()) {
   const frames: Array<() => void> = [];
-  const inspector = createInspector(bridge, { theme: "dark", largeText: false }, (cb) => frames.push(cb));
+  const inspector = createInspector(files.bridge, { theme: "dark", largeText: false }, (cb) =>
+    frames.push(cb),
+  );
   const runFrames = () => {
     while (frames.length > 0) frames.shift()!();
   };
   let sets = 0;
   inspector.store.subscribe(() => sets++);
-  return { ...inspector, runFrames, sets: () => sets };
+  /** Waits (bounded) until the pump queued a frame, then runs it. */
+  const nextFrame = async () => {
+    await vi.waitFor(() => expect(frames.length).toBeGreaterThan(0), { timeout: 2_000 });
+    runFrames();
+  };
+  return { ...inspector, files, runFrames, nextFrame, sets: () => sets };
 }
 
 function events(traceId: string, sc: TraceScript, from: number): HubEvent[] {
@@ -61,5 +104,130 @@ describe("the feed pump", () => {
     t.runFrames();
     expect(t.store.getState().held).toBe(0);
     expect(t.store.getState().view.submissions).toHaveLength(1);
+  });
+});
+
+/** A session with `n` numbered requests: 1 + n records. */
+function requests(n: number): TraceScript {
+  const sc = new TraceScript().open(1);
+  for (let i = 1; i <= n; i++) sc.request(1, "client->agent", i, "session/list", { cursor: `c${i}` });
+  return sc;
+}
+
+/** A trace file holding `sc`'s header and its first `count` records. */
+function fileOf(sc: TraceScript, count: number): string {
+  const part = new TraceScript();
+  part.records.push(...sc.records.slice(0, count));
+  return part.jsonl().replace(/^.*\n/, `${JSON.stringify(sc.header())}\n`);
+}
+
+function records(traceId: string, sc: TraceScript, from: number, to: number, hubSeq: number): HubEvent[] {
+  return sc.records
+    .slice(from, to)
+    .map((record, i) => ({ seq: hubSeq + i, kind: "record" as const, traceId, record }));
+}
+
+describe("the feed pump after a hub gap", () => {
+  it("rebuilds every trace the gap can have touched from the hub's files, applying live events once", async () => {
+    const t = setup();
+    const sc = requests(20);
+    const done = requests(3);
+    t.files.files.set("t0", done.jsonl());
+    t.files.files.set("t1", fileOf(sc, 18));
+    t.files.live.set("t1", true);
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("t1", new TraceScript(), 1) } });
+    t.pump.push({ kind: "hub", message: { t: "events", events: records("t1", sc, 0, 3, 2) } });
+    t.runFrames();
+    expect(t.store.getState().view.records).toBe(3);
+
+    // Events 5..14 left the ring; the next batch starts at 15 with the tap's records 13..16.
+    t.pump.push({ kind: "hub", message: { t: "gap", after: 4, oldestSeq: 15, traceIds: ["t0", "t1"] } });
+    t.pump.push({ kind: "hub", message: { t: "events", events: records("t1", sc, 12, 16, 15) } });
+    t.runFrames();
+    expect(t.store.getState().notice?.text).toBe(
+      "Missed 10 events; reloading 2 traces from the hub's files…",
+    );
+    expect(t.store.getState().gaps).toBe(1);
+    expect(t.store.getState().view.records).toBe(7);
+
+    await t.files.release(); // t0's file
+    // Live events keep coming while t1's file is read: two the file has too, one it lacks.
+    t.pump.push({ kind: "hub", message: { t: "events", events: records("t1", sc, 16, 19, 19) } });
+    t.runFrames();
+    await t.files.release(); // t1's file
+    await t.nextFrame();
+
+    const s = t.store.getState();
+    expect(t.files.reads).toEqual(["t0", "t1"]);
+    expect(s.notice).toEqual({
+      tone: "info",
+      text: "Reloaded 2 traces from the hub's files after missing 10 events",
+    });
+    expect(s.gaps).toBe(0);
+    expect(t.catalog.get("t1")!.records.map((r) => r.seq)).toEqual(sc.records.slice(0, 19).map((r) => r.seq));
+    expect(s.view.records).toBe(19);
+    expect(s.view.requests).toHaveLength(18);
+    expect(s.traces.map((e) => [e.id, e.attached, e.records])).toEqual([
+      ["t0", false, done.records.length],
+      ["t1", true, 19],
+    ]);
+
+    // After the swap live records go to the rebuilt session, once.
+    t.pump.push({ kind: "hub", message: { t: "events", events: records("t1", sc, 18, 21, 22) } });
+    t.runFrames();
+    expect(t.catalog.get("t1")!.records.map((r) => r.seq)).toEqual(sc.records.map((r) => r.seq));
+    expect(t.store.getState().view.records).toBe(sc.records.length);
+  });
+
+  it("reads a file again while it ends before the first live record, the hub's write being late", async () => {
+    const t = setup();
+    const sc = requests(12);
+    t.files.files.set("t1", fileOf(sc, 4));
+    t.pump.push({ kind: "hub", message: { t: "gap", after: 0, oldestSeq: 20, traceIds: ["t1"] } });
+    t.pump.push({ kind: "hub", message: { t: "events", events: records("t1", sc, 8, 13, 20) } });
+    t.runFrames();
+    await t.files.release();
+    t.files.files.set("t1", fileOf(sc, 10));
+    await t.files.release();
+    await t.nextFrame();
+    expect(t.files.reads).toEqual(["t1", "t1"]);
+    expect(t.catalog.get("t1")!.records.map((r) => r.seq)).toEqual(sc.records.map((r) => r.seq));
+    expect(t.store.getState().gaps).toBe(0);
+  });
+
+  it("says so when a reload fails, keeps the gap counted and the records it had", async () => {
+    const t = setup();
+    const sc = requests(5);
+    t.pump.push({ kind: "hub", message: { t: "gap", after: 0, oldestSeq: 3, traceIds: ["gone"] } });
+    t.pump.push({ kind: "hub", message: { t: "events", events: records("gone", sc, 2, 6, 3) } });
+    t.runFrames();
+    await t.files.release();
+    await t.nextFrame();
+    const s = t.store.getState();
+    expect(s.notice).toEqual({
+      tone: "error",
+      text: "Missed 2 events. Could not reload 1 trace from the hub's files (gone: no such trace).",
+    });
+    expect(s.gaps).toBe(1);
+    expect(s.view.records).toBe(4);
+  });
+
+  it("holds a gap while paused, like events, and reloads on resume", async () => {
+    const t = setup();
+    const sc = requests(3);
+    t.files.files.set("t1", sc.jsonl());
+    t.store.getState().setPaused(true);
+    t.pump.push({ kind: "hub", message: { t: "gap", after: 0, oldestSeq: 9, traceIds: ["t1"] } });
+    t.runFrames();
+    expect(t.files.reads).toEqual([]);
+    expect(t.store.getState().gaps).toBe(0);
+    t.store.getState().setPaused(false);
+    t.runFrames();
+    expect(t.store.getState().gaps).toBe(1);
+    await t.files.release();
+    await t.nextFrame();
+    expect(t.store.getState().traceId).toBe("t1");
+    expect(t.store.getState().view.records).toBe(sc.records.length);
+    expect(t.store.getState().gaps).toBe(0);
   });
 });

@@ -1,14 +1,25 @@
 /**
  * Moves everything that arrives (hub messages, imported records) into the traces and the store:
  * items are queued, and once per animation frame they are applied in order, each touched trace
- * publishes its changed rows (`takeChanges()`), and the store gets one `set()`.
+ * publishes its changed rows (`takeChanges()`), and the store gets one `set()`. A hub `gap` starts
+ * reloading the traces it can have touched from the hub's files (`gap-reload.ts`); the rebuilt
+ * sessions come back as a `reloaded` item and replace the window's ones in order with live events.
  */
 import type { HubEvent } from "../../shared/hub/hub-event.js";
 import type { HubToUi } from "../../shared/hub/ui-wire.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
 import type { TraceCatalog } from "../traces/trace-catalog.js";
+import {
+  missedEvents,
+  PendingReloads,
+  type ReloadFailure,
+  reloadingNotice,
+  reloadNotice,
+  reloadTargets,
+} from "../traces/trace-reload.js";
 import type { TraceSession } from "../traces/trace-session.js";
 import { createFrameScheduler, type RequestFrame } from "./frame-scheduler.js";
+import { type ReloadBatch, reloadTraces, type TraceFiles } from "./gap-reload.js";
 import type { InspectorState } from "./inspector-store.js";
 import type { ImportProgress } from "./traces-slice.js";
 
@@ -21,7 +32,9 @@ export type PumpItem =
       readonly records: readonly TraceRecord[];
       readonly progress: ImportProgress | undefined;
     }
-  | { readonly kind: "touch"; readonly traceId: string };
+  | { readonly kind: "touch"; readonly traceId: string }
+  /** Traces rebuilt from the hub's files after a gap, ready to replace the window's sessions. */
+  | { readonly kind: "reloaded"; readonly batch: ReloadBatch };
 
 /** The pump: `push` queues an item; `resume` releases events held while paused. */
 export interface FeedPump {
@@ -35,14 +48,47 @@ export interface PumpStore {
   setState(patch: Partial<InspectorState>): void;
 }
 
-/** Creates the pump over a catalog and a store. */
+/** Lets the window paint before the next chunk of a file is analyzed. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Creates the pump over a catalog and a store; `files` (the bridge) lets it reload traces after a gap. */
 export function createFeedPump(
   catalog: TraceCatalog,
   store: PumpStore,
   requestFrame: RequestFrame,
+  files?: TraceFiles,
+  pause: () => Promise<void> = nextTask,
 ): FeedPump {
   let held: PumpItem[] = [];
   let heldEvents = 0;
+  const pending = new PendingReloads();
+
+  /** Starts reloading the traces a gap can have touched; returns how many there are. */
+  function startReload(gap: Extract<HubToUi, { t: "gap" }>): number {
+    const ids = reloadTargets(gap, catalog);
+    if (ids.length === 0 || !files) return ids.length;
+    const gen = pending.begin(ids);
+    const ctx = { files, pending, current: (id: string) => catalog.get(id), pause };
+    void reloadTraces(ctx, ids, gen, missedEvents(gap)).then((batch) => push({ kind: "reloaded", batch }));
+    return ids.length;
+  }
+
+  /** Swaps the rebuilt sessions in; returns the ones now shown, the notice, and whether the gap is recovered. */
+  function finishReload(batch: ReloadBatch) {
+    const swapped: TraceSession[] = [];
+    const failures: ReloadFailure[] = batch.failed.filter((f) => pending.drop(f.traceId, batch.gen));
+    for (const r of batch.reloaded) {
+      const fresh = pending.finish(r.traceId, batch.gen, r.session, catalog.get(r.traceId), r.attached);
+      if (!fresh) continue;
+      catalog.replace(fresh);
+      swapped.push(fresh);
+    }
+    return {
+      swapped,
+      notice: reloadNotice(batch.missed, swapped.length, failures),
+      recovered: failures.length === 0,
+    };
+  }
 
   function flush(items: PumpItem[]): void {
     const state = store.getState();
@@ -53,6 +99,15 @@ export function createFeedPump(
       if (item.kind === "touch") {
         const s = catalog.get(item.traceId);
         if (s) touched.add(s);
+      } else if (item.kind === "reloaded") {
+        if (store.getState().paused) {
+          held.push(item);
+          continue;
+        }
+        const done = finishReload(item.batch);
+        for (const s of done.swapped) touched.add(s);
+        if (done.notice) patch.notice = done.notice;
+        if (done.recovered) gaps = Math.max(0, gaps - 1);
       } else if (item.kind === "import") {
         const s = catalog.get(item.traceId);
         if (!s) continue;
@@ -68,6 +123,7 @@ export function createFeedPump(
             patch.held = heldEvents;
             continue;
           }
+          pending.note(m.events as readonly HubEvent[]);
           for (const s of catalog.applyHubEvents(m.events as readonly HubEvent[])) touched.add(s);
         } else if (m.t === "fault-rules") {
           patch.rules = m.rules;
@@ -76,7 +132,16 @@ export function createFeedPump(
         } else if (m.t === "conformance-status") {
           patch.conformance = m.board;
         } else if (m.t === "gap") {
-          gaps++;
+          // Held like events: while paused the reload waits too, so it never lands behind held events.
+          if (store.getState().paused) {
+            held.push(item);
+            continue;
+          }
+          const traces = startReload(m);
+          if (traces > 0) {
+            gaps++;
+            if (files) patch.notice = reloadingNotice(missedEvents(m), traces);
+          }
         } else if (m.t === "error") {
           patch.notice = { tone: "error", text: `The hub reported: ${m.message}` };
         }

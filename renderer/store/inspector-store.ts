@@ -47,7 +47,7 @@ export function createInspector(
     ...demoSlice(...a),
     ...conformanceSlice(...a),
   }));
-  pump = createFeedPump(catalog, store, requestFrame);
+  pump = createFeedPump(catalog, store, requestFrame, bridge);
   return { store, catalog, pump, bridge };
 }
 

@@ -24,7 +24,10 @@ export interface TracesSlice {
   readonly view: TimelineView;
   /** The hub's armed fault rules. */
   readonly rules: readonly FaultRule[];
-  /** How often the hub said events were gone from its ring before this window got them. */
+  /**
+   * Hub ring gaps (events gone before this window got them) whose traces are not reloaded from the
+   * hub's files: counted while the reload runs, and kept when it failed.
+   */
   readonly gaps: number;
   /** True while the view is frozen (new events wait; the hub and its trace files keep recording). */
   readonly paused: boolean;

@@ -48,7 +48,7 @@ export function ConnectionStatus() {
       {gaps > 0 ? (
         <Badge
           tone="warn"
-          title="Events left the hub's memory before this window got them; export has the full trace."
+          title="Events left the hub's memory before this window got them and the traces are not (yet) reloaded from the hub's files; export has the full trace."
         >
           {gaps} gap{gaps === 1 ? "" : "s"}
         </Badge>

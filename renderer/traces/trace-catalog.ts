@@ -22,6 +22,26 @@ export function traceLabel(id: string, header: TraceHeader | null): string {
   return name.length > 60 ? `${name.slice(0, 57)}…` : name;
 }
 
+/** Applies one hub event to the session of its trace (the catalog routes; a reload replays). */
+export function applyHubEvent(s: TraceSession, e: HubEvent): void {
+  switch (e.kind) {
+    case "tap-attached":
+      s.setHeader(e.header);
+      s.label = traceLabel(s.id, e.header);
+      s.attached = true;
+      break;
+    case "record":
+      s.ingest(e.record);
+      break;
+    case "tap-detached":
+      s.attached = false;
+      break;
+    case "tap-gap":
+      s.missing += e.dropped;
+      break;
+  }
+}
+
 /** The traces of this window, newest first in `entries()`. */
 export class TraceCatalog {
   private readonly sessions = new Map<string, TraceSession>();
@@ -42,25 +62,18 @@ export class TraceCatalog {
     const touched = new Set<TraceSession>();
     for (const e of events) {
       const s = this.live(e.traceId);
-      switch (e.kind) {
-        case "tap-attached":
-          s.setHeader(e.header);
-          s.label = traceLabel(s.id, e.header);
-          s.attached = true;
-          break;
-        case "record":
-          s.ingest(e.record);
-          break;
-        case "tap-detached":
-          s.attached = false;
-          break;
-        case "tap-gap":
-          s.missing += e.dropped;
-          break;
-      }
+      applyHubEvent(s, e);
       touched.add(s);
     }
     return touched;
+  }
+
+  /**
+   * Puts a rebuilt live session in place of the one with its id (same place in the list), or adds
+   * it when the window did not know the trace yet.
+   */
+  replace(session: TraceSession): void {
+    this.sessions.set(session.id, session);
   }
 
   /** Starts a session for an imported file. */

@@ -32,6 +32,7 @@ export class TraceSession {
   private index: RowIndex = new Map();
   private dirty = false;
   private newest = 0;
+  private cleared = 0;
 
   constructor(
     readonly id: string,
@@ -42,6 +43,21 @@ export class TraceSession {
   /** The seq of the newest record seen, cleared ones included (seqs only grow within a trace). */
   get lastSeq(): number {
     return this.newest;
+  }
+
+  /** The seq of the newest record when the user last pressed Clear (0: never): a reload skips records up to it. */
+  get clearedThrough(): number {
+    return this.cleared;
+  }
+
+  /**
+   * Makes this (still empty) session forget records up to `seq` like `clear()` did on the one it
+   * replaces: a rebuilt trace keeps the user's Clear.
+   */
+  skipThrough(seq: number): void {
+    if (seq <= this.newest) return;
+    this.newest = seq;
+    this.cleared = seq;
   }
 
   /** The analyzer's whole model of this trace (live objects: read, never keep or change). */
@@ -100,6 +116,7 @@ export class TraceSession {
    * starts again with the next record. The hub's trace file keeps everything.
    */
   clear(): void {
+    this.cleared = this.newest;
     this.records.length = 0;
     this.stderr.length = 0;
     this.analyzer = new Analyzer();
