@@ -54,11 +54,15 @@ export class StdioLink implements AgentLink {
     const { cliCommand, agentCommand, cwd, env, connDir } = this.options;
     const traceFile = join(connDir, `conn-${conn}.jsonl`);
     const [node, ...cli] = cliCommand;
-    const child = spawn(node as string, [...cli, "proxy", "--no-hub", "--trace", traceFile, "--", ...agentCommand], {
-      cwd,
-      env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      node as string,
+      [...cli, "proxy", "--no-hub", "--trace", traceFile, "--", ...agentCommand],
+      {
+        cwd,
+        env,
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     child.stdin.on("error", () => undefined);
     child.on("error", () => undefined);
     const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
