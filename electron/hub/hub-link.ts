@@ -1,15 +1,18 @@
+/**
+ * The tap side of the hub connection: records go into a bounded backlog and out in batches while a
+ * hub is attached; fault rules and attach changes come back. hub-finder.ts finds the hub and times
+ * the retries, tap-socket.ts speaks the wire, link-backlog.ts keeps what the hub has not acknowledged.
+ */
 import { randomUUID } from "node:crypto";
-import { type FSWatcher, mkdirSync, watch } from "node:fs";
-import { basename, dirname } from "node:path";
-import { WebSocket } from "ws";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { checkFaultRule } from "../../shared/faults/rule-validation.js";
-import { HUB_PROTOCOL_VERSION, TAP_PATH } from "../../shared/hub/protocol-version.js";
-import { decodeHubToTap, type TapToHub } from "../../shared/hub/tap-wire.js";
+import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
+import type { HubToTap } from "../../shared/hub/tap-wire.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import { HubFinder } from "./hub-finder.js";
 import { rendezvousPath } from "./hub-paths.js";
 import { LinkBacklog } from "./link-backlog.js";
-import { readRendezvous } from "./rendezvous.js";
+import { TapSocket } from "./tap-socket.js";
 
 /** How a tap links to the hub. Only `header` is required. */
 export interface HubLinkOptions {
@@ -70,11 +73,8 @@ export interface HubLink {
 /** Creates a hub link: it finds the hub by the rendezvous file, attaches, streams, and re-attaches to any later hub. */
 export function createHubLink(options: HubLinkOptions): HubLink {
   const tapId = options.tapId ?? randomUUID();
-  const path = options.rendezvousPath ?? rendezvousPath();
   const maxBatch = options.maxBatch ?? 1_000;
   const flushMs = options.flushMs ?? 20;
-  const retryMin = options.retryMinMs ?? 250;
-  const retryMax = options.retryMaxMs ?? 5_000;
   const log = (line: string) => {
     try {
       options.onLog?.(line);
@@ -84,16 +84,22 @@ export function createHubLink(options: HubLinkOptions): HubLink {
   const holdWhileDetached = options.holdWhileDetached ?? true;
   const ruleListeners = new Set<(rules: readonly FaultRule[]) => void>();
   const attachListeners = new Set<(attached: boolean, traceId?: string) => void>();
-  let ws: WebSocket | undefined;
+  let ws: TapSocket | undefined;
   let attached = false;
   let traceId: string | undefined;
   let closed = false;
-  let retryTimer: NodeJS.Timeout | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
-  let retryDelay = retryMin;
-  let watcher: FSWatcher | undefined;
   let drained: (() => void) | undefined;
   const counters = { sent: 0, acked: 0, attaches: 0 };
+  const finder = new HubFinder({
+    rendezvousPath: options.rendezvousPath ?? rendezvousPath(),
+    hub: options.hub,
+    retryMinMs: options.retryMinMs ?? 250,
+    retryMaxMs: options.retryMaxMs ?? 5_000,
+    wantsHub: () => !closed && !ws,
+    connect: () => connect(),
+    log,
+  });
 
   const emit = <A extends unknown[]>(set: Set<(...a: A) => void>, ...args: A) => {
     for (const fn of set) {
@@ -105,69 +111,47 @@ export function createHubLink(options: HubLinkOptions): HubLink {
     }
   };
 
-  function scheduleRetry(delay = retryDelay): void {
-    if (closed || retryTimer || ws) return;
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      connect();
-    }, delay);
-    retryTimer.unref();
-    retryDelay = Math.min(retryMax, retryDelay * 2);
-  }
-
   function connect(): void {
     if (closed || ws) return;
-    const target = options.hub ?? findHub();
+    const target = finder.find();
     if (!target) {
-      scheduleRetry();
+      finder.retryLater();
       return;
     }
-    const socket = new WebSocket(`ws://127.0.0.1:${target.port}${TAP_PATH}`, {
-      headers: { Authorization: `Bearer ${target.token}` },
-      handshakeTimeout: 5_000,
-      perMessageDeflate: false,
-      // Masking defends HTTP intermediaries against scripted cache poisoning; a Node client talking
-      // to 127.0.0.1 has no intermediary, and an all-zero mask lets ws skip a pass over every byte.
-      generateMask: (mask: Buffer) => {
-        mask.fill(0);
+    const hello = {
+      t: "hello",
+      v: HUB_PROTOCOL_VERSION,
+      tapId,
+      header: options.header,
+      pid: process.pid,
+    } as const;
+    const socket: TapSocket = new TapSocket(target, hello, {
+      onMessage,
+      onClose: () => {
+        if (ws !== socket) return;
+        ws = undefined;
+        backlog.resetInFlight();
+        if (attached) {
+          attached = false;
+          traceId = undefined;
+          log("hub link: detached");
+          emit(ruleListeners, []);
+          emit(attachListeners, false, undefined);
+          finder.resetBackoff();
+        }
+        finder.retryLater();
       },
+      log,
     });
     ws = socket;
-    socket.on("upgrade", (res) => res.socket.unref()); // the link never keeps the tap process alive
-    socket.on("open", () =>
-      write({ t: "hello", v: HUB_PROTOCOL_VERSION, tapId, header: options.header, pid: process.pid }),
-    );
-    socket.on("message", (data) => onMessage(data.toString()));
-    socket.on("error", (err) => log(`hub link: ${err.message}`));
-    socket.on("close", () => {
-      if (ws !== socket) return;
-      ws = undefined;
-      backlog.resetInFlight();
-      if (attached) {
-        attached = false;
-        traceId = undefined;
-        log("hub link: detached");
-        emit(ruleListeners, []);
-        emit(attachListeners, false, undefined);
-        retryDelay = retryMin;
-      }
-      scheduleRetry();
-    });
   }
 
-  function findHub(): { port: number; token: string } | undefined {
-    const r = readRendezvous(path);
-    return r.kind === "live" ? r.hub : undefined;
-  }
-
-  function onMessage(text: string): void {
-    const m = decodeHubToTap(text);
-    if (!m) return;
+  function onMessage(m: HubToTap): void {
     switch (m.t) {
       case "welcome":
         attached = true;
         traceId = m.traceId;
-        retryDelay = retryMin;
+        finder.resetBackoff();
         counters.attaches++;
         backlog.ack(m.lastSeq);
         log(`hub link: attached to hub ${m.hubId} as trace ${m.traceId}`);
@@ -194,25 +178,17 @@ export function createHubLink(options: HubLinkOptions): HubLink {
     }
   }
 
-  function write(m: TapToHub): void {
-    try {
-      ws?.send(JSON.stringify(m));
-    } catch (err) {
-      log(`hub link: send failed: ${String(err)}`);
-    }
-  }
-
   function flush(): void {
     if (flushTimer) {
       clearTimeout(flushTimer);
       flushTimer = undefined;
     }
-    if (!attached || !ws || ws.readyState !== WebSocket.OPEN) return;
+    if (!attached || !ws?.open) return;
     // keep at most a few batches in flight so a slow hub applies backpressure to the link, not to the tap
     while (backlog.inFlight < maxBatch * 4 && ws.bufferedAmount < 4 << 20) {
       const { records, dropped } = backlog.take(maxBatch);
       if (records.length === 0 && dropped === 0) break;
-      write({ t: "records", records, ...(dropped > 0 && { dropped }) });
+      ws.send({ t: "records", records, ...(dropped > 0 && { dropped }) });
       counters.sent += records.length;
       if (records.length === 0) break;
     }
@@ -224,27 +200,7 @@ export function createHubLink(options: HubLinkOptions): HubLink {
     flushTimer.unref();
   }
 
-  function watchRendezvous(): void {
-    if (options.hub) return;
-    try {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      watcher = watch(dirname(path), (_event, name) => {
-        if (name && name !== basename(path)) return;
-        if (!ws && !closed) {
-          if (retryTimer) clearTimeout(retryTimer);
-          retryTimer = undefined;
-          retryDelay = retryMin;
-          connect();
-        }
-      });
-      watcher.on("error", () => {});
-      watcher.unref();
-    } catch (err) {
-      log(`hub link: cannot watch ${dirname(path)} (${String(err)}); polling only`);
-    }
-  }
-
-  watchRendezvous();
+  finder.watchRendezvous();
   connect();
 
   return {
@@ -288,21 +244,11 @@ export function createHubLink(options: HubLinkOptions): HubLink {
         });
       }
       closed = true;
-      if (retryTimer) clearTimeout(retryTimer);
+      finder.close();
       if (flushTimer) clearTimeout(flushTimer);
-      watcher?.close();
       const socket = ws;
       ws = undefined;
-      if (socket) {
-        await new Promise<void>((resolve) => {
-          socket.once("close", () => resolve());
-          socket.close(1000, "tap done");
-          setTimeout(() => {
-            socket.terminate();
-            resolve();
-          }, 500).unref();
-        });
-      }
+      if (socket) await socket.close();
     },
   };
 }

@@ -42,6 +42,15 @@ export type Frame =
     }
   | { readonly kind: "malformed"; readonly reason: string; readonly value?: unknown };
 
+/** A request frame (it has an id and a method). */
+export type RequestFrame = Extract<Frame, { kind: "request" }>;
+
+/** A notification frame (a method, no id). */
+export type NotificationFrame = Extract<Frame, { kind: "notification" }>;
+
+/** A response frame: a result or an error. */
+export type ResponseFrame = Extract<Frame, { kind: "result" | "error" }>;
+
 function isId(v: unknown): v is string | number {
   return typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
 }

@@ -1,0 +1,133 @@
+/**
+ * The Client's `session/prompt` requests as attempts of submissions: each one joins (or opens) its
+ * submission, and its answer, a `$/cancel_request` naming it, a user message the Agent shows, its
+ * loss and a leak of its key in an Agent frame each update the attempt and re-judge the submission.
+ */
+import type { NotificationFrame, RequestFrame } from "../protocol/frame.js";
+import { checkPromptParamsKey } from "../protocol/idempotency-key.js";
+import type { FrameRecord } from "../trace/record.js";
+import { asObject } from "./frame-params.js";
+import { KeyLeakIndex } from "./key-leak.js";
+import type { RowContext } from "./lifecycle.js";
+import type { MessageLinks } from "./message-links.js";
+import type { Pending, PendingRequests } from "./pending-requests.js";
+import { canonicalJson } from "./prompt-content.js";
+import { newAttempt } from "./rows.js";
+import { SubmissionBook } from "./submission-book.js";
+import type { Outcome, Submission } from "./timeline-model.js";
+import type { VerdictTally } from "./verdict-tally.js";
+
+const MAX_LEAK_SEQS = 20;
+
+/** A pending prompt attempt, with the submission it belongs to. */
+export type PendingPrompt = Extract<Pending, { kind: "prompt" }>;
+
+/** The analyzer's parts the prompt attempts read and update besides their own. */
+export interface PromptAttemptsParts {
+  readonly ctx: RowContext;
+  readonly links: MessageLinks;
+  readonly pending: PendingRequests;
+  readonly tally: VerdictTally;
+}
+
+/** Every submission and its attempts, kept judged as the frames about them arrive. */
+export class PromptAttempts {
+  private readonly book = new SubmissionBook();
+  private readonly leaks = new KeyLeakIndex();
+  private readonly leakFound = new Set<string>();
+
+  constructor(private readonly parts: PromptAttemptsParts) {}
+
+  /** Every submission row, in order of first attempt. */
+  get rows(): Submission[] {
+    return this.book.rows;
+  }
+
+  /** Adds a Client's `session/prompt` as an attempt of its submission. */
+  sent(r: FrameRecord, frame: RequestFrame): void {
+    const { ctx, links, pending, tally } = this.parts;
+    const params = asObject(frame.params);
+    const sessionId = typeof params?.sessionId === "string" ? params.sessionId : null;
+    const check = checkPromptParamsKey(params);
+    const digest = canonicalJson(params?.prompt);
+    const facts = { sessionId, check, rawKey: params?.idempotencyKey, prompt: params?.prompt, digest };
+    const { state, created } = this.book.submissionFor(facts, () => ctx.newRowId(), ctx.revision());
+    if (created && check.kind === "valid") this.leaks.add(check.key);
+    const attempt = newAttempt(r, frame.id);
+    state.row.attempts.push(attempt);
+    state.digests.push(digest);
+    if (!r.dropped) {
+      pending.add(r.conn, r.dir, frame.id, { kind: "prompt", attempt, state });
+      links.queuePrompt(r.conn, sessionId ?? "", attempt, state);
+    }
+    tally.judge(state);
+  }
+
+  /** Applies a notification about prompts: a user message the Agent shows, or a `$/cancel_request`. */
+  notified(r: FrameRecord, frame: NotificationFrame): void {
+    const { links, pending, tally } = this.parts;
+    const params = asObject(frame.params);
+    if (!params) return;
+    if (frame.method === "session/update" && r.dir === "agent->client") {
+      const update = asObject(params.update);
+      const kind = update?.sessionUpdate;
+      if (
+        (kind === "user_message" || kind === "user_message_chunk") &&
+        typeof update?.messageId === "string"
+      ) {
+        const sessionId = typeof params.sessionId === "string" ? params.sessionId : "";
+        const attributed = links.seenInUpdate(r.conn, sessionId, update.messageId, r.seq);
+        if (attributed) tally.judge(attributed);
+      }
+    } else if (frame.method === "$/cancel_request" && !r.dropped) {
+      const requestId = params.requestId;
+      if (typeof requestId !== "string" && typeof requestId !== "number") return;
+      const p = pending.get(r.conn, r.dir, requestId);
+      if (p?.kind !== "prompt") return;
+      p.attempt.cancelSeq = r.seq;
+      p.attempt.frameSeqs.push(r.seq);
+      if (p.state.row.keyStatus === "valid") {
+        p.state.cancelGroups.push(p.state.row.attempts.filter((a) => a.outcome.kind === "pending"));
+      }
+      tally.judge(p.state);
+    }
+  }
+
+  /** Completes an attempt with the response `r`: `answer` is the Agent's, `outcome` what the Client got. */
+  answered(p: PendingPrompt, r: FrameRecord, answer: Outcome, outcome: Outcome): void {
+    const { links, tally } = this.parts;
+    const a = p.attempt;
+    a.outcome = outcome;
+    a.responseSeq = r.seq;
+    a.latencyMs = r.ts - a.sentAt;
+    a.frameSeqs.push(r.seq);
+    if (answer.kind === "inserted" && answer.messageId === null) p.state.nullInserts++;
+    else if (answer.kind === "inserted" && answer.messageId !== null) {
+      const displaced = links.claim(p.state, answer.messageId, r.seq);
+      if (displaced) tally.judge(displaced);
+      p.state.row.finalMessageId ??= answer.messageId;
+    }
+    tally.judge(p.state);
+  }
+
+  /** Ends an attempt whose connection or Agent went away before the answer. */
+  lost(p: PendingPrompt, outcome: Outcome): void {
+    p.attempt.outcome = outcome;
+    this.parts.tally.judge(p.state);
+  }
+
+  /** Looks for known keys in a message an Agent sent, and marks the submissions whose key leaked. */
+  scanForLeaks(message: unknown, seq: number): void {
+    if (this.leaks.size === 0) return;
+    const found = this.leakFound;
+    this.leaks.scan(message, found);
+    if (found.size === 0) return;
+    for (const key of found) {
+      for (const state of this.book.withKey(key)) {
+        if (state.leakSeqs.length < MAX_LEAK_SEQS) state.leakSeqs.push(seq);
+        this.parts.tally.judge(state);
+      }
+    }
+    found.clear();
+  }
+}
