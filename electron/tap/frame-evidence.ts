@@ -28,21 +28,36 @@ export function classifiedLine(
   body: Buffer,
   terminated: boolean,
 ): { evidence: FrameEvidence; frame: Frame | null } {
-  const flags: FrameFlag[] = [];
-  let evidence: FrameEvidence;
-  let frame: Frame | null = null;
-  if (isUtf8(body)) {
-    const raw = body.toString("utf8");
-    frame = classifyFrame(raw);
-    if (frame.kind === "malformed") flags.push("malformed");
-    evidence = { raw };
-  } else {
-    flags.push("malformed", "not-utf8");
-    evidence = { raw: body.toString("base64"), encoding: "base64" };
+  return classify(body, body.length, terminated);
+}
+
+/** `classifiedLine` of a line as `LineSplitter` gives it: its bytes with the `\n` when `terminated` (no copy made). */
+export function classifiedSplitLine(
+  bytes: Buffer,
+  terminated: boolean,
+): { evidence: FrameEvidence; frame: Frame | null } {
+  return classify(bytes, terminated ? bytes.length - 1 : bytes.length, terminated);
+}
+
+/** Classifies the line `bytes[0, end)`; `bytes` may hold its `\n` after it. */
+function classify(
+  bytes: Buffer,
+  end: number,
+  terminated: boolean,
+): { evidence: FrameEvidence; frame: Frame | null } {
+  // A trailing "\n" (ASCII) cannot change whether the bytes before it are UTF-8: test them with it.
+  if (isUtf8(bytes)) {
+    const raw = bytes.toString("utf8", 0, end);
+    const frame = classifyFrame(raw);
+    const evidence: FrameEvidence = { raw };
+    if (frame.kind === "malformed")
+      evidence.flags = terminated ? ["malformed"] : ["malformed", "unterminated"];
+    else if (!terminated) evidence.flags = ["unterminated"];
+    return { evidence, frame };
   }
+  const flags: FrameFlag[] = ["malformed", "not-utf8"];
   if (!terminated) flags.push("unterminated");
-  if (flags.length > 0) evidence.flags = flags;
-  return { evidence, frame };
+  return { evidence: { raw: bytes.toString("base64", 0, end), encoding: "base64", flags }, frame: null };
 }
 
 /** Evidence of a line too long to record whole: a prefix (cut at a character boundary), `oversize` and the full length. */

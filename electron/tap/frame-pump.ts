@@ -3,12 +3,12 @@ import type { Frame } from "../../shared/protocol/frame.js";
 import type { Direction } from "../../shared/trace/record.js";
 import type { TraceFanout } from "../trace/trace-fanout.js";
 import {
-  classifiedLine,
+  classifiedSplitLine,
   type FrameEvidence,
   OVERSIZE_PREFIX_BYTES,
   oversizeEvidence,
 } from "./frame-evidence.js";
-import type { FrameDecision, FramePolicy } from "./frame-policy.js";
+import type { FrameDecision, FramePolicy, TapFrame } from "./frame-policy.js";
 import { type LineEvent, LineSplitter } from "./line-splitter.js";
 
 /** Where a `FramePump` reads, writes and records. */
@@ -37,7 +37,6 @@ export class FramePump {
   private pending: Promise<void> | null = null;
   private destBroken = false;
   private ended = false;
-  private corked = false;
   private readonly splitter: LineSplitter;
   private dest: Writable;
 
@@ -59,10 +58,6 @@ export class FramePump {
 
   /** Sends later lines to `dest` instead (the stdin of a restarted agent). */
   setDest(dest: Writable): void {
-    if (this.corked) {
-      this.corked = false;
-      this.dest.uncork();
-    }
     this.dest = dest;
     this.destBroken = false;
     this.watchDest(dest);
@@ -118,39 +113,52 @@ export class FramePump {
     const { policy } = this.o;
     if (policy?.active()) return this.runWithPolicy(events, policy);
     const observe = policy?.observe ? policy : undefined;
+    // Frames shown to `observe` once they are on their way (bookkeeping needs no place on their path).
+    let seen: TapFrame[] | null = null;
+    // Contiguous lines of one chunk leave in one write: `span` is the first, `spanBytes` the run's length.
     let span: Buffer | null = null;
+    let spanBytes = 0;
     for (const ev of events) {
       if (ev.kind === "line") {
         const { evidence, frame } = this.evidence(ev);
         this.record(evidence);
-        if (observe)
-          observe.observe?.({
+        if (observe) {
+          seen ??= [];
+          seen.push({
             conn: this.o.conn,
             dir: this.o.dir,
             bytes: ev.bytes,
             text: evidence.encoding ? null : evidence.raw,
             frame,
           });
+        }
+        const { bytes } = ev;
         if (
           span !== null &&
-          span.buffer === ev.bytes.buffer &&
-          span.byteOffset + span.length === ev.bytes.byteOffset
+          span.buffer === bytes.buffer &&
+          span.byteOffset + spanBytes === bytes.byteOffset
         ) {
-          span = Buffer.from(span.buffer, span.byteOffset, span.length + ev.bytes.length);
+          spanBytes += bytes.length;
         } else {
-          if (span !== null) this.write(span);
-          span = ev.bytes;
+          if (span !== null) this.writeSpan(span, spanBytes);
+          span = bytes;
+          spanBytes = bytes.length;
         }
       } else if (ev.kind === "oversize-part") {
-        if (span !== null) this.write(span);
+        if (span !== null) this.writeSpan(span, spanBytes);
         span = null;
         this.write(ev.bytes);
       } else {
-        this.record(oversizeEvidence(ev.prefix, ev.bytes, ev.terminated));
+        this.o.trace.emitFrame(this.o.conn, this.o.dir, oversizeEvidence(ev.prefix, ev.bytes, ev.terminated));
       }
     }
-    if (span !== null) this.write(span);
+    if (span !== null) this.writeSpan(span, spanBytes);
+    if (seen !== null) for (const f of seen) observe?.observe?.(f);
     return this.backpressure();
+  }
+
+  private writeSpan(first: Buffer, bytes: number): void {
+    this.write(bytes === first.length ? first : Buffer.from(first.buffer, first.byteOffset, bytes));
   }
 
   private async runWithPolicy(events: LineEvent[], policy: FramePolicy): Promise<void> {
@@ -179,7 +187,7 @@ export class FramePump {
       } else if (ev.kind === "oversize-part") {
         this.write(ev.bytes);
       } else {
-        this.record(oversizeEvidence(ev.prefix, ev.bytes, ev.terminated));
+        this.o.trace.emitFrame(this.o.conn, this.o.dir, oversizeEvidence(ev.prefix, ev.bytes, ev.terminated));
       }
       await this.backpressure();
     }
@@ -189,42 +197,33 @@ export class FramePump {
     evidence: FrameEvidence;
     frame: Frame | null;
   } {
-    const body = ev.terminated ? ev.bytes.subarray(0, ev.bytes.length - 1) : ev.bytes;
-    if (body.length > this.o.maxFrameBytes) {
-      const evidence = oversizeEvidence(body.subarray(0, OVERSIZE_PREFIX_BYTES), body.length, ev.terminated);
+    const length = ev.terminated ? ev.bytes.length - 1 : ev.bytes.length;
+    if (length > this.o.maxFrameBytes) {
+      const evidence = oversizeEvidence(ev.bytes.subarray(0, OVERSIZE_PREFIX_BYTES), length, ev.terminated);
       return { evidence, frame: null };
     }
-    return classifiedLine(body, ev.terminated);
+    return classifiedSplitLine(ev.bytes, ev.terminated);
   }
 
-  /** Emits a frame's record; returns its seq. */
+  /** Emits the record of a whole line; returns its seq. */
   private record(evidence: FrameEvidence, mark?: "dropped" | "tap"): number {
-    return this.o.trace.emit({
-      type: "frame",
-      conn: this.o.conn,
-      dir: this.o.dir,
-      ...evidence,
-      ...(mark === "dropped" ? { dropped: true as const } : mark === "tap" ? { origin: "tap" as const } : {}),
-    }).seq;
+    const fields =
+      mark === "dropped"
+        ? { ...evidence, dropped: true as const }
+        : mark === "tap"
+          ? { ...evidence, origin: "tap" as const }
+          : evidence;
+    return this.o.trace.emitFrame(this.o.conn, this.o.dir, fields).seq;
   }
 
   private write(bytes: Buffer): void {
     const { dest } = this;
     if (this.destBroken || dest.destroyed) return;
-    // Lines that arrive in several reads of one event-loop turn leave in one writev.
-    if (!this.corked) {
-      this.corked = true;
-      dest.cork();
-      setImmediate(this.uncork);
-    }
+    // Straight to the stream, not corked until a later tick: a lone line (a request, its answer)
+    // leaves at once. The lines of one read already leave in one write (see `run`), and while a
+    // write is in flight the stream itself queues later ones and sends them together.
     dest.write(bytes);
   }
-
-  private readonly uncork = () => {
-    if (!this.corked) return;
-    this.corked = false;
-    this.dest.uncork();
-  };
 
   private backpressure(): Promise<void> | null {
     const { trace } = this.o;
