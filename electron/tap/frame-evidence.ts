@@ -46,18 +46,19 @@ function classify(
   terminated: boolean,
 ): { evidence: FrameEvidence; frame: Frame | null } {
   // A trailing "\n" (ASCII) cannot change whether the bytes before it are UTF-8: test them with it.
-  if (isUtf8(bytes)) {
-    const raw = bytes.toString("utf8", 0, end);
-    const frame = classifyFrame(raw);
-    const evidence: FrameEvidence = { raw };
-    if (frame.kind === "malformed")
-      evidence.flags = terminated ? ["malformed"] : ["malformed", "unterminated"];
-    else if (!terminated) evidence.flags = ["unterminated"];
-    return { evidence, frame };
-  }
+  if (isUtf8(bytes)) return classifiedText(bytes.toString("utf8", 0, end), terminated);
   const flags: FrameFlag[] = ["malformed", "not-utf8"];
   if (!terminated) flags.push("unterminated");
   return { evidence: { raw: bytes.toString("base64", 0, end), encoding: "base64", flags }, frame: null };
+}
+
+/** `classifiedLine` of a line already known to be UTF-8, given as its text. */
+export function classifiedText(raw: string, terminated: boolean): { evidence: FrameEvidence; frame: Frame } {
+  const frame = classifyFrame(raw);
+  const evidence: FrameEvidence = { raw };
+  if (frame.kind === "malformed") evidence.flags = terminated ? ["malformed"] : ["malformed", "unterminated"];
+  else if (!terminated) evidence.flags = ["unterminated"];
+  return { evidence, frame };
 }
 
 /** Evidence of a line too long to record whole: a prefix (cut at a character boundary), `oversize` and the full length. */
