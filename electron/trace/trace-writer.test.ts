@@ -51,7 +51,7 @@ describe("TraceWriter", () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(text, fc.integer({ min: 0, max: 2 })), { maxLength: 40 }),
+        fc.array(fc.tuple(text, fc.integer({ min: 0, max: 3 })), { maxLength: 40 }),
         fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 5 }),
         async (items, cuts) => {
           const path = join(dir, `exact-${++run}.jsonl`);
@@ -61,8 +61,18 @@ describe("TraceWriter", () => {
               ? { seq: i + 1, ts: i + 0.125, type: "frame", conn: 1, dir: "agent->client", raw: t }
               : shape === 1
                 ? { seq: i + 1, ts: i, type: "agent-stderr", text: t }
-                : // Not stamped seq first: the writer must still write its own line for it.
-                  ({ type: "note", seq: i + 1, ts: i, level: "info", text: t } as TraceRecord),
+                : shape === 2
+                  ? // Not stamped seq first: the writer must still write its own line for it.
+                    ({ type: "note", seq: i + 1, ts: i, level: "info", text: t } as TraceRecord)
+                  : // Nesting objects that start with seq (no record type does): still one line each.
+                    ({
+                      seq: i + 1,
+                      ts: i,
+                      type: "note",
+                      level: "info",
+                      text: t,
+                      nested: [{ seq: 1 }, { seq: 2 }],
+                    } as TraceRecord),
           );
           // backpressure() encodes what is queued: cut the records into batches of various sizes.
           let at = 0;

@@ -115,10 +115,11 @@ export class TraceWriter implements TraceSink {
   /**
    * Encodes the queued records as lines. Serialising them as one array is much cheaper than one
    * JSON.stringify per record; the array's text becomes JSONL by turning each record boundary
-   * `},{"seq":` into `}\n{"seq":`. That pattern cannot occur inside a record: in a JSON string a
-   * `"` is always escaped, and no record nests an object starting with `seq`. A serialised record
-   * has no raw newline either, so counting newlines proves every boundary, and only they, was
-   * turned; otherwise (a record not stamped `seq` first) each record is encoded on its own.
+   * `},{"seq":` into `}\n{"seq":`. When every record is stamped `seq` first, the boundaries are
+   * exactly where the pattern is outside strings (in a JSON string every `"` is escaped), unless
+   * a record nests an object starting with `seq` (none does). A serialised record has no raw
+   * newline, so counting newlines proves that only the boundaries were turned; otherwise each
+   * record is encoded on its own.
    */
   private encodeQueued(): void {
     const records = this.queued;
@@ -128,15 +129,16 @@ export class TraceWriter implements TraceSink {
       this.droppedRecords += records.length;
       return;
     }
-    if (records.length === 1) {
-      this.append(JSON.stringify(records[0]));
-      return;
+    if (records.length > 1 && records.every(stampedFirst)) {
+      const lines = JSON.stringify(records).slice(1, -1).replaceAll(RECORD_BOUNDARY, LINE_BOUNDARY);
+      let newlines = 0;
+      for (let at = lines.indexOf("\n"); at !== -1; at = lines.indexOf("\n", at + 1)) newlines++;
+      if (newlines === records.length - 1) {
+        this.append(lines);
+        return;
+      }
     }
-    const lines = JSON.stringify(records).slice(1, -1).replaceAll(RECORD_BOUNDARY, LINE_BOUNDARY);
-    let newlines = 0;
-    for (let at = lines.indexOf("\n"); at !== -1; at = lines.indexOf("\n", at + 1)) newlines++;
-    if (newlines === records.length - 1) this.append(lines);
-    else for (const record of records) this.append(JSON.stringify(record));
+    for (const record of records) this.append(JSON.stringify(record));
   }
 
   /** Adds `text` and a newline to the batch (same bytes as encodeRecord() for one record). */
@@ -199,4 +201,10 @@ export class TraceWriter implements TraceSink {
     this.options.onError?.(this.failure);
     this.wake();
   }
+}
+
+/** Whether a record's first field is `seq`, as the fan-out stamps them (so it serialises as `{"seq":`). */
+function stampedFirst(record: TraceRecord): boolean {
+  for (const key in record) return key === "seq";
+  return false;
 }
