@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { classifyFrame, type Frame } from "../../shared/protocol/frame.js";
+import { classifyAsciiLine } from "../../shared/protocol/notification-scan.js";
 import type { FrameFlag } from "../../shared/trace/record.js";
 
 /** Longest line the tap holds and records whole (the SDK's message cap); longer lines are streamed. */
@@ -52,9 +53,18 @@ function classify(
   return { evidence: { raw: bytes.toString("base64", 0, end), encoding: "base64", flags }, frame: null };
 }
 
-/** `classifiedLine` of a line already known to be UTF-8, given as its text. */
-export function classifiedText(raw: string, terminated: boolean): { evidence: FrameEvidence; frame: Frame } {
-  const frame = classifyFrame(raw);
+/**
+ * `classifiedLine` of a line already known to be UTF-8, given as its text. With `ascii`, the text
+ * is all ASCII and is also `ascii[from, from + raw.length)`: a notification is then told from its
+ * bytes without parsing it (see `classifyAsciiLine`).
+ */
+export function classifiedText(
+  raw: string,
+  terminated: boolean,
+  ascii?: Uint8Array,
+  from = 0,
+): { evidence: FrameEvidence; frame: Frame } {
+  const frame = ascii === undefined ? classifyFrame(raw) : classifyAsciiLine(raw, ascii, from);
   const evidence: FrameEvidence = { raw };
   if (frame.kind === "malformed") evidence.flags = terminated ? ["malformed"] : ["malformed", "unterminated"];
   else if (!terminated) evidence.flags = ["unterminated"];

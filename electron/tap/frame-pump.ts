@@ -164,7 +164,7 @@ export class FramePump {
               frame: null,
             }
           : text !== null
-            ? classifiedText(text.slice(start, nl), true)
+            ? classifiedText(text.slice(start, nl), true, run, start)
             : classifiedLine(run.subarray(start, nl), true);
       this.record(evidence);
       seen?.push(new RunLine(conn, dir, run, start, nl + 1, evidence.encoding ? null : evidence.raw, frame));
