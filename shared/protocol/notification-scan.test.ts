@@ -21,7 +21,9 @@ function classifyLine(raw: string): Frame {
   return classifyAsciiLine(raw, b, from);
 }
 
-const isAscii = (s: string) => !/[^\x00-\x7f]/.test(s);
+/** Replaces every character past ASCII with "?". */
+const toAscii = (s: string) => Array.from(s, (ch) => (ch.charCodeAt(0) < 0x80 ? ch : "?")).join("");
+const isAscii = (s: string) => toAscii(s) === s;
 
 /** A frame as plain data (reads a lazy frame's `params` and `message`). */
 const plain = (f: Frame) => {
@@ -77,11 +79,11 @@ const notification = fc
     fc.json().map((v) => `"extra":${v}`),
     space,
   )
-  .map(([members, extra, s]) => `{${[...members, extra].join(`,${s}`)}}`.replace(/[^\x00-\x7f]/g, "?"));
+  .map(([members, extra, s]) => toAscii(`{${[...members, extra].join(`,${s}`)}}`));
 const line = fc.oneof(
   notification,
   message,
-  message.map((m) => m.replace(/[^\x00-\x7f]/g, "?")),
+  message.map(toAscii),
   fc.tuple(message, damage).map(([m, [at, cut, add]]) => {
     const p = at % (m.length + 1);
     return m.slice(0, p) + add + m.slice(p + cut);
