@@ -40,6 +40,8 @@ export class FramePump {
   private pending: Promise<void> | null = null;
   private destBroken = false;
   private ended = false;
+  private wroteThisTurn = false;
+  private corked = false;
   private readonly splitter: LineSplitter;
   private dest: Writable;
 
@@ -61,6 +63,10 @@ export class FramePump {
 
   /** Sends later lines to `dest` instead (the stdin of a restarted agent). */
   setDest(dest: Writable): void {
+    if (this.corked) {
+      this.corked = false;
+      this.dest.uncork();
+    }
     this.dest = dest;
     this.destBroken = false;
     this.watchDest(dest);
@@ -248,11 +254,28 @@ export class FramePump {
   private write(bytes: Buffer): void {
     const { dest } = this;
     if (this.destBroken || dest.destroyed) return;
-    // Straight to the stream, not corked until a later tick: a lone line (a request, its answer)
-    // leaves at once. The lines of one read already leave in one write (see `run`), and while a
-    // write is in flight the stream itself queues later ones and sends them together.
+    // The first write of an event-loop turn leaves at once, so a lone line (a request, its answer)
+    // is not held back; later writes of the same turn (lines arriving in several reads of one turn)
+    // are corked and leave together when the turn ends.
+    if (!this.corked) {
+      if (!this.wroteThisTurn) {
+        this.wroteThisTurn = true;
+        setImmediate(this.endTurn);
+        dest.write(bytes);
+        return;
+      }
+      this.corked = true;
+      dest.cork();
+    }
     dest.write(bytes);
   }
+
+  private readonly endTurn = () => {
+    this.wroteThisTurn = false;
+    if (!this.corked) return;
+    this.corked = false;
+    this.dest.uncork();
+  };
 
   private backpressure(): Promise<void> | null {
     const { trace } = this.o;
