@@ -69,6 +69,8 @@ async function pump(chunks: Buffer[], maxFrameBytes: number, policy?: FramePolic
   for (const c of chunks) source.write(c);
   source.end();
   await within(done, 5000, "the pump to end");
+  // Whoever owns the destination ends it after the pump ended (as the tap does); that flushes it.
+  await within(new Promise<void>((resolve) => dest.end(resolve)), 5000, "the destination to finish");
   const frames = records.filter(
     (r): r is { record: FrameRecord; forwardedBefore: number } => r.record.type === "frame",
   );
