@@ -259,9 +259,9 @@ export class FramePump {
     // are corked and leave together when the turn ends.
     if (!this.corked) {
       if (!this.wroteThisTurn) {
+        dest.write(bytes);
         this.wroteThisTurn = true;
         setImmediate(this.endTurn);
-        dest.write(bytes);
         return;
       }
       this.corked = true;
