@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lineEvidence, oversizeEvidence } from "./frame-evidence.js";
+import { classifiedLine, classifiedSplitLine, lineEvidence, oversizeEvidence } from "./frame-evidence.js";
 
 describe("frame evidence", () => {
   it("keeps valid JSON-RPC as text without flags, \\r included", () => {
@@ -20,6 +20,30 @@ describe("frame evidence", () => {
     const bytes = Buffer.from([0x7b, 0xff, 0x7d]);
     expect(lineEvidence(bytes, true)).toEqual({
       raw: bytes.toString("base64"),
+      encoding: "base64",
+      flags: ["malformed", "not-utf8"],
+    });
+  });
+
+  it.each([
+    ['{"jsonrpc":"2.0","id":1,"method":"m"}', true],
+    ['{"jsonrpc":"2.0","id":1,"method":"m"}', false],
+    ["not json €", true],
+    ["", true],
+    ["", false],
+  ])("classifies a split line %j (terminated: %s) like its body alone", (text, terminated) => {
+    const body = Buffer.from(text);
+    const line = terminated ? Buffer.concat([body, Buffer.from("\n")]) : body;
+    expect(classifiedSplitLine(line, terminated)).toEqual(classifiedLine(body, terminated));
+  });
+
+  it("tells a split line that is not UTF-8 by its bytes before the newline", () => {
+    // A truncated "€" just before the newline: still not UTF-8 with the "\n" after it.
+    const body = Buffer.from([0x61, 0xe2, 0x82]);
+    const split = classifiedSplitLine(Buffer.concat([body, Buffer.from("\n")]), true);
+    expect(split).toEqual(classifiedLine(body, true));
+    expect(split.evidence).toEqual({
+      raw: body.toString("base64"),
       encoding: "base64",
       flags: ["malformed", "not-utf8"],
     });

@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { classifyFrame, type Frame } from "../../shared/protocol/frame.js";
+import { classifyAsciiLine } from "../../shared/protocol/notification-scan.js";
 import type { FrameFlag } from "../../shared/trace/record.js";
 
 /** Longest line the tap holds and records whole (the SDK's message cap); longer lines are streamed. */
@@ -28,20 +29,45 @@ export function classifiedLine(
   body: Buffer,
   terminated: boolean,
 ): { evidence: FrameEvidence; frame: Frame | null } {
-  const flags: FrameFlag[] = [];
-  let evidence: FrameEvidence;
-  let frame: Frame | null = null;
-  if (isUtf8(body)) {
-    const raw = body.toString("utf8");
-    frame = classifyFrame(raw);
-    if (frame.kind === "malformed") flags.push("malformed");
-    evidence = { raw };
-  } else {
-    flags.push("malformed", "not-utf8");
-    evidence = { raw: body.toString("base64"), encoding: "base64" };
-  }
+  return classify(body, body.length, terminated);
+}
+
+/** `classifiedLine` of a line as `LineSplitter` gives it: its bytes with the `\n` when `terminated` (no copy made). */
+export function classifiedSplitLine(
+  bytes: Buffer,
+  terminated: boolean,
+): { evidence: FrameEvidence; frame: Frame | null } {
+  return classify(bytes, terminated ? bytes.length - 1 : bytes.length, terminated);
+}
+
+/** Classifies the line `bytes[0, end)`; `bytes` may hold its `\n` after it. */
+function classify(
+  bytes: Buffer,
+  end: number,
+  terminated: boolean,
+): { evidence: FrameEvidence; frame: Frame | null } {
+  // A trailing "\n" (ASCII) cannot change whether the bytes before it are UTF-8: test them with it.
+  if (isUtf8(bytes)) return classifiedText(bytes.toString("utf8", 0, end), terminated);
+  const flags: FrameFlag[] = ["malformed", "not-utf8"];
   if (!terminated) flags.push("unterminated");
-  if (flags.length > 0) evidence.flags = flags;
+  return { evidence: { raw: bytes.toString("base64", 0, end), encoding: "base64", flags }, frame: null };
+}
+
+/**
+ * `classifiedLine` of a line already known to be UTF-8, given as its text. With `ascii`, the text
+ * is all ASCII and is also `ascii[from, from + raw.length)`: a notification is then told from its
+ * bytes without parsing it (see `classifyAsciiLine`).
+ */
+export function classifiedText(
+  raw: string,
+  terminated: boolean,
+  ascii?: Uint8Array,
+  from = 0,
+): { evidence: FrameEvidence; frame: Frame } {
+  const frame = ascii === undefined ? classifyFrame(raw) : classifyAsciiLine(raw, ascii, from);
+  const evidence: FrameEvidence = { raw };
+  if (frame.kind === "malformed") evidence.flags = terminated ? ["malformed"] : ["malformed", "unterminated"];
+  else if (!terminated) evidence.flags = ["unterminated"];
   return { evidence, frame };
 }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type LineEvent, LineSplitter } from "./line-splitter.js";
+import { type LineEvent, type LineRunEvent, LineSplitter } from "./line-splitter.js";
 
 const b = (s: string) => Buffer.from(s);
 const show = (events: LineEvent[]) =>
@@ -54,6 +54,42 @@ describe("LineSplitter", () => {
           }
           take(s.end());
           expect(Buffer.concat(out).equals(input)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it("gives the same lines as runs: whole lines of one chunk in one view, nothing else", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 400 }).map((a) => Buffer.from(a.map((x) => (x % 5 === 0 ? 10 : x)))),
+        fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1 }),
+        fc.integer({ min: 1, max: 64 }),
+        (input, cuts, cap) => {
+          const byLine = new LineSplitter(cap, 8);
+          const byRun = new LineSplitter(cap, 8);
+          const lines: string[] = [];
+          const fromRuns: string[] = [];
+          const take = (events: LineRunEvent[]) => {
+            for (const e of events) {
+              if (e.kind !== "lines") {
+                fromRuns.push(show([e])[0]!);
+                continue;
+              }
+              expect(e.bytes.at(-1)).toBe(10);
+              for (const l of e.bytes.toString("latin1").split(/(?<=\n)/))
+                fromRuns.push(`line(${Buffer.from(l, "latin1").toString()})`);
+            }
+          };
+          for (let pos = 0, i = 0; pos < input.length; i++) {
+            const chunk = input.subarray(pos, pos + cuts[i % cuts.length]!);
+            lines.push(...show(byLine.push(chunk)));
+            take(byRun.pushRuns(chunk));
+            pos += chunk.length;
+          }
+          lines.push(...show(byLine.end()));
+          take(byRun.end());
+          expect(fromRuns).toEqual(lines);
         },
       ),
     );

@@ -12,6 +12,12 @@ export type LineEvent =
       readonly terminated: boolean;
     };
 
+/** What `LineSplitter.pushRuns` found: `LineEvent`s, and runs of whole lines read in one chunk. */
+export type LineRunEvent =
+  | LineEvent
+  /** Whole lines that arrived together: their exact bytes, each line with its `\n` (so it ends with one). */
+  | { readonly kind: "lines"; readonly bytes: Buffer };
+
 /**
  * Splits a byte stream into `\n`-terminated lines without copying whole chunks. A line is held
  * until its newline arrives, but never more than `maxLineBytes` of it: past that the splitter
@@ -28,9 +34,30 @@ export class LineSplitter {
     private readonly prefixBytes: number,
   ) {}
 
-  /** Feeds the next chunk; returns what it completed, in order. */
+  /** Feeds the next chunk; returns what it completed, in order, one event per line. */
   push(chunk: Buffer): LineEvent[] {
     const events: LineEvent[] = [];
+    for (const ev of this.pushRuns(chunk)) {
+      if (ev.kind !== "lines") {
+        events.push(ev);
+        continue;
+      }
+      const run = ev.bytes;
+      for (let pos = 0; pos < run.length; ) {
+        const next = run.indexOf(10, pos) + 1;
+        events.push({ kind: "line", bytes: run.subarray(pos, next), terminated: true });
+        pos = next;
+      }
+    }
+    return events;
+  }
+
+  /**
+   * `push`, except that the whole lines found in the chunk itself (after any line its start
+   * completes) come as one `lines` run, a view of the chunk: no per-line objects for the common case.
+   */
+  pushRuns(chunk: Buffer): LineRunEvent[] {
+    const events: LineRunEvent[] = [];
     let pos = 0;
     if (this.oversize) {
       const nl = chunk.indexOf(10);
@@ -46,16 +73,26 @@ export class LineSplitter {
       this.oversize = null;
       pos = nl + 1;
     }
-    for (let nl = chunk.indexOf(10, pos); nl !== -1; nl = chunk.indexOf(10, pos)) {
-      let bytes = chunk.subarray(pos, nl + 1);
-      if (this.carryBytes > 0) {
-        this.carry.push(bytes);
-        bytes = Buffer.concat(this.carry, this.carryBytes + bytes.length);
+    if (this.carryBytes > 0) {
+      const nl = chunk.indexOf(10, pos);
+      if (nl !== -1) {
+        this.carry.push(chunk.subarray(pos, nl + 1));
+        const bytes = Buffer.concat(this.carry, this.carryBytes + nl + 1 - pos);
         this.carry = [];
         this.carryBytes = 0;
+        events.push({ kind: "line", bytes, terminated: true });
+        pos = nl + 1;
       }
-      events.push({ kind: "line", bytes, terminated: true });
-      pos = nl + 1;
+    }
+    if (this.carryBytes === 0) {
+      const last = chunk.lastIndexOf(10);
+      if (last >= pos) {
+        events.push({
+          kind: "lines",
+          bytes: pos === 0 && last === chunk.length - 1 ? chunk : chunk.subarray(pos, last + 1),
+        });
+        pos = last + 1;
+      }
     }
     if (pos < chunk.length) {
       const rest = chunk.subarray(pos);

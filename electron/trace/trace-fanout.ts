@@ -1,4 +1,4 @@
-import type { TraceRecord } from "../../shared/trace/record.js";
+import type { Direction, FrameFlag, FrameRecord, TraceRecord } from "../../shared/trace/record.js";
 import type { RecordSequencer } from "./record-sequencer.js";
 import type { TraceSink } from "./trace-sink.js";
 
@@ -8,6 +8,18 @@ export type UnstampedRecord = TraceRecord extends infer R
     ? Omit<R, "seq" | "ts">
     : never
   : never;
+
+/** The bytes-derived and marking fields of a frame record, for `TraceFanout.emitFrame`. */
+export interface FrameFields {
+  readonly raw: string;
+  readonly encoding?: "base64";
+  readonly flags?: readonly FrameFlag[];
+  readonly bytes?: number;
+  readonly dropped?: true;
+  readonly origin?: "tap";
+}
+
+type MutableFrameRecord = { -readonly [K in keyof FrameRecord]: FrameRecord[K] };
 
 /**
  * Stamps records in the order they are produced and hands each to every sink. A sink that throws
@@ -40,6 +52,34 @@ export class TraceFanout {
       }
     }
     return stamped;
+  }
+
+  /**
+   * `emit` for a frame record, built flat in `FrameRecord` field order without copying `fields`
+   * (the hot path: one call per line). Returns the stamped record.
+   */
+  emitFrame(conn: number, dir: Direction, fields: FrameFields): FrameRecord {
+    const record: MutableFrameRecord = {
+      seq: this.sequencer.nextSeq(),
+      ts: this.sequencer.now(),
+      type: "frame",
+      conn,
+      dir,
+      raw: fields.raw,
+    };
+    if (fields.encoding !== undefined) record.encoding = fields.encoding;
+    if (fields.flags !== undefined) record.flags = fields.flags;
+    if (fields.bytes !== undefined) record.bytes = fields.bytes;
+    if (fields.dropped !== undefined) record.dropped = fields.dropped;
+    if (fields.origin !== undefined) record.origin = fields.origin;
+    for (const sink of this.sinks) {
+      try {
+        sink.write(record);
+      } catch (err) {
+        this.detach(sink, err);
+      }
+    }
+    return record;
   }
 
   /** `null` when every sink can take more, else a promise that resolves when all can. */

@@ -1,8 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../shared/trace/record.js";
+import { encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
+import {
+  TRACE_FORMAT,
+  TRACE_FORMAT_VERSION,
+  type TraceHeader,
+  type TraceRecord,
+} from "../../shared/trace/record.js";
 import { within } from "../tap/testing/proxy-run.js";
 import { TraceWriter } from "./trace-writer.js";
 
@@ -33,6 +40,53 @@ describe("TraceWriter", () => {
     expect(JSON.parse(lines[0]!)).toEqual(header);
     expect(lines.slice(1).map((l) => JSON.parse(l).seq)).toEqual(
       Array.from({ length: 5000 }, (_, i) => i + 1),
+    );
+  });
+
+  it("writes exactly encodeRecord() of each record, whatever the text and however the records are batched", async () => {
+    const text = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.constantFrom('},{"seq":1,"ts":2}', '"},{"seq":', '\\"},{"seq":', "a\nb\r\u2028\u0000\u001f", "€😀"),
+    );
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(text, fc.integer({ min: 0, max: 3 })), { maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 5 }),
+        async (items, cuts) => {
+          const path = join(dir, `exact-${++run}.jsonl`);
+          const w = new TraceWriter(path, header);
+          const records: TraceRecord[] = items.map(([t, shape], i) =>
+            shape === 0
+              ? { seq: i + 1, ts: i + 0.125, type: "frame", conn: 1, dir: "agent->client", raw: t }
+              : shape === 1
+                ? { seq: i + 1, ts: i, type: "agent-stderr", text: t }
+                : shape === 2
+                  ? // Not stamped seq first: the writer must still write its own line for it.
+                    ({ type: "note", seq: i + 1, ts: i, level: "info", text: t } as TraceRecord)
+                  : // Nesting objects that start with seq (no record type does): still one line each.
+                    ({
+                      seq: i + 1,
+                      ts: i,
+                      type: "note",
+                      level: "info",
+                      text: t,
+                      nested: [{ seq: 1 }, { seq: 2 }],
+                    } as TraceRecord),
+          );
+          // backpressure() encodes what is queued: cut the records into batches of various sizes.
+          let at = 0;
+          for (const cut of cuts) {
+            for (const r of records.slice(at, at + cut)) w.write(r);
+            at += cut;
+            await w.backpressure();
+          }
+          for (const r of records.slice(at)) w.write(r);
+          await within(w.close(), 5000, "close");
+          expect(readFileSync(path, "utf8")).toBe(encodeHeader(header) + records.map(encodeRecord).join(""));
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 

@@ -7,6 +7,11 @@ import type { TraceSink } from "./trace-sink.js";
 export const TRACE_HIGH_WATER_BYTES = 4 * 1024 * 1024;
 /** Records are encoded straight into buffers of this size, each written with one call. */
 const BATCH_BYTES = 256 * 1024;
+/** Records held unencoded at most; past that they are encoded at once. */
+const MAX_QUEUED_RECORDS = 1024;
+/** Where one record ends and the next begins in `JSON.stringify([r1, r2, ...])` (see `encodeQueued`). */
+const RECORD_BOUNDARY = '},{"seq":';
+const LINE_BOUNDARY = '}\n{"seq":';
 /** Written batch buffers kept for reuse (garbage buffers would otherwise pile up between GCs). */
 const SPARE_BATCHES = 8;
 /** A partly filled batch is written at the latest this long after its first record. */
@@ -22,8 +27,11 @@ export interface TraceWriterOptions {
 
 /**
  * The trace file: an evidence `TraceSink` that appends the header and then one JSONL line per
- * record, in the order written. Records are batched into large writes; when more than the high-water
- * mark is queued, `backpressure()` makes the tap wait, so memory stays bounded and nothing is lost.
+ * record, in the order written. `write` only queues the record; the queue is encoded in one go when
+ * the tap asks for `backpressure()` (right after it forwarded the frames those records describe, so
+ * encoding is off a frame's path), at the latest after `TRACE_FLUSH_MS`. Lines are batched into large
+ * writes; when more than the high-water mark is held, `backpressure()` makes the tap wait, so memory
+ * stays bounded and nothing is lost.
  * If the file cannot be opened or written it reports once through `onError`, drops everything
  * after that (counted in `droppedRecords`) and never blocks the tap again.
  */
@@ -31,6 +39,7 @@ export class TraceWriter implements TraceSink {
   private readonly stream: WriteStream;
   private batch: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
   private batchBytes = 0;
+  private queued: TraceRecord[] = [];
   private readonly spare: Buffer[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private waiters: (() => void)[] = [];
@@ -61,31 +70,31 @@ export class TraceWriter implements TraceSink {
     return this.failure;
   }
 
-  /** Queues one record line. */
+  /** Queues one record (encoded later, in order; see the class comment). */
   write(record: TraceRecord): void {
     if (this.failure !== null || this.closing) {
       this.droppedRecords++;
       return;
     }
-    // Same bytes as encodeRecord(), without building the line with its newline as one more string.
-    const json = JSON.stringify(record);
-    const size = Buffer.byteLength(json) + 1;
-    if (size > BATCH_BYTES - this.batchBytes) {
-      this.flush();
-      if (size > BATCH_BYTES) {
-        this.stream.write(`${json}\n`);
-        return;
-      }
-    }
-    this.batchBytes += this.batch.write(json, this.batchBytes);
-    this.batch[this.batchBytes++] = 0x0a;
-    // A timer rather than setImmediate: a quiet session then costs one file write per interval,
-    // not one per message, which keeps the tap's round trip close to a direct pipe.
-    this.flushTimer ??= setTimeout(() => this.flush(), TRACE_FLUSH_MS);
+    this.queued.push(record);
+    if (this.queued.length >= MAX_QUEUED_RECORDS) this.encodeQueued();
+    this.scheduleFlush();
   }
 
-  /** A promise while more than the high-water mark is queued; `null` otherwise (always `null` once failed). */
+  private scheduleFlush(): void {
+    // A timer rather than setImmediate: a quiet session then costs one file write per interval,
+    // not one per message, which keeps the tap's round trip close to a direct pipe.
+    this.flushTimer ??= setTimeout(this.flushLater, TRACE_FLUSH_MS);
+  }
+
+  private readonly flushLater = () => this.flush();
+
+  /**
+   * Encodes the queued records, then: a promise while more than the high-water mark is held, `null`
+   * otherwise (always `null` once failed).
+   */
   backpressure(): Promise<void> | null {
+    this.encodeQueued();
     if (!this.congested()) return null;
     return new Promise((resolve) => this.waiters.push(resolve));
   }
@@ -103,11 +112,63 @@ export class TraceWriter implements TraceSink {
     return this.closing;
   }
 
+  /**
+   * Encodes the queued records as lines. Serialising them as one array is much cheaper than one
+   * JSON.stringify per record; the array's text becomes JSONL by turning each record boundary
+   * `},{"seq":` into `}\n{"seq":`. When every record is stamped `seq` first, the boundaries are
+   * exactly where the pattern is outside strings (in a JSON string every `"` is escaped), unless
+   * a record nests an object starting with `seq` (none does). A serialised record has no raw
+   * newline, so counting newlines proves that only the boundaries were turned; otherwise each
+   * record is encoded on its own.
+   */
+  private encodeQueued(): void {
+    const records = this.queued;
+    if (records.length === 0) return;
+    this.queued = [];
+    if (this.failure !== null) {
+      this.droppedRecords += records.length;
+      return;
+    }
+    if (records.length > 1 && records.every(stampedFirst)) {
+      const lines = JSON.stringify(records).slice(1, -1).replaceAll(RECORD_BOUNDARY, LINE_BOUNDARY);
+      let newlines = 0;
+      for (let at = lines.indexOf("\n"); at !== -1; at = lines.indexOf("\n", at + 1)) newlines++;
+      if (newlines === records.length - 1) {
+        this.append(lines);
+        return;
+      }
+    }
+    for (const record of records) this.append(JSON.stringify(record));
+  }
+
+  /** Adds `text` and a newline to the batch (same bytes as encodeRecord() for one record). */
+  private append(text: string): void {
+    // A UTF-16 unit takes at most 3 bytes in UTF-8: when that fits, skip measuring the exact size.
+    let size = text.length * 3 + 1;
+    if (size > BATCH_BYTES - this.batchBytes) {
+      size = Buffer.byteLength(text) + 1;
+      if (size > BATCH_BYTES - this.batchBytes) {
+        this.writeBatch();
+        if (size > BATCH_BYTES) {
+          this.stream.write(`${text}\n`);
+          return;
+        }
+      }
+    }
+    this.batchBytes += this.batch.write(text, this.batchBytes);
+    this.batch[this.batchBytes++] = 0x0a;
+  }
+
   private flush(): void {
     if (this.flushTimer !== null) {
       clearTimeout(this.flushTimer);
       this.flushTimer = null;
     }
+    this.encodeQueued();
+    this.writeBatch();
+  }
+
+  private writeBatch(): void {
     if (this.batchBytes === 0 || this.failure !== null) return;
     const written = this.batch;
     this.batch = this.spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
@@ -135,7 +196,15 @@ export class TraceWriter implements TraceSink {
     const code = (err as NodeJS.ErrnoException).code;
     this.failure = `cannot write trace file ${this.path}: ${code ? `${code} ` : ""}${err.message}`;
     this.batchBytes = 0;
+    this.droppedRecords += this.queued.length;
+    this.queued = [];
     this.options.onError?.(this.failure);
     this.wake();
   }
+}
+
+/** Whether a record's first field is `seq`, as the fan-out stamps them (so it serialises as `{"seq":`). */
+function stampedFirst(record: TraceRecord): boolean {
+  for (const key in record) return key === "seq";
+  return false;
 }
