@@ -1,4 +1,4 @@
-import type { Direction, FrameFlag, FrameRecord, TraceRecord } from "../../shared/trace/record.js";
+import type { Direction, FrameRecord, TraceRecord } from "../../shared/trace/record.js";
 import type { RecordSequencer } from "./record-sequencer.js";
 import type { TraceSink } from "./trace-sink.js";
 
@@ -10,14 +10,7 @@ export type UnstampedRecord = TraceRecord extends infer R
   : never;
 
 /** The bytes-derived and marking fields of a frame record, for `TraceFanout.emitFrame`. */
-export interface FrameFields {
-  readonly raw: string;
-  readonly encoding?: "base64";
-  readonly flags?: readonly FrameFlag[];
-  readonly bytes?: number;
-  readonly dropped?: true;
-  readonly origin?: "tap";
-}
+export type FrameFields = Pick<FrameRecord, "raw" | "encoding" | "flags" | "bytes" | "dropped" | "origin">;
 
 type MutableFrameRecord = { -readonly [K in keyof FrameRecord]: FrameRecord[K] };
 

@@ -41,7 +41,19 @@ export function scanNotification(b: Uint8Array, from: number, to: number, method
   let jsonrpc = false;
   let hasMethod = false;
   // The top-level member whose value is being read.
-  let member = Member.Other;
+  let member = Member.Other as Member; // (set by readName: keep TS from narrowing it here)
+  // Reads a member name at i and the colon after it; false when the line is not (surely) one.
+  const readName = (): boolean => {
+    const name = i;
+    i = i < to && b[i] === 0x22 ? stringEnd(b, i, to) : -1;
+    if (i < 0) return false;
+    member = stack.length === 1 ? topLevelMember(b, name, i) : Member.Other;
+    if (member === Member.Id) return false;
+    if (member === Member.Jsonrpc) jsonrpc = false;
+    else if (member === Member.Method) hasMethod = false;
+    i = afterColon(b, i, to);
+    return i >= 0;
+  };
   // Each pass reads one value at i, then what follows it up to the next value.
   for (;;) {
     if (i >= to) return false;
@@ -84,17 +96,7 @@ export function scanNotification(b: Uint8Array, from: number, to: number, method
     }
     if (opened) {
       // The first member or element of the container just opened.
-      if (stack[stack.length - 1]) {
-        const name = i;
-        i = i < to && b[i] === 0x22 ? stringEnd(b, i, to) : -1;
-        if (i < 0) return false;
-        member = stack.length === 1 ? topLevelMember(b, name, i) : Member.Other;
-        if (member === Member.Id) return false;
-        if (member === Member.Jsonrpc) jsonrpc = false;
-        else if (member === Member.Method) hasMethod = false;
-        i = afterColon(b, i, to);
-        if (i < 0) return false;
-      }
+      if (stack[stack.length - 1] && !readName()) return false;
       continue;
     }
     // A value ended at i: close what ends here, then expect the next member or element.
@@ -111,17 +113,7 @@ export function scanNotification(b: Uint8Array, from: number, to: number, method
       }
       if (d !== 0x2c) return false;
       i = skipSpace(b, i + 1, to);
-      if (object) {
-        const name = i;
-        i = i < to && b[i] === 0x22 ? stringEnd(b, i, to) : -1;
-        if (i < 0) return false;
-        member = stack.length === 1 ? topLevelMember(b, name, i) : Member.Other;
-        if (member === Member.Id) return false;
-        if (member === Member.Jsonrpc) jsonrpc = false;
-        else if (member === Member.Method) hasMethod = false;
-        i = afterColon(b, i, to);
-        if (i < 0) return false;
-      }
+      if (object && !readName()) return false;
       break;
     }
   }
