@@ -29,7 +29,7 @@ export default defineConfig({
       "renderer/**/*.test.tsx",
     ],
     exclude: ["e2e/**", "**/node_modules/**", "dist/**"],
-    globalSetup: ["electron/testing/global-setup.ts"],
+    globalSetup: ["electron/tools/testing/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -1,9 +1,9 @@
 /** Renderer entry: picks the bridge for this shell, builds the store, streams the hub's events, renders. */
 import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./app/App.js";
-import { MissingToken } from "./app/MissingToken.js";
 import { chooseBridge } from "./bridge/choose-bridge.js";
+import { App } from "./layout/App.js";
+import { MissingToken } from "./layout/MissingToken.js";
 import { connectStore } from "./store/connect-store.js";
 import { createInspector, InspectorContext, useInspector } from "./store/inspector-store.js";
 import { loadThemePreference } from "./theme/theme-preference.js";

@@ -3,7 +3,7 @@
  * mix of records at a fixed rate, remembering when it sent each one so the reader can tell how far
  * behind the UI is.
  */
-import type { HubLink } from "../../electron/hub/hub-link.js";
+import type { HubLink } from "../../electron/tap/hub-link/hub-link.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
 
 /** A record before the producer stamps its seq and ts. */

@@ -2,9 +2,9 @@
 import { join } from "node:path";
 import { build } from "vite";
 // @ts-expect-error: plain ESM build script without type declarations
-import { buildApp } from "../../electron/build/build-app.mjs";
+import { buildApp } from "../../electron/tools/build/build-app.mjs";
 // @ts-expect-error: plain ESM build script without type declarations
-import { buildCli } from "../../electron/build/build-cli.mjs";
+import { buildCli } from "../../electron/tools/build/build-cli.mjs";
 
 /** Where the e2e run finds the built CLI, renderer and app. */
 export const projectRoot = join(import.meta.dirname, "..", "..");

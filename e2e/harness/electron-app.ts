@@ -1,5 +1,5 @@
 /** Finds the Electron binary for the `electron` e2e project without `require("electron")`. */
-import { type ElectronBinary, findElectronBinary } from "../../electron/app/electron-binary.js";
+import { type ElectronBinary, findElectronBinary } from "../../electron/shell/electron-binary.js";
 import { projectRoot } from "./build-once.js";
 
 /** The Electron binary of this checkout, or why there is none. */

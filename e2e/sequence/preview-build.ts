@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import react from "@vitejs/plugin-react";
 import { build } from "vite";
-import { RENDERER_CSP } from "../../electron/app/renderer-files.js";
 import { serveStatic } from "../../electron/hub/static-files.js";
+import { RENDERER_CSP } from "../../electron/shell/renderer-files.js";
 import { projectRoot } from "../harness/build-once.js";
 
 /** A served preview build. */

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { cliPath } from "../testing/cli.js";
+import { cliPath } from "../tools/testing/cli.js";
 import { commands } from "./commands/index.js";
 
 describe("acp-retry-inspector CLI", () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
+import { TOOL_VERSION } from "../platform/version.js";
 import { type CliCommand, CliError } from "./command.js";
 import { commands } from "./commands/index.js";
-import { TOOL_VERSION } from "./version.js";
 
 /** The top-level `--help` text, derived from the command table so it never drifts from the code. */
 export function topLevelHelp(): string {

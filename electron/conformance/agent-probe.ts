@@ -1,19 +1,19 @@
 /** The first connection of a run: `initialize` at v2, to learn whether the agent can take the cases at all. */
 
 import type { AgentProbe } from "../../shared/conformance/conformance-result.js";
-import { linkFor } from "./agent-links.js";
+import { dialerFor } from "./agent-dialers.js";
 import { CaseDeadline } from "./case-deadline.js";
 import type { ResolvedOptions } from "./conformance-options.js";
 import { SuiteClient } from "./suite-client.js";
 
 /** Opens one connection, sends `initialize` with protocolVersion 2, and closes it again. */
 export async function probeAgent(options: ResolvedOptions): Promise<AgentProbe> {
-  const link = linkFor(options, "probe");
+  const dialer = dialerFor(options, "probe");
   const deadline = new CaseDeadline(options.caseTimeoutMs);
   let probe: AgentProbe;
   let client: SuiteClient | undefined;
   try {
-    const connection = await link.open(1);
+    const connection = await dialer.open(1);
     client = new SuiteClient(connection.stream, deadline, 1);
     const init = await client.initialize();
     probe = judge(init);
@@ -22,7 +22,7 @@ export async function probeAgent(options: ResolvedOptions): Promise<AgentProbe> 
     probe = { status: "failed", protocolVersion: null, problem: `initialize failed: ${problem}` };
   }
   client?.close();
-  const traceFile = await link.finish().catch(() => undefined);
+  const traceFile = await dialer.finish().catch(() => undefined);
   return { ...probe, traceFile };
 }
 

@@ -1,11 +1,11 @@
 /**
- * What a case works with: numbered connections to the agent (through its `AgentLink`), the
+ * What a case works with: numbered connections to the agent (through its `AgentDialer`), the
  * case's deadline, fresh keys, and the insert check every retry case ends with.
  */
 
 import { randomUUID } from "node:crypto";
 import type { CaseName } from "../../shared/conformance/conformance-result.js";
-import type { AgentLink, LinkConnection } from "./agent-link.js";
+import type { AgentDialer, CaseConnection } from "./agent-dialer.js";
 import type { CaseDeadline } from "./case-deadline.js";
 import { CaseFailure, check } from "./case-outcome.js";
 import { SuiteClient } from "./suite-client.js";
@@ -17,12 +17,12 @@ const RECONNECT_PAUSE_MS = 100;
 /** The working context of one running case. */
 export class CaseContext {
   private conns = 0;
-  private readonly opened: LinkConnection[] = [];
+  private readonly opened: CaseConnection[] = [];
   private readonly clients: SuiteClient[] = [];
 
   constructor(
     readonly name: CaseName,
-    readonly link: AgentLink,
+    readonly dialer: AgentDialer,
     readonly deadline: CaseDeadline,
     /** The working directory sessions are created in (absolute). */
     readonly cwd: string,
@@ -35,9 +35,9 @@ export class CaseContext {
   async connect(untilUp = false): Promise<SuiteClient> {
     for (;;) {
       const conn = ++this.conns;
-      const link = await this.link.open(conn);
-      this.opened.push(link);
-      const client = new SuiteClient(link.stream, this.deadline, conn);
+      const connection = await this.dialer.open(conn);
+      this.opened.push(connection);
+      const client = new SuiteClient(connection.stream, this.deadline, conn);
       this.clients.push(client);
       try {
         const init = await (untilUp
@@ -51,15 +51,15 @@ export class CaseContext {
       } catch (err) {
         const retry = untilUp && err instanceof CaseFailure && this.deadline.remainingMs > RECONNECT_PAUSE_MS;
         if (!retry) throw err;
-        await link.close();
+        await connection.close();
         await new Promise((resolve) => setTimeout(resolve, RECONNECT_PAUSE_MS));
       }
     }
   }
 
-  /** Crashes and restarts the agent (see `AgentLink.restart`); returns what was done. */
+  /** Crashes and restarts the agent (see `AgentDialer.restart`); returns what was done. */
   restartAgent(): Promise<string> {
-    return this.link.restart(Math.max(1, this.deadline.remainingMs));
+    return this.dialer.restart(Math.max(1, this.deadline.remainingMs));
   }
 
   /** A fresh idempotency key (a UUID with the case name in front, so it is easy to spot in traces). */
@@ -94,7 +94,7 @@ export class CaseContext {
     );
   }
 
-  /** Closes every connection this case opened: the client side first, then the link (bounded). */
+  /** Closes every connection this case opened: the client side first, then the dialer (bounded). */
   async closeAll(): Promise<void> {
     for (const client of this.clients) client.close();
     await Promise.all(this.opened.map((c) => c.close()));

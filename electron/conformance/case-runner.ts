@@ -1,13 +1,13 @@
 /**
- * Runs one case: a fresh link (fresh agent processes on stdio), the case's script under its
+ * Runs one case: a fresh dialer (fresh agent processes on stdio), the case's script under its
  * deadline, cleanup, then the analyzer over the case's trace. The script's own checks decide first;
  * an analyzer `violation` verdict fails a case that otherwise passed.
  */
 
 import { VERDICTS } from "../../shared/analyzer/verdicts.js";
 import type { CaseDefinition, CaseResult, CaseStatus } from "../../shared/conformance/conformance-result.js";
-import { analyzeTraceFile } from "../analyze/analyze-trace-file.js";
-import { linkFor } from "./agent-links.js";
+import { analyzeTraceFile } from "../trace/analyze-trace-file.js";
+import { dialerFor } from "./agent-dialers.js";
 import { CaseContext } from "./case-context.js";
 import { CaseDeadline } from "./case-deadline.js";
 import { CaseSkip } from "./case-outcome.js";
@@ -26,9 +26,9 @@ export async function runCase(
   limitMs: number,
 ): Promise<CaseResult> {
   const started = Date.now();
-  const link = linkFor(options, definition.name);
+  const dialer = dialerFor(options, definition.name);
   const deadline = new CaseDeadline(limitMs);
-  const ctx = new CaseContext(definition.name, link, deadline, options.cwd);
+  const ctx = new CaseContext(definition.name, dialer, deadline, options.cwd);
   let status: CaseStatus;
   let reason: string;
   try {
@@ -41,7 +41,7 @@ export async function runCase(
   }
   let traceFile: string | undefined;
   const finished = settlesWithin(ctx.closeAll(), 5000)
-    .then(link.finish.bind(link))
+    .then(dialer.finish.bind(dialer))
     .then((path) => {
       traceFile = path;
     });

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { TraceRecord } from "../../shared/trace/record.js";
-import { cliPath } from "../testing/cli.js";
+import { cliPath } from "../tools/testing/cli.js";
 import { readTrace } from "../trace/trace-reader.js";
 import { runConformance } from "./run-conformance.js";
 import { STUB_AGENT, stdioOptions, tempDir } from "./testing/conformance-fixtures.js";

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { CONFORMANCE_CASES } from "../../shared/conformance/case-catalogue.js";
 import type { CaseName, ConformanceReport } from "../../shared/conformance/conformance-result.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
-import { cliPath } from "../testing/cli.js";
+import { cliPath } from "../tools/testing/cli.js";
 import { readTrace } from "../trace/trace-reader.js";
 import { runConformance } from "./run-conformance.js";
 import {

@@ -14,7 +14,7 @@ import type {
   ConformanceTarget,
 } from "../../shared/conformance/conformance-result.js";
 import { summarize } from "../../shared/conformance/conformance-summary.js";
-import { SUITE_TOOL } from "./agent-links.js";
+import { SUITE_TOOL } from "./agent-dialers.js";
 import { probeAgent } from "./agent-probe.js";
 import { runCase } from "./case-runner.js";
 import { type ConformanceOptions, type ResolvedOptions, resolveOptions } from "./conformance-options.js";

@@ -5,7 +5,7 @@
  */
 import type { RunningHub } from "../hub/hub-server.js";
 import { defaultDataDir } from "../peers/default-data-dir.js";
-import { DemoSession } from "./demo-session.js";
+import { BuiltInDemo } from "./built-in-demo.js";
 
 /** Where the demo runs from. */
 export interface DemoBesideHubOptions {
@@ -17,12 +17,12 @@ export interface DemoBesideHubOptions {
   readonly attemptTimeoutMs?: number;
   readonly log?: (line: string) => void;
   /** Called once the demo is attached, with its state (`ready` or `failed`). */
-  readonly onStarted?: (demo: DemoSession) => void;
+  readonly onStarted?: (demo: BuiltInDemo) => void;
 }
 
 /** Starts the demo beside `hub`; the result stops it (and waits for it to start first). */
 export function startDemoBesideHub(hub: RunningHub, options: DemoBesideHubOptions): () => Promise<void> {
-  const starting = DemoSession.start({
+  const starting = BuiltInDemo.start({
     hub,
     cliPath: options.cliPath,
     dataDir: options.dataDir ?? defaultDataDir("demo"),

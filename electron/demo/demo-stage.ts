@@ -8,7 +8,7 @@ import type { ScenarioProgress } from "../../shared/demo/demo-wire.js";
 import type { Scenario, StepAction } from "../../shared/demo/scenario.js";
 import { ScenarioRunner, type ScenarioStage } from "../../shared/demo/scenario-runner.js";
 import type { Submission } from "../../shared/keys/client-submission-tracker.js";
-import { callHub, type HubTarget } from "../hub/hub-client.js";
+import { callHub, type HubTarget } from "../hub-client/hub-client.js";
 import type { DemoChanges } from "./demo-changes.js";
 import type { LiveDemoClient } from "./live-client.js";
 import type { TraceWatch } from "./trace-watch.js";

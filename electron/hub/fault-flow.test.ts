@@ -7,9 +7,9 @@ import { FaultRuleSet } from "../../shared/faults/fault-rule-set.js";
 import type { HubReply } from "../../shared/hub/ui-wire.js";
 import { classifyFrame } from "../../shared/protocol/frame.js";
 import { TRACE_FORMAT } from "../../shared/trace/record.js";
-import { createHubLink, type HubLink } from "./hub-link.js";
+import { createHubLink, type HubLink } from "../tap/hub-link/hub-link.js";
+import { connectUiProbe, type UiProbe } from "../tools/testing/ui-probe.js";
 import { type RunningHub, startHub } from "./hub-server.js";
-import { connectUiProbe, type UiProbe } from "./ui-probe.js";
 
 let dir: string;
 let hub: RunningHub;

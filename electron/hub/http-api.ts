@@ -1,10 +1,10 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ConformancePort } from "./conformance-port.js";
-import type { DemoPort } from "./demo-port.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
+import type { ConformancePort } from "./ports/conformance-port.js";
+import type { DemoPort } from "./ports/demo-port.js";
 import type { TraceStore } from "./trace-store.js";
 
 /** What the HTTP API reads and changes. */

@@ -5,9 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HubEvent } from "../../shared/hub/hub-event.js";
 import type { HubEvents, HubGap } from "../../shared/hub/ui-wire.js";
 import { TRACE_FORMAT, type TraceHeader, type TraceRecord } from "../../shared/trace/record.js";
-import { createHubLink, type HubLink } from "./hub-link.js";
+import { createHubLink, type HubLink } from "../tap/hub-link/hub-link.js";
+import { connectUiProbe, type UiProbe } from "../tools/testing/ui-probe.js";
 import { type RunningHub, startHub } from "./hub-server.js";
-import { connectUiProbe, type UiProbe } from "./ui-probe.js";
 
 const header: TraceHeader = {
   format: TRACE_FORMAT,

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { TRACE_FORMAT, type TraceRecord } from "../../shared/trace/record.js";
-import { cliPath } from "../testing/cli.js";
-import { createHubLink, type HubLink } from "./hub-link.js";
+import { createHubLink, type HubLink } from "../tap/hub-link/hub-link.js";
+import { cliPath } from "../tools/testing/cli.js";
 
 let dir: string;
 let runDir: string;

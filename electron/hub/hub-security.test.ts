@@ -5,8 +5,8 @@ import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { readRendezvous } from "../hub-client/rendezvous.js";
 import { type RunningHub, startHub } from "./hub-server.js";
-import { readRendezvous } from "./rendezvous.js";
 
 let dir: string;
 let hub: RunningHub;

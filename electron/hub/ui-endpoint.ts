@@ -2,10 +2,10 @@ import type { WebSocket } from "ws";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeUiMessage, type HubToUi } from "../../shared/hub/ui-wire.js";
-import type { ConformancePort } from "./conformance-port.js";
-import type { DemoPort } from "./demo-port.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
+import type { ConformancePort } from "./ports/conformance-port.js";
+import type { DemoPort } from "./ports/demo-port.js";
 
 /**
  * The hub side of UI connections: `hello` with the ring position, then the UI subscribes from a

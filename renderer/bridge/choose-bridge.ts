@@ -4,7 +4,7 @@
  * address bar (history.replaceState) and kept in sessionStorage; without one the cookie the hub set
  * when it served the page with its token authenticates (the hub serves no page to anyone else).
  */
-import type { InspectorApi } from "../../shared/app/inspector-api.js";
+import type { InspectorApi } from "../../shared/ops/inspector-api.js";
 import { createElectronBridge } from "./electron-bridge.js";
 import { createHubBridge } from "./hub-bridge.js";
 import type { InspectorBridge } from "./inspector-bridge.js";

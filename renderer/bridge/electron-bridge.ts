@@ -1,5 +1,5 @@
 /** The bridge for the Electron shell: a thin wrapper over the preload's `window.acpInspector`. */
-import type { InspectorApi } from "../../shared/app/inspector-api.js";
+import type { InspectorApi } from "../../shared/ops/inspector-api.js";
 import { FeedCursor, parseHubMessage } from "./hub-message.js";
 import type { InspectorBridge } from "./inspector-bridge.js";
 

@@ -4,10 +4,11 @@
  * with the per-run token (or the cookie the hub set when the page loaded), reconnects with backoff
  * and resubscribes from the last hub seq it saw. A refused token stops it for good.
  */
-import type { OperationResults } from "../../shared/app/operation.js";
+
 import { type FaultRule, isImmediate } from "../../shared/faults/fault-rule.js";
 import { UI_PATH } from "../../shared/hub/protocol-version.js";
 import type { HubReply, HubToUi, UiToHub } from "../../shared/hub/ui-wire.js";
+import type { OperationResults } from "../../shared/ops/operation.js";
 import { FeedCursor, parseHubMessage } from "./hub-message.js";
 import type { ConnectionState, InspectorBridge } from "./inspector-bridge.js";
 

@@ -5,8 +5,8 @@
  * (`shared/hub/ui-wire.ts`), parsed once.
  */
 
-import type { InspectorApi } from "../../shared/app/inspector-api.js";
 import type { HubToUi } from "../../shared/hub/ui-wire.js";
+import type { InspectorApi } from "../../shared/ops/inspector-api.js";
 
 /** How the UI is connected to the hub. */
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "unauthorized";

@@ -1,6 +1,6 @@
 /** The agent's stderr, line by line, as plain text; it follows new lines while scrolled to the end. */
 import { useLayoutEffect, useRef } from "react";
-import type { StderrLine } from "../traces/trace-session.js";
+import type { StderrLine } from "../traces/loaded-trace.js";
 
 /** Shows at most this many of the newest lines; the trace keeps all of them. */
 const VISIBLE_LINES = 2_000;

@@ -12,7 +12,7 @@ import {
   casesDone,
   isActive,
 } from "../../shared/conformance/conformance-run.js";
-import { useOperation } from "../app/use-operation.js";
+import { useOperation } from "../bridge/use-operation.js";
 import { useInspectorContext } from "../store/inspector-store.js";
 import { AgentPicker } from "./AgentPicker.js";
 import { CaseTable } from "./CaseTable.js";

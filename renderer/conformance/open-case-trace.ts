@@ -3,8 +3,9 @@
  * through the same path as a dropped file (so it is analyzed and shown like any trace), and shown
  * in the timeline. A trace this window already opened is shown again instead of imported twice.
  */
-import { importTraceText } from "../app/import-trace.js";
+
 import type { InspectorContextValue } from "../store/inspector-store.js";
+import { importTraceText } from "../traces/import-trace.js";
 
 /** Shows hub trace `hubTraceId` in the timeline, named `label`; resolves to the window's trace id. */
 export async function openCaseTrace(

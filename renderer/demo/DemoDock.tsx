@@ -6,7 +6,7 @@
 import { useCallback } from "react";
 import type { DemoCommand } from "../../shared/demo/demo-wire.js";
 import { SCENARIOS } from "../../shared/demo/scenarios.js";
-import { useOperation } from "../app/use-operation.js";
+import { useOperation } from "../bridge/use-operation.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
 import { DemoPanel } from "./DemoPanel.js";
 import { ScenarioPlayer } from "./ScenarioPlayer.js";

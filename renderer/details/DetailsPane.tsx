@@ -11,7 +11,7 @@ import { KeyBadge } from "../components/KeyBadge.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { outcomeLabel } from "../timeline/outcome-label.js";
 import { diffParams, paramsOf } from "../timeline/params-diff.js";
-import type { TraceSession } from "../traces/trace-session.js";
+import type { LoadedTrace } from "../traces/loaded-trace.js";
 import { FrameView } from "./FrameView.js";
 import { ParamsDiffView } from "./ParamsDiffView.js";
 import { VerdictExplanation } from "./VerdictExplanation.js";
@@ -33,7 +33,7 @@ export function parseSelectionKey(key: string): {
   };
 }
 
-function SubmissionDetails({ s, session }: { s: Submission; session: TraceSession | undefined }) {
+function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace | undefined }) {
   const raw = (seq: number) => {
     const r = session?.recordBySeq(seq);
     return r?.type === "frame" ? r.raw : undefined;

@@ -8,6 +8,7 @@
 import type { HubEvent } from "../../shared/hub/hub-event.js";
 import type { HubToUi } from "../../shared/hub/ui-wire.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
+import type { LoadedTrace } from "../traces/loaded-trace.js";
 import type { TraceCatalog } from "../traces/trace-catalog.js";
 import {
   missedEvents,
@@ -17,10 +18,9 @@ import {
   reloadNotice,
   reloadTargets,
 } from "../traces/trace-reload.js";
-import type { TraceSession } from "../traces/trace-session.js";
 import { createFrameScheduler, type RequestFrame } from "./frame-scheduler.js";
 import { type ReloadBatch, reloadTraces, type TraceFiles } from "./gap-reload.js";
-import type { InspectorState } from "./inspector-store.js";
+import type { InspectorState } from "./inspector-state.js";
 import type { ImportProgress } from "./traces-slice.js";
 
 /** One queued item. */
@@ -75,7 +75,7 @@ export function createFeedPump(
 
   /** Swaps the rebuilt sessions in; returns the ones now shown, the notice, and whether the gap is recovered. */
   function finishReload(batch: ReloadBatch) {
-    const swapped: TraceSession[] = [];
+    const swapped: LoadedTrace[] = [];
     const failures: ReloadFailure[] = batch.failed.filter((f) => pending.drop(f.traceId, batch.gen));
     for (const r of batch.reloaded) {
       const fresh = pending.finish(r.traceId, batch.gen, r.session, catalog.get(r.traceId), r.attached);
@@ -92,7 +92,7 @@ export function createFeedPump(
 
   function flush(items: PumpItem[]): void {
     const state = store.getState();
-    const touched = new Set<TraceSession>();
+    const touched = new Set<LoadedTrace>();
     const patch: { -readonly [K in keyof InspectorState]?: InspectorState[K] } = {};
     let gaps = state.gaps;
     for (const item of items) {

@@ -3,13 +3,13 @@
  * the rebuilt sessions in (with the live events that arrived meanwhile) when the batch comes back.
  */
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";
+import type { LoadedTrace } from "../traces/loaded-trace.js";
 import {
   type PendingReloads,
   type RebuiltSession,
   type ReloadFailure,
   rebuildSession,
 } from "../traces/trace-reload.js";
-import type { TraceSession } from "../traces/trace-session.js";
 
 /** What a reload needs from the bridge: the hub's trace list and files. */
 export type TraceFiles = Pick<InspectorBridge, "readTrace" | "listTraces">;
@@ -17,7 +17,7 @@ export type TraceFiles = Pick<InspectorBridge, "readTrace" | "listTraces">;
 /** One rebuilt trace, with whether the hub still has its tap attached (undefined: unknown). */
 export interface ReloadedTrace {
   readonly traceId: string;
-  readonly session: TraceSession;
+  readonly session: LoadedTrace;
   readonly attached: boolean | undefined;
 }
 
@@ -33,7 +33,7 @@ export interface ReloadBatch {
 export interface ReloadContext {
   readonly files: TraceFiles;
   readonly pending: PendingReloads;
-  current(id: string): TraceSession | undefined;
+  current(id: string): LoadedTrace | undefined;
   /** Lets the window paint between chunks of a large file. */
   pause(): Promise<void>;
 }

@@ -7,17 +7,15 @@
 import { createContext, useContext } from "react";
 import { createStore, type StoreApi, useStore } from "zustand";
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";
-import { type ConformanceSlice, conformanceSlice } from "../conformance/conformance-slice.js";
-import { type DemoSlice, demoSlice } from "../demo/demo-slice.js";
+import { conformanceSlice } from "../conformance/conformance-slice.js";
+import { demoSlice } from "../demo/demo-slice.js";
 import { TraceCatalog } from "../traces/trace-catalog.js";
-import { type ConnectionSlice, connectionSlice } from "./connection-slice.js";
+import { connectionSlice } from "./connection-slice.js";
 import { createFeedPump, type FeedPump } from "./feed-pump.js";
 import type { RequestFrame } from "./frame-scheduler.js";
-import { type TracesSlice, tracesSlice } from "./traces-slice.js";
-import { type ThemeName, type ViewSlice, viewSlice } from "./view-slice.js";
-
-/** The whole renderer state. */
-export type InspectorState = TracesSlice & ConnectionSlice & ViewSlice & DemoSlice & ConformanceSlice;
+import type { InspectorState } from "./inspector-state.js";
+import { tracesSlice } from "./traces-slice.js";
+import { type ThemeName, viewSlice } from "./view-slice.js";
 
 /** Everything the React tree gets from its root: the store, the traces, the pump and the bridge. */
 export interface InspectorContextValue {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
-import { TraceSession } from "../traces/trace-session.js";
+import { LoadedTrace } from "../traces/loaded-trace.js";
 import { NO_FILTER, type TimelineFilter } from "./timeline-filter.js";
 import { displayRows, topRows } from "./timeline-rows.js";
 
-function session(sc: TraceScript): TraceSession {
-  const s = new TraceSession("t", "t", "imported");
+function session(sc: TraceScript): LoadedTrace {
+  const s = new LoadedTrace("t", "t", "imported");
   s.setHeader(sc.header());
   for (const r of sc.records) s.ingest(r);
   s.publish();

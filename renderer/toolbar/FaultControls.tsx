@@ -4,9 +4,9 @@
  */
 import { useState } from "react";
 import { describeRule, type FaultRuleSpec } from "../../shared/faults/fault-rule.js";
-import { DEFAULT_FAULT_DELAY_MS, FAULT_BUTTONS, type FaultButton } from "../app/fault-catalogue.js";
-import { useOperation } from "../app/use-operation.js";
+import { useOperation } from "../bridge/use-operation.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
+import { DEFAULT_FAULT_DELAY_MS, FAULT_BUTTONS, type FaultButton } from "./fault-catalogue.js";
 
 function specFor(b: FaultButton, method: string, delayMs: number): FaultRuleSpec {
   const m = method.trim();

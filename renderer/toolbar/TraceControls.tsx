@@ -1,12 +1,12 @@
 /** Pause, clear, export (redacted unless asked) and import of the shown trace. */
 import { useRef } from "react";
-import { importTraceText } from "../app/import-trace.js";
-import { summarizeImport } from "../app/TraceDropZone.js";
-import { downloadText } from "../app/trace-files.js";
-import { useOperation } from "../app/use-operation.js";
+import { useOperation } from "../bridge/use-operation.js";
+import { summarizeImport } from "../layout/TraceDropZone.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
+import { importTraceText } from "../traces/import-trace.js";
 import { exportTrace } from "../traces/trace-export.js";
 import { decodeLines, splitTraceText } from "../traces/trace-file.js";
+import { downloadText } from "../traces/trace-files.js";
 
 /** The recording and trace-file group of the toolbar. */
 export function TraceControls() {

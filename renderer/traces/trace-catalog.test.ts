@@ -19,7 +19,7 @@ function hubEvents(traceId: string, s: TraceScript, startSeq = 1): HubEvent[] {
   ];
 }
 
-describe("TraceCatalog and TraceSession", () => {
+describe("TraceCatalog and LoadedTrace", () => {
   it("routes hub events to their trace, analyzes them, and publishes a view once per call", () => {
     const catalog = new TraceCatalog();
     const touched = catalog.applyHubEvents(hubEvents("t1", script()));

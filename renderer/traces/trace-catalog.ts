@@ -4,7 +4,7 @@
  */
 import type { HubEvent } from "../../shared/hub/hub-event.js";
 import type { TraceHeader } from "../../shared/trace/record.js";
-import { TraceSession, type TraceSource } from "./trace-session.js";
+import { LoadedTrace, type TraceSource } from "./loaded-trace.js";
 
 /** A trace as the selector lists it. */
 export interface TraceEntry {
@@ -23,7 +23,7 @@ export function traceLabel(id: string, header: TraceHeader | null): string {
 }
 
 /** Applies one hub event to the session of its trace (the catalog routes; a reload replays). */
-export function applyHubEvent(s: TraceSession, e: HubEvent): void {
+export function applyHubEvent(s: LoadedTrace, e: HubEvent): void {
   switch (e.kind) {
     case "tap-attached":
       s.setHeader(e.header);
@@ -44,22 +44,22 @@ export function applyHubEvent(s: TraceSession, e: HubEvent): void {
 
 /** The traces of this window, newest first in `entries()`. */
 export class TraceCatalog {
-  private readonly sessions = new Map<string, TraceSession>();
+  private readonly sessions = new Map<string, LoadedTrace>();
   private importCount = 0;
 
   /** The session of a trace id, if known. */
-  get(id: string): TraceSession | undefined {
+  get(id: string): LoadedTrace | undefined {
     return this.sessions.get(id);
   }
 
   /** Every session, oldest first. */
-  all(): TraceSession[] {
+  all(): LoadedTrace[] {
     return [...this.sessions.values()];
   }
 
   /** Applies hub events in order; returns the sessions they touched. */
-  applyHubEvents(events: readonly HubEvent[]): Set<TraceSession> {
-    const touched = new Set<TraceSession>();
+  applyHubEvents(events: readonly HubEvent[]): Set<LoadedTrace> {
+    const touched = new Set<LoadedTrace>();
     for (const e of events) {
       const s = this.live(e.traceId);
       applyHubEvent(s, e);
@@ -72,21 +72,21 @@ export class TraceCatalog {
    * Puts a rebuilt live session in place of the one with its id (same place in the list), or adds
    * it when the window did not know the trace yet.
    */
-  replace(session: TraceSession): void {
+  replace(session: LoadedTrace): void {
     this.sessions.set(session.id, session);
   }
 
   /** Starts a session for an imported file. */
-  addImported(fileName: string, header: TraceHeader): TraceSession {
+  addImported(fileName: string, header: TraceHeader): LoadedTrace {
     const id = `import-${++this.importCount}`;
-    const s = new TraceSession(id, fileName, "imported");
+    const s = new LoadedTrace(id, fileName, "imported");
     s.setHeader(header);
     this.sessions.set(id, s);
     return s;
   }
 
   /** The newest trace whose tap is attached, else the newest live trace, else undefined. */
-  newestLive(): TraceSession | undefined {
+  newestLive(): LoadedTrace | undefined {
     const live = this.all().filter((s) => s.source === "live");
     return live.filter((s) => s.attached).at(-1) ?? live.at(-1);
   }
@@ -104,10 +104,10 @@ export class TraceCatalog {
       }));
   }
 
-  private live(traceId: string): TraceSession {
+  private live(traceId: string): LoadedTrace {
     let s = this.sessions.get(traceId);
     if (!s) {
-      s = new TraceSession(traceId, traceId, "live");
+      s = new LoadedTrace(traceId, traceId, "live");
       this.sessions.set(traceId, s);
     }
     return s;

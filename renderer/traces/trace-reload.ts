@@ -7,9 +7,9 @@
 import type { HubEvent } from "../../shared/hub/hub-event.js";
 import type { HubGap } from "../../shared/hub/ui-wire.js";
 import type { Notice } from "../store/view-slice.js";
+import { LoadedTrace } from "./loaded-trace.js";
 import { applyHubEvent, type TraceCatalog, traceLabel } from "./trace-catalog.js";
 import { decodeLines, splitTraceText } from "./trace-file.js";
-import { TraceSession } from "./trace-session.js";
 
 /** Lines decoded (and analyzed) between two pauses while a trace file is rebuilt. */
 export const REBUILD_CHUNK_LINES = 10_000;
@@ -31,7 +31,7 @@ export function reloadTargets(gap: HubGap, catalog: TraceCatalog): string[] {
 
 /** A session rebuilt from a trace file, with the file's unreadable lines. */
 export interface RebuiltSession {
-  readonly session: TraceSession;
+  readonly session: LoadedTrace;
   readonly problems: readonly string[];
 }
 
@@ -44,12 +44,12 @@ export interface RebuiltSession {
 export async function rebuildSession(
   id: string,
   text: string,
-  previous: TraceSession | undefined,
+  previous: LoadedTrace | undefined,
   pause: () => Promise<void>,
 ): Promise<RebuiltSession> {
   const split = splitTraceText(text);
   if (!split.ok) throw new Error(`the hub's file is not a trace: ${split.problem}`);
-  const session = new TraceSession(id, traceLabel(id, split.header), "live");
+  const session = new LoadedTrace(id, traceLabel(id, split.header), "live");
   session.setHeader(split.header);
   if (previous) session.skipThrough(previous.clearedThrough);
   const problems: string[] = [];
@@ -112,10 +112,10 @@ export class PendingReloads {
   finish(
     id: string,
     gen: number,
-    fresh: TraceSession,
-    current: TraceSession | undefined,
+    fresh: LoadedTrace,
+    current: LoadedTrace | undefined,
     attached: boolean | undefined,
-  ): TraceSession | undefined {
+  ): LoadedTrace | undefined {
     const p = this.pending.get(id);
     if (!p || p.gen !== gen) return undefined;
     this.pending.delete(id);

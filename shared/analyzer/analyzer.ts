@@ -9,7 +9,7 @@ import { classifyFrame, type NotificationFrame, type ResponseFrame } from "../pr
 import type { FrameRecord, TraceHeader, TraceRecord } from "../trace/record.js";
 import { ChangeSet, copyRequest, copySubmission } from "./change-set.js";
 import { LifecycleRows, type RowContext } from "./lifecycle.js";
-import { MessageLinks } from "./message-links.js";
+import { MessageIndex } from "./message-index.js";
 import { NotificationCounts } from "./notification-counts.js";
 import { outcomeOfResponse } from "./outcome.js";
 import { PendingRequests } from "./pending-requests.js";
@@ -49,7 +49,7 @@ export class Analyzer {
   private readonly tally = new VerdictTally(this.ctx);
   private readonly notifications = new NotificationCounts();
   private readonly pending = new PendingRequests();
-  private readonly links = new MessageLinks();
+  private readonly links = new MessageIndex();
   private readonly lifecycle = new LifecycleRows(this.ctx);
   private readonly requests = new RequestBook({
     ctx: this.ctx,

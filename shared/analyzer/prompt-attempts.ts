@@ -9,7 +9,7 @@ import type { FrameRecord } from "../trace/record.js";
 import { asObject } from "./frame-params.js";
 import { KeyLeakIndex } from "./key-leak.js";
 import type { RowContext } from "./lifecycle.js";
-import type { MessageLinks } from "./message-links.js";
+import type { MessageIndex } from "./message-index.js";
 import type { Pending, PendingRequests } from "./pending-requests.js";
 import { canonicalJson } from "./prompt-content.js";
 import { newAttempt } from "./rows.js";
@@ -25,7 +25,7 @@ export type PendingPrompt = Extract<Pending, { kind: "prompt" }>;
 /** The analyzer's parts the prompt attempts read and update besides their own. */
 export interface PromptAttemptsParts {
   readonly ctx: RowContext;
-  readonly links: MessageLinks;
+  readonly links: MessageIndex;
   readonly pending: PendingRequests;
   readonly tally: VerdictTally;
 }

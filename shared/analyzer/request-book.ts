@@ -8,7 +8,7 @@ import { retryClassOf } from "../protocol/method-catalogue.js";
 import type { FrameRecord } from "../trace/record.js";
 import { asObject, sessionIdOf } from "./frame-params.js";
 import type { LifecycleRows, RowContext } from "./lifecycle.js";
-import type { MessageLinks } from "./message-links.js";
+import type { MessageIndex } from "./message-index.js";
 import { answerLost } from "./outcome.js";
 import type { PendingRequests } from "./pending-requests.js";
 import { canonicalJson } from "./prompt-content.js";
@@ -24,7 +24,7 @@ const REPLAY_METHODS = new Set(["session/resume", "session/load"]);
 export interface RequestBookParts {
   readonly ctx: RowContext;
   readonly lifecycle: LifecycleRows;
-  readonly links: MessageLinks;
+  readonly links: MessageIndex;
   readonly pending: PendingRequests;
   readonly tally: VerdictTally;
 }

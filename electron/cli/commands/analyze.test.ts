@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TraceScript } from "../../../shared/analyzer/trace-script.js";
-import { cliPath } from "../../testing/cli.js";
+import { cliPath } from "../../tools/testing/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acp-ri-analyze-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,8 +1,8 @@
 import { VERDICTS } from "../../../shared/analyzer/verdicts.js";
-import { analyzeTraceFile } from "../../analyze/analyze-trace-file.js";
-import { renderReport } from "../../analyze/report-text.js";
+import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
+import { renderReport } from "../report/report-text.js";
 
 const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-client-issues]
 

@@ -4,8 +4,8 @@ import { DemoAgent } from "../../peers/agent/demo-agent.js";
 import { listenRemote, parseListenUrl } from "../../peers/agent/remote-listener.js";
 import { serveStdio } from "../../peers/agent/stdio-host.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
+import { TOOL_VERSION } from "../../platform/version.js";
 import { type CliCommand, CliError } from "../command.js";
-import { TOOL_VERSION } from "../version.js";
 
 const HELP = `Usage: acp-retry-inspector demo-agent [options]
 

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { describeRule, FAULT_ACTIONS, type FaultRule } from "../../../shared/faults/fault-rule.js";
-import { callHub, findHubTarget, type HubTarget, HubUnreachable } from "../../hub/hub-client.js";
+import { callHub, findHubTarget, type HubTarget, HubUnreachable } from "../../hub-client/hub-client.js";
 import { type CliCommand, CliError } from "../command.js";
 
 const HELP = `Usage:

@@ -3,20 +3,20 @@ import { constants } from "node:os";
 import { join } from "node:path";
 import type { FaultRule } from "../../../shared/faults/fault-rule.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../shared/trace/record.js";
-import { isAgentUrl } from "../../front/agent-url.js";
-import { createHubLink, type HubLink } from "../../hub/hub-link.js";
-import { rendezvousPath } from "../../hub/hub-paths.js";
-import { readRendezvous } from "../../hub/rendezvous.js";
-import { parseFaultArg } from "../../tap/fault-arg.js";
-import { FaultInjector } from "../../tap/fault-injector.js";
-import { HubSink } from "../../tap/hub-sink.js";
-import { StdioTap } from "../../tap/stdio-tap.js";
+import { rendezvousPath } from "../../hub-client/hub-paths.js";
+import { readRendezvous } from "../../hub-client/rendezvous.js";
+import { TOOL_VERSION } from "../../platform/version.js";
+import { parseFaultArg } from "../../tap/faults/fault-arg.js";
+import { FaultInjector } from "../../tap/faults/fault-injector.js";
+import { createHubLink, type HubLink } from "../../tap/hub-link/hub-link.js";
+import { HubSink } from "../../tap/hub-link/hub-sink.js";
+import { isAgentUrl } from "../../tap/remote/agent-url.js";
+import { StdioTap } from "../../tap/stdio/stdio-tap.js";
 import { defaultTraceDir, TRACE_DIR_ENV, traceFileName } from "../../trace/default-trace-path.js";
 import { RecordSequencer } from "../../trace/record-sequencer.js";
 import { TraceFanout } from "../../trace/trace-fanout.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
 import { type CliCommand, CliError } from "../command.js";
-import { TOOL_VERSION } from "../version.js";
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 /**
@@ -247,8 +247,8 @@ async function runFront(
   path: string,
   rules: FaultRule[],
 ): Promise<number> {
-  const { parseListenUrl } = await import("../../front/listen-url.js");
-  const { startRemoteFront } = await import("../../front/remote-front.js");
+  const { parseListenUrl } = await import("../../tap/remote/listen-url.js");
+  const { startRemoteFront } = await import("../../tap/remote/remote-front.js");
   let where: ReturnType<typeof parseListenUrl>;
   try {
     where = parseListenUrl(listen);

@@ -4,12 +4,12 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { defaultAgentsFile } from "../../conformance/agent-choices.js";
 import { startConformanceBesideHub } from "../../conformance/conformance-beside-hub.js";
-import { defaultTracesDir, rendezvousPath } from "../../hub/hub-paths.js";
 import { startHub } from "../../hub/hub-server.js";
-import { openBrowser } from "../../hub/open-browser.js";
-import { readRendezvous } from "../../hub/rendezvous.js";
+import { defaultTracesDir, rendezvousPath } from "../../hub-client/hub-paths.js";
+import { readRendezvous } from "../../hub-client/rendezvous.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { type CliCommand, CliError } from "../command.js";
+import { openBrowser } from "../open-browser.js";
 
 const HELP = `Usage: acp-retry-inspector serve [--port N] [--open] [--traces-dir DIR] [--ui-dir DIR] [--ring-size N] [--demo]
                                  [--agents FILE] [-- <agent command...>]

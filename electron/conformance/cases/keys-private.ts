@@ -37,7 +37,7 @@ export const keysPrivate: ConformanceCase = {
     const list = JSON.stringify(await first.call("session/list", { cwd: ctx.cwd }));
     check(!list.includes(key), "the key appeared in the session/list result");
     await ctx.closeAll();
-    const second = await ctx.connect(ctx.link.transport !== "stdio");
+    const second = await ctx.connect(ctx.dialer.transport !== "stdio");
     await second.resume(sessionId, ctx.cwd, true);
     const replayed = second.updates.filter((u) => u.replayed).length;
     check(

@@ -14,7 +14,7 @@ export const retryAfterRestart: ConformanceCase = {
     const original = await first.inserted(first.prompt(sessionId, text, key), "the original prompt");
     await first.waitUserMessage(sessionId, original, "the original prompt");
     const how = await ctx.restartAgent();
-    const second = await ctx.connect(ctx.link.transport !== "stdio");
+    const second = await ctx.connect(ctx.dialer.transport !== "stdio");
     await second.resume(sessionId, ctx.cwd);
     const retried = await second.inserted(second.prompt(sessionId, text, key), "the retry after the restart");
     check(

@@ -13,7 +13,7 @@ export const retryAfterResume: ConformanceCase = {
     const text = ctx.text("deploy the service");
     const original = await first.inserted(first.prompt(sessionId, text, key), "the original prompt");
     await ctx.closeAll();
-    const second = await ctx.connect(ctx.link.transport !== "stdio");
+    const second = await ctx.connect(ctx.dialer.transport !== "stdio");
     await second.resume(sessionId, ctx.cwd);
     const retried = await second.inserted(second.prompt(sessionId, text, key), "the retry on connection #2");
     check(

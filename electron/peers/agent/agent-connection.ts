@@ -7,9 +7,9 @@
 import type { AgentConnector, Stream } from "@agentclientprotocol/sdk/experimental/v2";
 import { ErrorCode } from "../../../shared/keys/decisions.js";
 import { type IncomingRequest, JsonRpcPeer, RpcError } from "../rpc/json-rpc-peer.js";
+import type { ConnectionScope, PendingPrompt } from "./connection-scope.js";
 import type { DemoAgent } from "./demo-agent.js";
-import type { HeldPrompt } from "./held-prompt.js";
-import type { LiveSession, SessionListener } from "./live-session.js";
+import type { HostedSession, SessionListener } from "./hosted-session.js";
 import { paramsObject } from "./params.js";
 import type { SessionUpdate } from "./turn-script.js";
 import { handleV1Request } from "./v1-methods.js";
@@ -22,29 +22,6 @@ export interface AgentInfo {
   readonly version: string;
 }
 
-/** A prompt request still waiting for its answer, for `$/cancel_request`. */
-export interface PendingPrompt {
-  readonly session: LiveSession;
-  readonly key?: string;
-  /** The held prompt this request sent (not set for a retry waiting on another request's prompt). */
-  readonly held?: HeldPrompt;
-}
-
-/** What method handlers may do with their connection. */
-export interface ConnectionScope {
-  readonly agent: DemoAgent;
-  /** Starts sending the session's live updates to this connection. */
-  attach(session: LiveSession): void;
-  /** Stops sending them (the session is no longer active on this connection). */
-  detach(session: LiveSession): void;
-  /** Sends one update to this connection only (replay, snapshots). */
-  sendUpdate(sessionId: string, update: SessionUpdate): void;
-  /** Runs `work` with request `id` registered as a pending prompt. */
-  trackPrompt<T>(id: unknown, pending: PendingPrompt, work: Promise<T>): Promise<T>;
-  /** Looks up a pending prompt by its JSON-RPC id. */
-  pendingPrompt(id: unknown): PendingPrompt | undefined;
-}
-
 /** The protocol versions the agent speaks. */
 export const SUPPORTED_VERSIONS = [1, 2] as const;
 
@@ -52,7 +29,7 @@ export const SUPPORTED_VERSIONS = [1, 2] as const;
 export class AgentConnection implements ConnectionScope {
   private version?: 1 | 2;
   private readonly rpc: JsonRpcPeer;
-  private readonly attached = new Set<LiveSession>();
+  private readonly attached = new Set<HostedSession>();
   private readonly pending = new Map<string, PendingPrompt>();
   /**
    * Messages take effect in arrival order: each waits here until the one before it has been
@@ -80,12 +57,12 @@ export class AgentConnection implements ConnectionScope {
     });
   }
 
-  attach(session: LiveSession): void {
+  attach(session: HostedSession): void {
     this.attached.add(session);
     session.attach(this.listener);
   }
 
-  detach(session: LiveSession): void {
+  detach(session: HostedSession): void {
     this.attached.delete(session);
     session.detach(this.listener);
   }

@@ -6,7 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import { type AgentMode, type ModePolicy, modePolicy } from "./agent-mode.js";
-import { LiveSession, promptText } from "./live-session.js";
+import { HostedSession, promptText } from "./hosted-session.js";
 import type { SessionRecord } from "./session-record.js";
 import { SessionStore } from "./session-store.js";
 
@@ -35,7 +35,7 @@ export interface SessionSummary {
 export class DemoAgent {
   readonly store: SessionStore;
   readonly policy: ModePolicy;
-  private readonly live = new Map<string, Promise<LiveSession | undefined>>();
+  private readonly live = new Map<string, Promise<HostedSession | undefined>>();
   private failuresLeft: number;
   private inserts = 0;
 
@@ -46,7 +46,7 @@ export class DemoAgent {
   }
 
   /** Creates and stores a new, empty session. */
-  newSession(cwd: string, forkOf?: string, history: readonly SessionRecord[] = []): LiveSession {
+  newSession(cwd: string, forkOf?: string, history: readonly SessionRecord[] = []): HostedSession {
     const header = {
       t: "session" as const,
       sessionId: randomUUID(),
@@ -55,19 +55,19 @@ export class DemoAgent {
       forkOf,
     };
     this.store.create(header, history);
-    const session = new LiveSession(header, history, this.liveDeps());
+    const session = new HostedSession(header, history, this.liveDeps());
     this.live.set(header.sessionId, Promise.resolve(session));
     return session;
   }
 
   /** The live session `sessionId`, loaded from the store on first use; `undefined` if there is none. */
-  session(sessionId: unknown): Promise<LiveSession | undefined> {
+  session(sessionId: unknown): Promise<HostedSession | undefined> {
     if (!SessionStore.isSessionId(sessionId)) return Promise.resolve(undefined);
     let session = this.live.get(sessionId);
     if (!session) {
       const stored = this.store.read(sessionId);
       session = Promise.resolve(
-        stored ? new LiveSession(stored.header, stored.records, this.liveDeps()) : undefined,
+        stored ? new HostedSession(stored.header, stored.records, this.liveDeps()) : undefined,
       );
       this.live.set(sessionId, session);
       // A session that does not exist (yet) is looked up again next time.
@@ -82,7 +82,7 @@ export class DemoAgent {
    * Forks `source` into a new session holding a copy of its completed turns. Keys are not copied:
    * the same key in the fork names an unrelated submission (RFD, "How long a key lasts").
    */
-  async fork(source: LiveSession, cwd: string): Promise<LiveSession> {
+  async fork(source: HostedSession, cwd: string): Promise<HostedSession> {
     const stored = this.store.read(source.id);
     const records = stored?.records ?? [];
     let end = records.length;

@@ -8,7 +8,7 @@ import { Readable, Writable } from "node:stream";
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2";
 import * as v2unstable from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { afterEach, describe, expect, it } from "vitest";
-import { cliPath } from "../../testing/cli.js";
+import { cliPath } from "../../tools/testing/cli.js";
 import { tempStore, within } from "../testing/raw-agent.js";
 
 const children: ReturnType<typeof spawn>[] = [];

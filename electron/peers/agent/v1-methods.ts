@@ -2,8 +2,8 @@
 
 import { ErrorCode } from "../../../shared/keys/decisions.js";
 import { type IncomingRequest, RpcError } from "../rpc/json-rpc-peer.js";
-import type { ConnectionScope } from "./agent-connection.js";
-import { randomMessageId } from "./live-session.js";
+import type { ConnectionScope } from "./connection-scope.js";
+import { randomMessageId } from "./hosted-session.js";
 import { paramsObject, requireString, sessionNotFound } from "./params.js";
 
 /** Dispatches one v1 request. */

@@ -2,7 +2,7 @@
 
 import { ErrorCode } from "../../../shared/keys/decisions.js";
 import { type IncomingRequest, RpcError } from "../rpc/json-rpc-peer.js";
-import type { ConnectionScope } from "./agent-connection.js";
+import type { ConnectionScope } from "./connection-scope.js";
 import { paramsObject, requireString, sessionNotFound } from "./params.js";
 import { handleCancelRequest, handlePrompt } from "./v2-prompt.js";
 import { replayUpdates } from "./v2-replay.js";

@@ -7,9 +7,9 @@
 import { type KeyOutcome, promptFingerprint } from "../../../shared/keys/agent-key-ledger.js";
 import { ErrorCode } from "../../../shared/keys/decisions.js";
 import { type IncomingRequest, RpcError } from "../rpc/json-rpc-peer.js";
-import type { ConnectionScope } from "./agent-connection.js";
+import type { ConnectionScope } from "./connection-scope.js";
 import type { HeldPrompt } from "./held-prompt.js";
-import { randomMessageId } from "./live-session.js";
+import { randomMessageId } from "./hosted-session.js";
 import { paramsObject, requireString, sessionNotFound } from "./params.js";
 
 function answer(outcome: KeyOutcome): { messageId: string } {

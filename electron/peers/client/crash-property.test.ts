@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cliPath } from "../../testing/cli.js";
+import { cliPath } from "../../tools/testing/cli.js";
 import { readSessionFile } from "../agent/session-file.js";
 import { tempStore } from "../testing/raw-agent.js";
 import { type ClientReport, runDemoClient } from "./demo-client.js";

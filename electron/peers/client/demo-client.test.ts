@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliPath } from "../../testing/cli.js";
+import { cliPath } from "../../tools/testing/cli.js";
 import { startRemoteAgent, tempStore } from "../testing/raw-agent.js";
 import type { ClientReport } from "./demo-client.js";
 

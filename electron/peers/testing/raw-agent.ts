@@ -8,7 +8,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Stream } from "@agentclientprotocol/sdk/experimental/v2";
-import { cliPath } from "../../testing/cli.js";
+import { cliPath } from "../../tools/testing/cli.js";
 import { JsonRpcPeer, type SentRequest } from "../rpc/json-rpc-peer.js";
 import { nodeNdJsonStream } from "../rpc/ndjson-stream.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import type { TimelineModel } from "../../../shared/analyzer/timeline-model.js";
 import type { ClientReport } from "../../peers/client/demo-client.js";
-import { cliPath } from "../../testing/cli.js";
+import { cliPath } from "../../tools/testing/cli.js";
 import { within } from "./proxy-run.js";
 
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { TraceRecord } from "../../../shared/trace/record.js";
-import { cliPath } from "../../testing/cli.js";
+import { cliPath } from "../../tools/testing/cli.js";
 import { readTrace, type TraceReadEvent } from "../../trace/trace-reader.js";
 
 /** The argv-driven stand-in agent (see its header for the modes). */

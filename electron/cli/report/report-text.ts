@@ -1,0 +1,135 @@
+/** The plain-text report of `acp-retry-inspector analyze`: submissions by session and key, then requests, frames, verdicts. */
+import { describeOutcome } from "../../../shared/analyzer/outcome.js";
+import type {
+  Attempt,
+  RequestRow,
+  Submission,
+  TimelineModel,
+  VerdictHit,
+} from "../../../shared/analyzer/timeline-model.js";
+import { VERDICTS, type VerdictSeverity } from "../../../shared/analyzer/verdicts.js";
+
+const MARK: Record<VerdictSeverity, string> = {
+  ok: "ok",
+  violation: "VIOLATION",
+  "client-issue": "client issue",
+};
+const MAX_LISTED = 50;
+
+function verdictLine(v: VerdictHit): string {
+  return `    [${MARK[v.severity]}] ${v.name}: ${v.detail} (seq ${v.seqs.join(", ")})`;
+}
+
+function attemptLine(a: Attempt): string {
+  const seqs = `seq ${a.requestSeq}${a.responseSeq !== null ? `->${a.responseSeq}` : ""}`;
+  const latency = a.latencyMs !== null ? ` ${a.latencyMs.toFixed(1)} ms` : "";
+  const cancel = a.cancelSeq !== null ? ` (cancel requested at seq ${a.cancelSeq})` : "";
+  return `    conn #${a.conn} id ${JSON.stringify(a.id)}  ${seqs}${latency}  ${describeOutcome(a.outcome)}${cancel}`;
+}
+
+function keyLabel(s: Submission): string {
+  if (s.keyStatus === "valid") return `key ${s.key}`;
+  if (s.keyStatus === "invalid") return `INVALID key ${s.invalidKey?.shown} (${s.invalidKey?.reason})`;
+  return "no key";
+}
+
+function submissionBlock(s: Submission): string[] {
+  const result =
+    s.finalMessageId !== null ? `messageId ${s.finalMessageId}` : s.inserts > 0 ? "inserted" : "not inserted";
+  const lines = [
+    `  ${keyLabel(s)}  "${s.promptPreview}"`,
+    `    ${s.attempts.length} attempt(s), ${s.inserts} insert(s), ${result}${s.resendOf !== null ? `, resends submission ${s.resendOf}` : ""}`,
+    ...s.attempts.map(attemptLine),
+    ...s.verdicts.map(verdictLine),
+  ];
+  return lines;
+}
+
+function requestSummary(rows: readonly RequestRow[]): string[] {
+  const byMethod = new Map<string, { retryClass: string; outcomes: Map<string, number>; count: number }>();
+  for (const r of rows) {
+    const name = r.unmatched ? "(unmatched response)" : `${r.method} (${r.dir})`;
+    let m = byMethod.get(name);
+    if (!m) {
+      m = { retryClass: r.retryClass, outcomes: new Map(), count: 0 };
+      byMethod.set(name, m);
+    }
+    m.count++;
+    m.outcomes.set(r.outcome.kind, (m.outcomes.get(r.outcome.kind) ?? 0) + 1);
+  }
+  const lines: string[] = [];
+  for (const [name, m] of byMethod) {
+    const outcomes = [...m.outcomes].map(([k, n]) => `${n} ${k}`).join(", ");
+    lines.push(`  ${name}  [${m.retryClass}]  ${m.count}: ${outcomes}`);
+  }
+  for (const r of rows.filter((x) => x.verdicts.length > 0).slice(0, MAX_LISTED)) {
+    lines.push(`  request ${r.method} conn #${r.conn} id ${JSON.stringify(r.jsonRpcId)} seq ${r.requestSeq}`);
+    lines.push(...r.verdicts.map(verdictLine));
+  }
+  return lines;
+}
+
+/** Renders the whole model as a human-readable report. */
+export function renderReport(file: string, model: TimelineModel): string {
+  const out: string[] = [];
+  out.push(
+    `Trace ${file}: ${model.records} records, ${model.frames} frames, ${model.connections.length} connection(s), ${model.agents.length} agent process(es)`,
+  );
+  for (const c of model.connections) {
+    const closed = c.closedSeq !== null ? `, closed at seq ${c.closedSeq} (${c.closeReason})` : "";
+    const version = c.protocolVersion !== null ? ` v${c.protocolVersion}` : "";
+    out.push(`  conn #${c.conn} ${c.transport ?? "?"}${version}, ${c.frames} frames${closed}`);
+  }
+  for (const a of model.agents) {
+    const exit =
+      a.exitSeq !== null ? `, exited at seq ${a.exitSeq} (${a.exitSignal ?? `code ${a.exitCode}`})` : "";
+    out.push(`  agent pid ${a.pid} ${a.command.join(" ")}${exit}, ${a.stderrLines} stderr line(s)`);
+  }
+
+  out.push("", `Submissions (${model.submissions.length})`);
+  const bySession = new Map<string, Submission[]>();
+  for (const s of model.submissions) {
+    const k = s.sessionId ?? "(no sessionId)";
+    const list = bySession.get(k);
+    if (list) list.push(s);
+    else bySession.set(k, [s]);
+  }
+  for (const [session, list] of bySession) {
+    out.push(` session ${session}`);
+    for (const s of list) out.push(...submissionBlock(s));
+  }
+
+  out.push("", `Other requests (${model.requests.length})`, ...requestSummary(model.requests));
+  if (model.notifications.length > 0) {
+    out.push("", "Notifications");
+    for (const n of model.notifications) out.push(`  ${n.method}  [${n.retryClass}]  ${n.count}`);
+  }
+  if (model.malformed.length > 0) {
+    out.push("", `Malformed frames (${model.malformed.length})`);
+    for (const m of model.malformed.slice(0, MAX_LISTED)) {
+      out.push(
+        `  seq ${m.seq} conn #${m.conn} ${m.dir}: ${m.reason}: ${JSON.stringify(m.preview.slice(0, 60))}`,
+      );
+    }
+  }
+  if (model.problems.length > 0) {
+    out.push("", `Unreadable trace lines (${model.problems.length})`);
+    for (const p of model.problems.slice(0, MAX_LISTED)) out.push(`  line ${p.line}: ${p.message}`);
+  }
+
+  out.push("", "Verdicts");
+  for (const v of VERDICTS) {
+    const n = model.verdictCounts[v.name];
+    if (n > 0) out.push(`  [${MARK[v.severity]}] ${v.name}: ${n}  (${v.explanation} RFD: "${v.rule}")`);
+  }
+  const violations = VERDICTS.filter((v) => v.severity === "violation").reduce(
+    (n, v) => n + model.verdictCounts[v.name],
+    0,
+  );
+  const issues = VERDICTS.filter((v) => v.severity === "client-issue").reduce(
+    (n, v) => n + model.verdictCounts[v.name],
+    0,
+  );
+  out.push(`  ${violations} Agent violation(s), ${issues} Client issue(s)`);
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,20 @@
+/**
+ * The seam between the Electron shell and the hub: the main process talks to an `AppCore`, a thin
+ * adapter over a running hub (`hub-core.ts`); `start-app.ts` starts the hub in-process.
+ */
+import type { OperationName, OperationResults } from "../../shared/ops/operation.js";
+
+/** The hub as the Electron main process uses it: its UI feed, named operations, and shutdown. */
+export interface AppCore {
+  /** The hub's UI URL with its token, for a browser on the same machine. */
+  readonly url: string;
+  /** Streams the hub's UI messages (JSON text) from hub seq `after` until the returned function is called. */
+  subscribe(after: number, onMessage: (text: string) => void): () => void;
+  /** Runs one operation. `args` is untrusted: implementations validate it with `parseOperationCall`. */
+  invoke<K extends OperationName>(op: K, args: unknown): Promise<OperationResults[K]>;
+  /** Stops everything the core started (the hub, its sockets and trace files). */
+  close(): Promise<void>;
+}
+
+/** Thrown by `invoke` for calls that fail validation or that the hub refused; the shells pass its message on. */
+export class OperationError extends Error {}

@@ -1,0 +1,169 @@
+/**
+ * The Electron main process: a thin shell. It starts the hub in-process (behind the `AppCore`
+ * adapter), registers the IPC
+ * feature modules, hardens every web contents, and only then opens one window on the renderer,
+ * served from the `app://inspector` origin (never file://) with a strict CSP.
+ * Only this file and preload.ts may import `electron`.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  app,
+  BrowserWindow,
+  type IpcMainInvokeEvent,
+  ipcMain,
+  protocol,
+  session,
+  shell,
+  type WebContents,
+} from "electron";
+import { TOOL_VERSION } from "../platform/version.js";
+import { parseAppArgs } from "./app-args.js";
+import type { AppCore } from "./app-core.js";
+import { type IpcRegistrar, setupEventStream, setupOperations } from "./ipc-setup.js";
+import { RENDERER_CSP, rendererHeaders, resolveRendererFile } from "./renderer-files.js";
+import { isTrustedSender, type TrustedRenderer } from "./sender-check.js";
+import { startApp } from "./start-app.js";
+
+const SCHEME = "app";
+const ORIGIN = `${SCHEME}://inspector`;
+const RENDERER_URL = `${ORIGIN}/index.html`;
+const rendererDir = join(__dirname, "..", "renderer");
+const preloadPath = join(__dirname, "preload.cjs");
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
+]);
+app.enableSandbox();
+
+let trusted: TrustedRenderer | undefined;
+let core: AppCore | undefined;
+
+/** Serves the built renderer on `app://inspector/`, nothing outside its folder. */
+function setupRendererProtocol(): void {
+  protocol.handle(SCHEME, async (request) => {
+    const file = resolveRendererFile(rendererDir, request.url, ORIGIN);
+    if (!file) return new Response("not found", { status: 404 });
+    try {
+      return new Response(await readFile(file), { headers: rendererHeaders(file) });
+    } catch {
+      return new Response("not found", { status: 404 });
+    }
+  });
+}
+
+/** Denies every permission request (camera, notifications, ...) and adds the CSP to any response. */
+function setupSessionPolicy(): void {
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, "Content-Security-Policy": [RENDERER_CSP] },
+    });
+  });
+}
+
+/** No navigation, no new windows, no webviews in any web contents; http(s) links open in the browser. */
+function setupNavigationPolicy(): void {
+  app.on("web-contents-created", (_event, contents: WebContents) => {
+    contents.setWindowOpenHandler(({ url }) => {
+      if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+      return { action: "deny" };
+    });
+    contents.on("will-navigate", (event, url) => {
+      if (url !== RENDERER_URL) event.preventDefault();
+    });
+    contents.on("will-redirect", (event) => event.preventDefault());
+    contents.on("will-attach-webview", (event) => event.preventDefault());
+  });
+}
+
+/** Adapts ipcMain.handle to the feature modules, rejecting every call not from our window and origin. */
+const registrar: IpcRegistrar = {
+  handle(channel, handler) {
+    ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) => {
+      const frame = event.senderFrame;
+      const sender = {
+        webContentsId: event.sender.id,
+        frameUrl: frame?.url,
+        isMainFrame: frame !== null && frame !== undefined && frame.parent === null,
+      };
+      if (!isTrustedSender(sender, trusted)) throw new Error("IPC refused: not the inspector window");
+      const contents = event.sender;
+      return handler(
+        {
+          webContentsId: contents.id,
+          send: (ch, payload) => {
+            if (!contents.isDestroyed()) contents.send(ch, payload);
+          },
+        },
+        args,
+      );
+    });
+  },
+};
+
+/** Opens the one window, after every feature module is set up. */
+function createWindow(onClosed: (webContentsId: number) => void): void {
+  const win = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    minWidth: 800,
+    minHeight: 500,
+    show: false,
+    title: "ACP Retry Inspector",
+    backgroundColor: "#101418",
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  const id = win.webContents.id;
+  trusted = { webContentsId: id, origin: ORIGIN };
+  win.once("ready-to-show", () => win.show());
+  win.on("closed", () => {
+    onClosed(id);
+    trusted = undefined;
+  });
+  void win.loadURL(RENDERER_URL);
+}
+
+async function boot(): Promise<void> {
+  await app.whenReady();
+  const cliPath = join(__dirname, "..", "cli.js");
+  const args = parseAppArgs(process.argv.slice(2));
+  core = await startApp({
+    log: (line) => process.stderr.write(`acp-retry-inspector: ${line}\n`),
+    ...(args.demo && { demo: { cliPath } }),
+    conformance: { cliPath, ...args.conformance },
+  });
+  process.stdout.write(`acp-retry-inspector ${TOOL_VERSION}: hub for browsers at ${core.url}\n`);
+  // Boot in order: every feature registers its handlers before the window exists, so the first
+  // thing the renderer asks is answered; events from before it subscribes wait in the hub's ring.
+  setupRendererProtocol();
+  setupSessionPolicy();
+  setupNavigationPolicy();
+  setupOperations(registrar, core);
+  const events = setupEventStream(registrar, core);
+  createWindow((id) => events.dropWindow(id));
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on("window-all-closed", () => {
+    void (core?.close() ?? Promise.resolve()).finally(() => app.quit());
+  });
+  boot().catch((err: unknown) => {
+    process.stderr.write(`acp-retry-inspector: the app failed to start: ${String(err)}\n`);
+    app.exit(1);
+  });
+}

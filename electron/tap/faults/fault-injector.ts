@@ -1,0 +1,112 @@
+import type { FaultRule } from "../../../shared/faults/fault-rule.js";
+import { type FaultDecision, FaultRuleSet } from "../../../shared/faults/fault-rule-set.js";
+import type { Direction } from "../../../shared/trace/record.js";
+import type { TraceFanout } from "../../trace/trace-fanout.js";
+import { type ArmedRules, ConnectionFaults } from "./connection-faults.js";
+
+/** The lifecycle faults, as the owner of a connection carries them out. */
+export interface LifecycleActions {
+  /** Close the client's connection (the stdio tap ends). */
+  disconnectClient(): void;
+  /** SIGKILL the agent serving this connection. */
+  killAgent(): void;
+  /** SIGKILL the agent, respawn it and replay the client's `initialize`. */
+  restartAgent(): void;
+}
+
+/**
+ * The fault rules of one tap and where they apply. Two rule sets: rules armed on the command line
+ * (`proxy --fault ...`, checked first) and the hub's list (replaced on every push, `[]` when the hub
+ * goes away). Every application is a `fault` trace record. Each client connection gets a
+ * `ConnectionFaults` (its `FramePolicy` pair and request ledger).
+ */
+export class FaultInjector implements ArmedRules {
+  private readonly local = new FaultRuleSet();
+  private readonly hub = new FaultRuleSet();
+  private readonly connections = new Map<number, { faults: ConnectionFaults; actions: LifecycleActions }>();
+
+  constructor(private readonly trace: TraceFanout) {}
+
+  /** True while any rule is armed (the tap's pumps leave their fast path). */
+  armed(): boolean {
+    return this.local.list().length > 0 || this.hub.list().length > 0;
+  }
+
+  /** Arms rules given on the command line; immediate ones apply at once to every connection. */
+  armLocal(rules: readonly FaultRule[]): void {
+    this.applyImmediate(this.local.replace([...this.local.list(), ...rules]));
+  }
+
+  /** Takes the hub's full list of armed rules; immediate ones apply at once to every connection. */
+  setHubRules(rules: readonly FaultRule[]): void {
+    this.applyImmediate(this.hub.replace(rules));
+  }
+
+  /** The rules armed here, command-line ones first, with their remaining counts. */
+  list(): readonly FaultRule[] {
+    return [...this.local.list(), ...this.hub.list()];
+  }
+
+  /** Registers a client connection; its lifecycle faults run through `actions`. */
+  connection(conn: number, actions: LifecycleActions): ConnectionFaults {
+    const faults = new ConnectionFaults(conn, this, this.trace);
+    this.connections.set(conn, { faults, actions });
+    return faults;
+  }
+
+  /** Forgets a connection that closed. */
+  release(conn: number): void {
+    this.connections.delete(conn);
+  }
+
+  /** Decides one frame by the armed rules (command-line first), consuming a use of the rule that fires. */
+  decide(
+    frame: Parameters<FaultRuleSet["decide"]>[0],
+    dir: Direction,
+    answered: Parameters<FaultRuleSet["decide"]>[2],
+  ): FaultDecision {
+    const local = this.local.decide(frame, dir, answered);
+    return local.action === "forward" ? this.hub.decide(frame, dir, answered) : local;
+  }
+
+  /** Records one application of `rule` and, for a lifecycle rule, carries it out on `conn`. */
+  apply(rule: FaultRule, conn: number, frameSeq?: number, detail?: string): void {
+    this.trace.emit({
+      type: "fault",
+      action: rule.action,
+      ruleId: rule.id,
+      conn,
+      ...(frameSeq !== undefined && { frameSeq }),
+      ...(detail !== undefined && { detail }),
+    });
+    const target = this.connections.get(conn);
+    if (!target) return;
+    switch (rule.action) {
+      case "disconnect-client":
+        target.actions.disconnectClient();
+        break;
+      case "kill-agent":
+        target.actions.killAgent();
+        break;
+      case "restart-agent":
+        target.actions.restartAgent();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private applyImmediate(rules: readonly FaultRule[]): void {
+    for (const rule of rules) {
+      if (this.connections.size === 0) {
+        this.trace.emit({
+          type: "note",
+          level: "warn",
+          text: `fault rule ${rule.id} (${rule.action}) arrived with no client connection open; nothing to act on`,
+        });
+        continue;
+      }
+      for (const conn of [...this.connections.keys()]) this.apply(rule, conn, undefined, "immediate");
+    }
+  }
+}

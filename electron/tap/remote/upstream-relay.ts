@@ -1,0 +1,125 @@
+import { PassThrough, type Readable, type Writable } from "node:stream";
+import type { TraceFanout } from "../../trace/trace-fanout.js";
+import type { FaultInjector } from "../faults/fault-injector.js";
+import { MAX_FRAME_BYTES } from "../frames/frame-evidence.js";
+import { FramePump } from "../frames/frame-pump.js";
+import { LineOutbox } from "./line-outbox.js";
+import { openUpstream } from "./open-upstream.js";
+import type { UpstreamChannel } from "./upstream-channel.js";
+
+/** What an `UpstreamRelay` connects: one client connection and the remote agent's URL. */
+export interface UpstreamRelayOptions {
+  /** The agent's URL: `ws(s)://` (WebSocket) or `http(s)://` (Streamable HTTP). */
+  readonly url: string;
+  readonly conn: number;
+  readonly transport: string;
+  readonly peer?: string;
+  readonly clientIn: Readable;
+  readonly clientOut: Writable;
+  readonly trace: TraceFanout;
+  readonly faults?: FaultInjector;
+  readonly closeClient: () => void;
+}
+
+const NL = Buffer.from("\n");
+
+/**
+ * One client connection forwarded to a remote agent over its own upstream connection (WebSocket or
+ * Streamable HTTP, see `openUpstream`): each client message goes up as one message and each agent
+ * message comes back as one message, verbatim, recorded first. There is no agent process here, so
+ * `kill-agent` and `restart-agent` are noted, not applied; `disconnect-client` closes both
+ * connections.
+ */
+export class UpstreamRelay {
+  private clientOpen = true;
+  private upstream: UpstreamChannel | null = null;
+  private clientPump: FramePump | null = null;
+
+  constructor(private readonly o: UpstreamRelayOptions) {}
+
+  /** Runs the connection to its end. Never rejects. */
+  async run(): Promise<void> {
+    const { trace, conn } = this.o;
+    trace.emit({
+      type: "conn-open",
+      conn,
+      transport: this.o.transport,
+      ...(this.o.peer && { peer: this.o.peer }),
+    });
+    const noProcess = (action: string) =>
+      trace.emit({
+        type: "note",
+        level: "warn",
+        text: `${action}: the agent is remote (--agent-url), no process to act on`,
+      });
+    const faults = this.o.faults?.connection(conn, {
+      disconnectClient: () => this.disconnect("disconnected by a disconnect-client fault"),
+      killAgent: () => noProcess("kill-agent"),
+      restartAgent: () => noProcess("restart-agent"),
+    });
+    try {
+      const upstreamIn = new PassThrough();
+      let ended: (reason: string) => void = () => undefined;
+      const closed = new Promise<string>((resolve) => {
+        ended = resolve;
+      });
+      const link = openUpstream(this.o.url, {
+        message: (bytes) => {
+          if (!upstreamIn.writableEnded) upstreamIn.write(Buffer.concat([bytes, NL]));
+        },
+        closed: (reason) => ended(reason),
+      });
+      this.upstream = link;
+      const upstreamOut = new LineOutbox((line) => link.send(line));
+      void closed.then(() => upstreamIn.end());
+      const agentDone = new Promise<void>((resolve) => {
+        new FramePump({
+          source: upstreamIn,
+          dest: this.o.clientOut,
+          conn,
+          dir: "agent->client",
+          trace,
+          maxFrameBytes: MAX_FRAME_BYTES,
+          policy: faults?.agentPolicy,
+          onEnd: resolve,
+        }).start();
+      });
+      this.clientPump = new FramePump({
+        source: this.o.clientIn,
+        dest: upstreamOut,
+        conn,
+        dir: "client->agent",
+        trace,
+        maxFrameBytes: MAX_FRAME_BYTES,
+        policy: faults?.clientPolicy,
+        onEnd: () => {
+          if (!this.clientOpen) return;
+          this.clientOpen = false;
+          trace.emit({ type: "conn-close", conn, reason: "client closed the connection" });
+          link.close();
+        },
+      });
+      this.clientPump.start();
+      const why = await closed;
+      await agentDone;
+      if (this.clientOpen) {
+        this.clientOpen = false;
+        this.clientPump.stop();
+        trace.emit({ type: "conn-close", conn, reason: why });
+        this.o.closeClient();
+      }
+    } finally {
+      this.o.faults?.release(conn);
+    }
+  }
+
+  /** Closes the client's connection and the upstream one. */
+  disconnect(reason: string): void {
+    if (!this.clientOpen) return;
+    this.clientOpen = false;
+    this.clientPump?.stop();
+    this.o.trace.emit({ type: "conn-close", conn: this.o.conn, reason });
+    this.o.closeClient();
+    this.upstream?.close();
+  }
+}

@@ -1,0 +1,52 @@
+import type { Readable, Writable } from "node:stream";
+import type { TraceFanout } from "../../trace/trace-fanout.js";
+import { LineSplitter } from "../frames/line-splitter.js";
+
+/** Longest agent stderr line recorded whole; longer lines are recorded as a prefix. */
+export const MAX_STDERR_LINE_BYTES = 64 * 1024;
+
+/**
+ * Passes the agent's stderr through unchanged and records it one `agent-stderr` record per line
+ * (recorded first, then passed on). Pauses the agent's stderr while our own stderr is full.
+ */
+export function relayStderr(
+  source: Readable,
+  dest: Writable,
+  trace: TraceFanout,
+  pid: number,
+  onEnd: () => void,
+): void {
+  const splitter = new LineSplitter(MAX_STDERR_LINE_BYTES, MAX_STDERR_LINE_BYTES);
+  let destBroken = false;
+  dest.on("error", () => {
+    destBroken = true;
+  });
+  const record = (bytes: Buffer) => {
+    const text = bytes.toString("utf8");
+    trace.emit({ type: "agent-stderr", pid, text: text.endsWith("\n") ? text.slice(0, -1) : text });
+  };
+  const recordAll = (events: ReturnType<LineSplitter["push"]>) => {
+    for (const ev of events) {
+      if (ev.kind === "line") record(ev.bytes);
+      else if (ev.kind === "oversize-end") record(ev.prefix);
+    }
+  };
+  source.on("data", (chunk: Buffer) => {
+    recordAll(splitter.push(chunk));
+    if (destBroken || dest.destroyed) return;
+    if (!dest.write(chunk)) {
+      source.pause();
+      dest.once("drain", () => source.resume());
+    }
+  });
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    recordAll(splitter.end());
+    onEnd();
+  };
+  source.on("end", end);
+  source.on("close", end);
+  source.on("error", end);
+}

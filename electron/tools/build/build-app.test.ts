@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: plain ESM build script without type declarations
+import { buildApp } from "./build-app.mjs";
+
+// The Electron binary is absent in CI, so these checks read the bundles and the entry source:
+// what a sandboxed preload may require, and the window's security settings.
+let dir: string;
+let out: { main: string; preload: string };
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "acp-ri-app-"));
+  out = await buildApp(dir);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const requires = (file: string) =>
+  [...readFileSync(file, "utf8").matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
+
+describe("Electron bundles", () => {
+  it("the sandboxed preload is CommonJS and requires nothing but electron", () => {
+    expect(new Set(requires(out.preload))).toEqual(new Set(["electron"]));
+    expect(readFileSync(out.preload, "utf8")).not.toMatch(/^\s*import\s/m);
+  });
+
+  it("the preload exposes named functions, never ipcRenderer itself", () => {
+    const src = readFileSync(join(import.meta.dirname, "../../shell/preload.ts"), "utf8");
+    expect(src).toMatch(/exposeInMainWorld\("acpInspector", api\)/);
+    expect(src).not.toMatch(/exposeInMainWorld\([^)]*ipcRenderer/);
+  });
+
+  it("the main bundle keeps electron external and everything else inside", () => {
+    // The in-process hub bundles ws, which tries its optional native addons inside try/catch.
+    const optional = new Set(["bufferutil", "utf-8-validate"]);
+    const external = requires(out.main).filter(
+      (m) => !m!.startsWith("node:") && !builtinModules.includes(m!) && !optional.has(m!),
+    );
+    expect([...new Set(external)]).toEqual(["electron"]);
+  });
+
+  it("the window is isolated, sandboxed, without Node, and denies new windows and navigation", () => {
+    const src = readFileSync(join(import.meta.dirname, "../../shell/main.ts"), "utf8");
+    for (const setting of [
+      "contextIsolation: true",
+      "sandbox: true",
+      "nodeIntegration: false",
+      "webSecurity: true",
+      "webviewTag: false",
+    ]) {
+      expect(src).toContain(setting);
+    }
+    expect(src).toMatch(/setWindowOpenHandler[\s\S]*action: "deny"/);
+    expect(src).toMatch(/"will-navigate"[\s\S]*preventDefault/);
+    expect(src).toMatch(/isTrustedSender\(/);
+  });
+});

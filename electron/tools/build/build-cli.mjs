@@ -1,0 +1,59 @@
+// Bundles the Node side (CLI and library entry points) with esbuild. Usage: node electron/tools/build/build-cli.mjs [OUTDIR]
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+/** The project root: the nearest folder above this file (or the bundle it was inlined into) whose package.json is ours. */
+function findRoot(from) {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "acp-retry-inspector") return dir;
+    if (dirname(dir) === dir) throw new Error(`no acp-retry-inspector package.json above ${from}`);
+  }
+}
+
+const root = findRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** The project root folder (where package.json is). */
+export const projectRoot = root;
+
+/** Builds `cli.js` (and the library entries) into `outdir`; returns the path of the CLI. */
+export async function buildCli(outdir = join(root, "dist")) {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  await build({
+    absWorkingDir: root,
+    entryPoints: { cli: "electron/cli/main.ts", lib: "electron/lib/index.ts", keys: "shared/keys/index.ts" },
+    outdir,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    sourcemap: "linked",
+    define: { __TOOL_VERSION__: JSON.stringify(pkg.version) },
+    logLevel: "warning",
+  });
+  linkNodeModules(outdir);
+  return join(outdir, "cli.js");
+}
+
+// Packages stay external, so a bundle built outside the project (the tests build into a temp
+// folder) needs a node_modules beside it to resolve them at run time: link the project's.
+function linkNodeModules(outdir) {
+  const rel = relative(root, resolve(outdir));
+  const inside = rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  const link = join(outdir, "node_modules");
+  if (inside || existsSync(link)) return;
+  symlinkSync(join(root, "node_modules"), link, process.platform === "win32" ? "junction" : "dir");
+}
+
+// Only when run as `node electron/tools/build/build-cli.mjs`, not when a bundle (the bench runner) inlines this file.
+if (
+  process.argv[1] &&
+  resolve(process.argv[1]) === fileURLToPath(import.meta.url) &&
+  basename(process.argv[1]) === "build-cli.mjs"
+) {
+  const out = await buildCli(process.argv[2] ? resolve(process.argv[2]) : undefined);
+  console.log(`built ${out}`);
+}

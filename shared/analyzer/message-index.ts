@@ -1,0 +1,92 @@
+/**
+ * Which submission each user message belongs to. A response naming a messageId claims it for its
+ * submission; a `user_message` update nobody claimed yet is attributed to the oldest pending prompt
+ * attempt of that session on that connection (decisions.ts), unless a replay is in progress there.
+ */
+import { ATTRIBUTE_UNCLAIMED_USER_MESSAGES_TO_OLDEST_PENDING } from "../protocol/decisions.js";
+import { addMessageId, removeMessageId, type SubmissionState } from "./submission-state.js";
+import type { Attempt } from "./timeline-model.js";
+
+interface UserMessage {
+  owner: SubmissionState | null;
+  /** True once a response named the messageId (an attribution is only a guess until then). */
+  claimed: boolean;
+}
+
+interface QueuedPrompt {
+  readonly attempt: Attempt;
+  readonly state: SubmissionState;
+}
+
+/** The user messages of every session and the prompt attempts they may belong to. */
+export class MessageIndex {
+  private readonly messages = new Map<string, UserMessage>();
+  private readonly queues = new Map<string, QueuedPrompt[]>();
+  private readonly replays = new Map<number, number>();
+
+  /** Notes a prompt attempt that may receive an unclaimed user message. */
+  queuePrompt(conn: number, sessionId: string, attempt: Attempt, state: SubmissionState): void {
+    const k = `${conn}\u0000${sessionId}`;
+    const queue = this.queues.get(k);
+    if (queue) queue.push({ attempt, state });
+    else this.queues.set(k, [{ attempt, state }]);
+  }
+
+  /** A `session/resume` or `session/load` started on `conn`: user messages there are history until it ends. */
+  replayStarted(conn: number): void {
+    this.replays.set(conn, (this.replays.get(conn) ?? 0) + 1);
+  }
+
+  /** A replaying request on `conn` was answered. */
+  replayEnded(conn: number): void {
+    const n = (this.replays.get(conn) ?? 0) - 1;
+    if (n > 0) this.replays.set(conn, n);
+    else this.replays.delete(conn);
+  }
+
+  /** The connection is gone: forget its replays and queued prompts. */
+  connectionGone(conn: number): void {
+    this.replays.delete(conn);
+    for (const k of this.queues.keys()) if (k.startsWith(`${conn}\u0000`)) this.queues.delete(k);
+  }
+
+  /** A user message update was seen; returns the submission it was attributed to (to re-judge), if any. */
+  seenInUpdate(conn: number, sessionId: string, messageId: string, seq: number): SubmissionState | null {
+    const k = `${sessionId}\u0000${messageId}`;
+    if (this.messages.has(k)) return null;
+    const um: UserMessage = { owner: null, claimed: false };
+    this.messages.set(k, um);
+    if (!ATTRIBUTE_UNCLAIMED_USER_MESSAGES_TO_OLDEST_PENDING) return null;
+    if ((this.replays.get(conn) ?? 0) > 0) return null;
+    const queue = this.queues.get(`${conn}\u0000${sessionId}`);
+    if (!queue) return null;
+    while (queue.length > 0 && queue[0]?.attempt.outcome.kind !== "pending") queue.shift();
+    const oldest = queue[0];
+    if (!oldest) return null;
+    um.owner = oldest.state;
+    addMessageId(oldest.state, messageId, seq);
+    return oldest.state;
+  }
+
+  /**
+   * A response named `messageId` for `state`'s submission. Returns the submission that held it only
+   * by attribution and lost it (to re-judge), if any.
+   */
+  claim(state: SubmissionState, messageId: string, seq: number): SubmissionState | null {
+    const k = `${state.row.sessionId ?? ""}\u0000${messageId}`;
+    const um = this.messages.get(k);
+    let displaced: SubmissionState | null = null;
+    if (!um) {
+      this.messages.set(k, { owner: state, claimed: true });
+    } else {
+      if (um.owner !== null && um.owner !== state && !um.claimed) {
+        displaced = um.owner;
+        removeMessageId(displaced, messageId);
+      }
+      um.owner = state;
+      um.claimed = true;
+    }
+    addMessageId(state, messageId, seq);
+    return displaced;
+  }
+}
