@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { _electron, expect, test } from "@playwright/test";
+import { OPERATION_NAMES } from "../../shared/ops/operations.js";
 import { projectRoot } from "../harness/build-once.js";
 import { electronBinary } from "../harness/electron-app.js";
 
@@ -31,7 +32,8 @@ test.describe("desktop app", () => {
         process: typeof (window as unknown as { process?: unknown }).process,
       }));
       expect(exposed).toEqual({
-        api: ["armFault", "clearFaults", "disarmFault", "hubStatus", "listTraces", "readTrace", "subscribe"],
+        // Exactly the operation table's functions, plus subscribe: taken from the table, not restated.
+        api: [...OPERATION_NAMES, "subscribe"].sort(),
         require: "undefined",
         process: "undefined",
       });

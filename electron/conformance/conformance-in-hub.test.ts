@@ -132,7 +132,7 @@ describe("conformance runs from a UI", () => {
       body: { error: expect.stringContaining("no agent choice") },
     });
     const command = await callHub(target, "POST", "/api/conformance/runs", { command: ["sh", "-c", "id"] });
-    expect(command.status).toBe(409);
+    expect(command.status).toBe(400);
     const badCase = await callHub(target, "POST", "/api/conformance/runs", {
       agent: "demo-correct",
       only: ["x"],

@@ -158,7 +158,7 @@ describe.runIf(PROXY_LISTENS)("BuiltInDemo", { timeout: 60_000 }, () => {
         }
       });
     });
-    expect(await replied).toEqual({ t: "reply", ref: "7", ok: true });
+    expect(await replied).toEqual({ t: "reply", ref: "7", ok: true, value: { ok: true } });
     expect(seen.find((m) => m.t === "demo-status")).toMatchObject({ status: { v: 1, mode: "correct" } });
     ws.close();
   });

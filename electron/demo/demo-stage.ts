@@ -8,7 +8,7 @@ import type { ScenarioProgress } from "../../shared/demo/demo-wire.js";
 import type { Scenario, StepAction } from "../../shared/demo/scenario.js";
 import { ScenarioRunner, type ScenarioStage } from "../../shared/demo/scenario-runner.js";
 import type { Submission } from "../../shared/keys/client-submission-tracker.js";
-import { callHub, type HubTarget } from "../hub-client/hub-client.js";
+import { callOperation, type HubTarget } from "../hub-client/hub-client.js";
 import type { DemoChanges } from "./demo-changes.js";
 import type { LiveDemoClient } from "./live-client.js";
 import type { TraceWatch } from "./trace-watch.js";
@@ -93,7 +93,7 @@ export class DemoStage {
   /** Removes from the hub every fault rule the steps armed. */
   async disarm(): Promise<void> {
     for (const id of this.armed.splice(0)) {
-      await callHub(this.parts.hub, "DELETE", `/api/faults/${encodeURIComponent(id)}`).catch(() => undefined);
+      await callOperation(this.parts.hub, "disarmFault", { id }).catch(() => undefined);
     }
   }
 
@@ -141,9 +141,12 @@ export class DemoStage {
         this.labelled.set(action.label, await client.send(action.text, action.withKey));
         return;
       case "arm": {
-        const r = await callHub(this.parts.hub, "POST", "/api/faults", action.rule);
-        if (r.status !== 201) throw new Error(`the hub refused the fault rule: ${String(r.body.error)}`);
-        this.armed.push(String((r.body.rule as { id?: unknown } | undefined)?.id));
+        const r = await callOperation(this.parts.hub, "armFault", { spec: action.rule }).catch(
+          (err: Error) => {
+            throw new Error(`the hub refused the fault rule: ${err.message}`);
+          },
+        );
+        this.armed.push(r.rule.id);
         return;
       }
       case "cancel": {

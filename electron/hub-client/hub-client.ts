@@ -1,3 +1,5 @@
+import { callOverHttp, type HttpTransport } from "../../shared/ops/call-over-http.js";
+import type { OperationArgs, OperationName, OperationResult } from "../../shared/ops/operations.js";
 import { rendezvousPath } from "./hub-paths.js";
 import { readRendezvous } from "./rendezvous.js";
 
@@ -40,7 +42,39 @@ export function findHubTarget(
   throw new HubUnreachable(`no hub is running (no ${path}); start one with \`acp-retry-inspector serve\``);
 }
 
-/** Calls the hub's HTTP API (giving up after `timeoutMs`); resolves with the status and parsed JSON body. Throws `HubUnreachable` on network errors. */
+/** The HTTP transport to the hub at `target` (giving up after `timeoutMs`). Throws `HubUnreachable` on network errors. */
+export function hubTransport(target: HubTarget, timeoutMs = 10_000): HttpTransport {
+  return async (request) => {
+    let res: Response;
+    try {
+      res = await fetch(target.base + request.path, {
+        method: request.method,
+        headers: {
+          Authorization: `Bearer ${target.token}`,
+          ...(request.contentType !== undefined && { "Content-Type": request.contentType }),
+        },
+        ...(request.body !== undefined && { body: request.body }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return { status: res.status, text: await res.text() };
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code;
+      throw new HubUnreachable(`cannot reach the hub at ${target.base}: ${cause ?? (err as Error).message}`);
+    }
+  };
+}
+
+/** Runs one operation of the table on the hub at `target`; throws `OperationRefused` or `HubUnreachable`. */
+export function callOperation<K extends OperationName>(
+  target: HubTarget,
+  op: K,
+  args: OperationArgs<K> | Readonly<Record<string, unknown>> = {},
+  timeoutMs = 10_000,
+): Promise<OperationResult<K>> {
+  return callOverHttp(hubTransport(target, timeoutMs), op, args);
+}
+
+/** Calls any path of the hub's HTTP API with a JSON body (tests and benches probe routes with it); resolves with the status and parsed JSON body. */
 export async function callHub(
   target: HubTarget,
   method: "GET" | "POST" | "DELETE",
@@ -48,27 +82,19 @@ export async function callHub(
   body?: unknown,
   timeoutMs = 10_000,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  let res: Response;
-  try {
-    res = await fetch(target.base + path, {
-      method,
-      headers: {
-        Authorization: `Bearer ${target.token}`,
-        ...(body !== undefined && { "Content-Type": "application/json" }),
-      },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    throw new HubUnreachable(`cannot reach the hub at ${target.base}: ${cause ?? (err as Error).message}`);
-  }
-  const text = await res.text();
+  const res = await hubTransport(
+    target,
+    timeoutMs,
+  )({
+    method,
+    path,
+    ...(body !== undefined && { contentType: "application/json", body: JSON.stringify(body) }),
+  });
   let parsed: Record<string, unknown> = {};
   try {
-    parsed = JSON.parse(text) as Record<string, unknown>;
+    parsed = JSON.parse(res.text) as Record<string, unknown>;
   } catch {
-    parsed = { error: text.trim() };
+    parsed = { error: res.text.trim() };
   }
   return { status: res.status, body: parsed };
 }

@@ -54,8 +54,9 @@ describe("fault rules from UI to tap and back", () => {
     });
     const reply = (await ui.waitFor((m) => m.t === "reply" && m.ref === "a1")) as HubReply;
     expect(reply.ok).toBe(true);
+    const armed = reply.ok ? (reply.value as { rule: FaultRule }).rule : undefined;
     const [rule] = await delivered;
-    expect(rule).toMatchObject({ id: reply.rule?.id, count: 2 });
+    expect(rule).toMatchObject({ id: armed?.id, count: 2 });
 
     const prompt = classifyFrame(
       '{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s"}}',

@@ -3,11 +3,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { HUB_PROTOCOL_VERSION, TAP_PATH, UI_PATH } from "../../shared/hub/protocol-version.js";
-import type { TraceRecord } from "../../shared/trace/record.js";
 import { removeRendezvous, writeRendezvous } from "../hub-client/rendezvous.js";
 import { EventFeed } from "./event-feed.js";
 import { FaultBoard } from "./fault-board.js";
-import { routeApi } from "./http-api.js";
+import { createOperationHandlers } from "./operation-handlers.js";
+import { routeOperations } from "./operation-routes.js";
 import { type ConformanceControl, ConformancePort } from "./ports/conformance-port.js";
 import { type DemoControl, DemoPort } from "./ports/demo-port.js";
 import { checkRequest, HUB_HOST, newHubToken, tokenCookieName } from "./request-guard.js";
@@ -34,11 +34,6 @@ export interface HubOptions {
   readonly flushMs?: number;
   /** Largest accepted trace import (default 256 MiB). */
   readonly importLimitBytes?: number;
-  /**
-   * ANALYZER SEAM: every new record of every tap, in order. Not wired: no hub API needs verdicts,
-   * and UIs run the incremental analyzer on the records they receive (docs/hub.md).
-   */
-  readonly onRecord?: (traceId: string, record: TraceRecord) => void;
 }
 
 /** A running hub. */
@@ -86,14 +81,24 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     store,
     feed,
     board,
-    onRecord: options.onRecord ?? (() => {}),
+    onRecord: () => {},
     countRecords: (n) => {
       recordsIn += n;
     },
   });
   const demo = new DemoPort();
   const conformance = new ConformancePort();
-  const uis = new UiEndpoint(hubId, feed, board, demo, conformance);
+  const importLimitBytes = options.importLimitBytes ?? 256 << 20;
+  const handlers = createOperationHandlers({
+    board,
+    store,
+    importLimitBytes,
+    status: () => info(),
+    taps: () => taps.attached,
+    demo,
+    conformance,
+  });
+  const uis = new UiEndpoint(hubId, feed, board, handlers, demo, conformance);
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 << 20 });
   let port = 0;
 
@@ -121,25 +126,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       req.resume();
       return;
     }
-    if (
-      await routeApi(
-        req,
-        res,
-        url,
-        {
-          board,
-          store,
-          feed,
-          importLimitBytes: options.importLimitBytes ?? 256 << 20,
-          info,
-          taps: () => taps.attached,
-          demo,
-          conformance,
-        },
-        headers,
-      )
-    )
-      return;
+    if (await routeOperations(req, res, url, handlers, importLimitBytes, headers)) return;
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { ...headers, Allow: "GET" });
       res.end();

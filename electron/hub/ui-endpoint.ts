@@ -4,13 +4,15 @@ import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeUiMessage, type HubToUi } from "../../shared/hub/ui-wire.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
+import { type OperationHandlers, runOperation } from "./operation-handlers.js";
 import type { ConformancePort } from "./ports/conformance-port.js";
 import type { DemoPort } from "./ports/demo-port.js";
 
 /**
  * The hub side of UI connections: `hello` with the ring position, then the UI subscribes from a
- * seq and receives batched `events`; fault commands are answered with `reply`, and the armed rules
- * are pushed on every change. No UI message can name or start a command.
+ * seq and receives batched `events`. Every other message is one operation of the table
+ * (`shared/ops/operations.ts`), answered with `reply`; the armed rules, the demo's status and the
+ * conformance board are pushed on every change. No UI message can name or start a command.
  */
 export class UiEndpoint {
   private readonly sockets = new Set<WebSocket>();
@@ -19,6 +21,7 @@ export class UiEndpoint {
     private readonly hubId: string,
     private readonly feed: EventFeed,
     private readonly board: FaultBoard,
+    private readonly handlers: OperationHandlers,
     private readonly demo?: DemoPort,
     private readonly conformance?: ConformancePort,
   ) {
@@ -44,59 +47,23 @@ export class UiEndpoint {
         send({ t: "error", message: m });
         return;
       }
-      switch (m.t) {
-        case "subscribe":
-          unsubscribe?.();
-          unsubscribe = this.feed.subscribe(
-            {
-              sendText: (text) => ws.send(text),
-              get bufferedAmount() {
-                return ws.bufferedAmount;
-              },
+      if (m.t === "subscribe") {
+        unsubscribe?.();
+        unsubscribe = this.feed.subscribe(
+          {
+            sendText: (text) => ws.send(text),
+            get bufferedAmount() {
+              return ws.bufferedAmount;
             },
-            m.after,
-          );
-          return;
-        case "fault-arm": {
-          const r = this.board.arm(m.spec);
-          send(
-            r.ok
-              ? { t: "reply", ref: m.ref, ok: true, rule: r.rule }
-              : { t: "reply", ref: m.ref, ok: false, error: r.error },
-          );
-          return;
-        }
-        case "fault-disarm": {
-          const ok = this.board.disarm(m.id);
-          send({ t: "reply", ref: m.ref, ok, ...(!ok && { error: `no armed rule ${m.id}` }) });
-          return;
-        }
-        case "fault-clear":
-          this.board.clear();
-          send({ t: "reply", ref: m.ref, ok: true });
-          return;
-        case "demo": {
-          const port = this.demo;
-          if (!port) {
-            send({ t: "reply", ref: m.ref, ok: false, error: "this hub runs no demo" });
-            return;
-          }
-          void port.run(m.command).then((r) => {
-            if (ws.readyState === ws.OPEN) send({ t: "reply", ref: m.ref, ...r });
-          });
-          return;
-        }
-        case "conformance-start":
-        case "conformance-cancel": {
-          const r = !this.conformance
-            ? { ok: false, error: "this hub runs no conformance suite" }
-            : m.t === "conformance-start"
-              ? this.conformance.start(m.request)
-              : this.conformance.cancel();
-          send({ t: "reply", ref: m.ref, ...r });
-          return;
-        }
+          },
+          m.after,
+        );
+        return;
       }
+      void runOperation(this.handlers, m.op, m.args).then((answer) => {
+        if (ws.readyState === ws.OPEN)
+          send({ t: "reply", ...(m.ref !== undefined && { ref: m.ref }), ...answer });
+      });
     });
     ws.on("close", () => {
       unsubscribe?.();

@@ -2,7 +2,7 @@
  * The seam between the Electron shell and the hub: the main process talks to an `AppCore`, a thin
  * adapter over a running hub (`hub-core.ts`); `start-app.ts` starts the hub in-process.
  */
-import type { OperationName, OperationResults } from "../../shared/ops/operation.js";
+import type { OperationName, OperationResult } from "../../shared/ops/operations.js";
 
 /** The hub as the Electron main process uses it: its UI feed, named operations, and shutdown. */
 export interface AppCore {
@@ -10,8 +10,8 @@ export interface AppCore {
   readonly url: string;
   /** Streams the hub's UI messages (JSON text) from hub seq `after` until the returned function is called. */
   subscribe(after: number, onMessage: (text: string) => void): () => void;
-  /** Runs one operation. `args` is untrusted: implementations validate it with `parseOperationCall`. */
-  invoke<K extends OperationName>(op: K, args: unknown): Promise<OperationResults[K]>;
+  /** Runs one operation. `args` is untrusted: implementations validate it against the operation table. */
+  invoke<K extends OperationName>(op: K, args: unknown): Promise<OperationResult<K>>;
   /** Stops everything the core started (the hub, its sockets and trace files). */
   close(): Promise<void>;
 }

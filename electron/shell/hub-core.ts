@@ -4,8 +4,8 @@
  */
 import { WebSocket } from "ws";
 import { UI_PATH } from "../../shared/hub/protocol-version.js";
-import { type OperationResults, parseOperationCall } from "../../shared/ops/operation.js";
-import { callHub, type HubTarget } from "../hub-client/hub-client.js";
+import { OperationRefused } from "../../shared/ops/call-over-http.js";
+import { callOperation, type HubTarget } from "../hub-client/hub-client.js";
 import { type AppCore, OperationError } from "./app-core.js";
 
 /** Where the hub is, and what closing the core should also stop (the in-process hub). */
@@ -14,12 +14,6 @@ export interface HubCoreOptions {
   readonly token: string;
   readonly url: string;
   readonly onClose?: () => Promise<void>;
-}
-
-async function hubJson(target: HubTarget, method: "GET" | "POST" | "DELETE", path: string, body?: unknown) {
-  const r = await callHub(target, method, path, body);
-  if (r.status >= 400) throw new OperationError(String(r.body.error ?? `hub answered ${r.status}`));
-  return r.body;
 }
 
 /** Creates the adapter; nothing connects until `subscribe`. */
@@ -48,48 +42,12 @@ export function createHubCore(options: HubCoreOptions): AppCore {
       };
     },
     async invoke(op, args) {
-      const call = parseOperationCall(op, args);
-      if ("error" in call) throw new OperationError(call.error);
-      let result: unknown;
-      switch (call.op) {
-        case "armFault":
-          result = await hubJson(target, "POST", "/api/faults", call.args.spec);
-          break;
-        case "disarmFault":
-          result = await hubJson(target, "DELETE", `/api/faults/${encodeURIComponent(call.args.id)}`);
-          break;
-        case "clearFaults":
-          result = await hubJson(target, "DELETE", "/api/faults");
-          break;
-        case "listTraces":
-          result = await hubJson(target, "GET", "/api/traces");
-          break;
-        case "demo":
-          await hubJson(target, "POST", "/api/demo", call.args.command);
-          result = { ok: true };
-          break;
-        case "conformanceStart":
-          await hubJson(target, "POST", "/api/conformance/runs", call.args.request);
-          result = { ok: true };
-          break;
-        case "conformanceCancel":
-          await hubJson(target, "DELETE", "/api/conformance/runs");
-          result = { ok: true };
-          break;
-        case "hubStatus":
-          result = await hubJson(target, "GET", "/api/hub");
-          break;
-        case "readTrace": {
-          const res = await fetch(`${target.base}/api/traces/${encodeURIComponent(call.args.id)}`, {
-            headers: { Authorization: `Bearer ${target.token}` },
-            signal: AbortSignal.timeout(60_000),
-          });
-          if (!res.ok) throw new OperationError(`the hub has no trace ${call.args.id} (${res.status})`);
-          result = { text: await res.text() } satisfies OperationResults["readTrace"];
-          break;
-        }
+      try {
+        return await callOperation(target, op, (args ?? {}) as Record<string, unknown>, 60_000);
+      } catch (err) {
+        if (err instanceof OperationRefused) throw new OperationError(err.message);
+        throw err;
       }
-      return result as never;
     },
     async close() {
       for (const ws of sockets) ws.terminate();

@@ -1,19 +1,13 @@
 /**
- * The sandboxed preload: exposes `window.acpInspector`, one function per hub operation plus
- * `subscribe`, through contextBridge. It never exposes ipcRenderer or any Electron object.
- * Built as CommonJS because sandboxed preloads cannot be ES modules.
+ * The sandboxed preload: exposes `window.acpInspector`, one function per operation of the table
+ * (`shared/ops/operations.ts`) plus `subscribe`, through contextBridge. It never exposes
+ * ipcRenderer or any Electron object. Built as CommonJS because sandboxed preloads cannot be ES modules.
  */
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from "electron";
 import type { InspectorApi } from "../../shared/ops/inspector-api.js";
-import type { OperationArgs, OperationName, OperationResults } from "../../shared/ops/operation.js";
+import { operationFunctions } from "../../shared/ops/operations.js";
 import { IPC_CHANNELS } from "./ipc-channels.js";
 import type { InvokeOutcome } from "./ipc-setup.js";
-
-async function invoke<K extends OperationName>(op: K, args: OperationArgs[K]): Promise<OperationResults[K]> {
-  const outcome = (await ipcRenderer.invoke(IPC_CHANNELS.invoke, op, args)) as InvokeOutcome;
-  if (!outcome.ok) throw new Error(outcome.error);
-  return outcome.value as OperationResults[K];
-}
 
 let current: ((event: IpcRendererEvent, text: string) => void) | undefined;
 
@@ -33,15 +27,11 @@ const api: InspectorApi = {
       void ipcRenderer.invoke(IPC_CHANNELS.unsubscribe);
     };
   },
-  armFault: (spec) => invoke("armFault", { spec }),
-  disarmFault: (id) => invoke("disarmFault", { id }),
-  clearFaults: () => invoke("clearFaults", {}),
-  listTraces: () => invoke("listTraces", {}),
-  readTrace: (id) => invoke("readTrace", { id }),
-  hubStatus: () => invoke("hubStatus", {}),
-  demo: (command) => invoke("demo", { command }),
-  conformanceStart: (request) => invoke("conformanceStart", { request }),
-  conformanceCancel: () => invoke("conformanceCancel", {}),
+  ...operationFunctions(async (op, args) => {
+    const outcome = (await ipcRenderer.invoke(IPC_CHANNELS.invoke, op, args)) as InvokeOutcome;
+    if (!outcome.ok) throw new Error(outcome.error);
+    return outcome.value as never;
+  }),
 };
 
 contextBridge.exposeInMainWorld("acpInspector", api);

@@ -1,5 +1,6 @@
 /** The bridge for the Electron shell: a thin wrapper over the preload's `window.acpInspector`. */
 import type { InspectorApi } from "../../shared/ops/inspector-api.js";
+import { operationFunctions } from "../../shared/ops/operations.js";
 import { FeedCursor, parseHubMessage } from "./hub-message.js";
 import type { InspectorBridge } from "./inspector-bridge.js";
 
@@ -17,14 +18,6 @@ export function createElectronBridge(api: InspectorApi): InspectorBridge {
         const m = parseHubMessage(text);
         if (m && m.t !== "reply") onMessage(cursor.see(m));
       }),
-    armFault: (spec) => api.armFault(spec),
-    disarmFault: (id) => api.disarmFault(id),
-    clearFaults: () => api.clearFaults(),
-    listTraces: () => api.listTraces(),
-    readTrace: (id) => api.readTrace(id),
-    hubStatus: () => api.hubStatus(),
-    demo: (command) => api.demo(command),
-    conformanceStart: (request) => api.conformanceStart(request),
-    conformanceCancel: () => api.conformanceCancel(),
+    ...operationFunctions((op, args) => (api[op] as (a: unknown) => Promise<never>)(args)),
   };
 }

@@ -1,14 +1,14 @@
 /**
  * The bridge for the browser shell: the hub's UI WebSocket (`/ws/ui`, `shared/hub/ui-wire.ts`)
- * for the live feed and fault commands, and its HTTP API for traces and status. It authenticates
- * with the per-run token (or the cookie the hub set when the page loaded), reconnects with backoff
- * and resubscribes from the last hub seq it saw. A refused token stops it for good.
+ * for the live feed and every operation of the table, and its HTTP API for operations that answer
+ * with a whole file. It authenticates with the per-run token (or the cookie the hub set when the
+ * page loaded), reconnects with backoff and resubscribes from the last hub seq it saw. A refused token stops it for good.
  */
 
-import { type FaultRule, isImmediate } from "../../shared/faults/fault-rule.js";
 import { UI_PATH } from "../../shared/hub/protocol-version.js";
-import type { HubReply, HubToUi, UiToHub } from "../../shared/hub/ui-wire.js";
-import type { OperationResults } from "../../shared/ops/operation.js";
+import { type HubReply, type HubToUi, type UiToHub, uiOperationMessage } from "../../shared/hub/ui-wire.js";
+import { callOverHttp, type HttpTransport } from "../../shared/ops/call-over-http.js";
+import { OPERATIONS, type OperationName, operationFunctions } from "../../shared/ops/operations.js";
 import { FeedCursor, parseHubMessage } from "./hub-message.js";
 import type { ConnectionState, InspectorBridge } from "./inspector-bridge.js";
 
@@ -58,16 +58,6 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
     for (const l of stateListeners) l(s);
   };
   const send = (m: UiToHub) => socket?.send(JSON.stringify(m));
-
-  async function api(path: string): Promise<Response> {
-    const res = await fetch(origin + path, { headers: auth, credentials: "same-origin", cache: "no-store" });
-    if (res.status === 401) setState("unauthorized");
-    if (!res.ok) {
-      const body = (await res.json().catch(() => ({}))) as { error?: string };
-      throw new Error(body.error ?? `the hub answered ${res.status}`);
-    }
-    return res;
-  }
 
   function connect(): void {
     const ws = new WebSocket(hubSocketUrl(options.pageUrl, options.token));
@@ -123,28 +113,44 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
     };
   }
 
-  function command(
-    m: UiToHub & {
-      t: "fault-arm" | "fault-disarm" | "fault-clear" | "demo" | "conformance-start" | "conformance-cancel";
-    },
-  ): Promise<HubReply> {
+  /** Sends one operation over the UI socket and waits for its reply. */
+  function overSocket(op: OperationName, args: Readonly<Record<string, unknown>>): Promise<unknown> {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       return Promise.reject(new Error("not connected to the hub"));
     }
     const ref = String(nextRef++);
-    return new Promise((resolve, reject) => {
+    return new Promise<HubReply>((resolve, reject) => {
       const timer = window.setTimeout(() => {
         pending.delete(ref);
         reject(new Error(`the hub did not answer within ${replyTimeout / 1000} s`));
       }, replyTimeout);
       pending.set(ref, { resolve, reject, timer });
-      send({ ...m, ref });
+      send(uiOperationMessage(op, args, ref));
     }).then((reply) => {
-      const r = reply as HubReply;
-      if (!r.ok) throw new Error(r.error ?? "refused");
-      return r;
+      if (!reply.ok) throw new Error(reply.error);
+      return reply.value;
     });
   }
+
+  /** The HTTP API, for answers that are whole files (a trace can be far larger than a socket message should be). */
+  const http: HttpTransport = async (request) => {
+    const res = await fetch(origin + request.path, {
+      method: request.method,
+      headers: { ...auth, ...(request.contentType !== undefined && { "Content-Type": request.contentType }) },
+      ...(request.body !== undefined && { body: request.body }),
+      credentials: "same-origin",
+      cache: "no-store",
+    });
+    if (res.status === 401) setState("unauthorized");
+    return { status: res.status, text: await res.text() };
+  };
+
+  /** Every operation: over the socket, which keeps replies in order with the hub's pushes, or over HTTP for file answers. */
+  const operations = operationFunctions((op, args) =>
+    OPERATIONS[op].http.response === "file"
+      ? callOverHttp(http, op, args)
+      : (overSocket(op, args as Readonly<Record<string, unknown>>) as Promise<never>),
+  );
 
   connect();
 
@@ -164,33 +170,6 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
         if (onMessage === handler) onMessage = undefined;
       };
     },
-    async armFault(spec) {
-      const reply = await command({ t: "fault-arm", spec });
-      const rule = reply.rule as FaultRule;
-      return { rule, immediate: isImmediate(rule) };
-    },
-    async disarmFault(id) {
-      await command({ t: "fault-disarm", id });
-      return { disarmed: id };
-    },
-    async clearFaults() {
-      await command({ t: "fault-clear" });
-      return { cleared: 0 };
-    },
-    listTraces: async () => (await (await api("/api/traces")).json()) as OperationResults["listTraces"],
-    readTrace: async (id) => ({ text: await (await api(`/api/traces/${encodeURIComponent(id)}`)).text() }),
-    async demo(c) {
-      await command({ t: "demo", command: c });
-      return { ok: true };
-    },
-    async conformanceStart(request) {
-      await command({ t: "conformance-start", request });
-      return { ok: true };
-    },
-    async conformanceCancel() {
-      await command({ t: "conformance-cancel" });
-      return { ok: true };
-    },
-    hubStatus: async () => (await (await api("/api/hub")).json()) as OperationResults["hubStatus"],
+    ...operations,
   };
 }

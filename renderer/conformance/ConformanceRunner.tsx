@@ -93,7 +93,7 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
     const only = cases.size === CONFORMANCE_CASES.length ? undefined : [...cases];
     void run(
       `Conformance run on ${chosen.label}`,
-      () => ctx.bridge.conformanceStart({ agent: chosen.id, ...(only && { only }) }),
+      () => ctx.bridge.conformanceStart({ request: { agent: chosen.id, ...(only && { only }) } }),
       () => "started; the cases tick below",
     );
   };

@@ -20,7 +20,7 @@ export async function openCaseTrace(
     state.setTab("timeline");
     return known;
   }
-  const { text } = await ctx.bridge.readTrace(hubTraceId);
+  const { text } = await ctx.bridge.readTrace({ id: hubTraceId });
   const result = await importTraceText(ctx, label, text);
   const after = ctx.store.getState();
   after.noteOpenedCaseTrace(hubTraceId, result.traceId);

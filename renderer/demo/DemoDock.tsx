@@ -18,7 +18,7 @@ export function DemoDock() {
   const bridge = useBridge();
   const run = useOperation();
   const command = useCallback(
-    (label: string, c: DemoCommand) => run(label, () => bridge.demo(c)),
+    (label: string, c: DemoCommand) => run(label, () => bridge.demo({ command: c })),
     [bridge, run],
   );
   if (!status) return null;

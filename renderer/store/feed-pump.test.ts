@@ -24,7 +24,7 @@ class HubFiles {
         }),
       ),
     }),
-    readTrace: (id: string) =>
+    readTrace: ({ id }: { id: string }) =>
       new Promise<{ text: string }>((resolve, reject) => {
         this.reads.push(id);
         this.waiting.push(() => {

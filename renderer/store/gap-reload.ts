@@ -68,7 +68,7 @@ export async function reloadTraces(
     try {
       let built: RebuiltSession;
       for (let attempt = 1; ; attempt++) {
-        const { text } = await ctx.files.readTrace(traceId);
+        const { text } = await ctx.files.readTrace({ id: traceId });
         built = await rebuildSession(traceId, text, ctx.current(traceId), () => ctx.pause());
         const first = ctx.pending.firstRecordSeq(traceId);
         if (first === undefined || built.session.lastSeq >= first - 1 || attempt >= FILE_ATTEMPTS) break;

@@ -31,7 +31,7 @@ function ArmedRules() {
               <button
                 type="button"
                 aria-label={`Disarm ${r.id}`}
-                onClick={() => run(`Disarm ${r.id}`, () => bridge.disarmFault(r.id))}
+                onClick={() => run(`Disarm ${r.id}`, () => bridge.disarmFault({ id: r.id }))}
               >
                 Disarm
               </button>
@@ -77,7 +77,7 @@ export function FaultControls({ disabled }: { disabled: boolean }) {
           onClick={() =>
             run(
               b.label,
-              () => bridge.armFault(specFor(b, method, delayMs)),
+              () => bridge.armFault({ spec: specFor(b, method, delayMs) }),
               (r) =>
                 r.immediate
                   ? `sent now${r.taps === undefined ? "" : ` to ${r.taps} tap${r.taps === 1 ? "" : "s"}`}`

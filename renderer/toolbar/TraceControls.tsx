@@ -26,7 +26,7 @@ export function TraceControls() {
     let records = session.records;
     if (session.source === "live") {
       // The hub's file is the complete trace (this window may have joined late or cleared).
-      const split = splitTraceText((await ctx.bridge.readTrace(session.id)).text);
+      const split = splitTraceText((await ctx.bridge.readTrace({ id: session.id })).text);
       if (split.ok) records = decodeLines(split.lines, 0, split.lines.length).records;
     }
     const out = exportTrace(session.label, session.header, records, full);

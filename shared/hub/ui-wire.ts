@@ -1,6 +1,6 @@
 import type { ConformanceBoard } from "../conformance/conformance-run.js";
 import type { DemoStatus } from "../demo/demo-wire.js";
-import type { FaultRule } from "../faults/fault-rule.js";
+import { OPERATION_NAMES, OPERATIONS, type OperationName } from "../ops/operations.js";
 import type { HubEvent } from "./hub-event.js";
 import type { HubError, HubFaultRules } from "./tap-wire.js";
 
@@ -10,64 +10,29 @@ export interface UiSubscribe {
   readonly after: number;
 }
 
-/** UI -> hub: arm a rule (`spec` is validated like `POST /api/faults`). `ref` comes back in the reply. */
-export interface UiFaultArm {
-  readonly t: "fault-arm";
-  readonly spec: unknown;
-  readonly ref?: string;
-}
-
-/** UI -> hub: disarm one rule. */
-export interface UiFaultDisarm {
-  readonly t: "fault-disarm";
-  readonly id: string;
-  readonly ref?: string;
-}
-
-/** UI -> hub: disarm every rule. */
-export interface UiFaultClear {
-  readonly t: "fault-clear";
-  readonly ref?: string;
-}
-
 /**
- * UI -> hub: a command for the built-in demo (`DemoCommand` of `shared/demo/demo-wire.ts`,
- * validated by the hub); answered with `reply`. Only fixed operations on the demo agent the hub's
- * own command line started.
+ * UI -> hub: one operation of `shared/ops/operations.ts`. `t` is the operation's `ws` type
+ * (`fault-arm`, `trace-list`, ...); the other fields, but `ref`, are its arguments, validated by the
+ * hub as on every surface. Answered with a `reply` carrying the same `ref`.
  */
-export interface UiDemo {
-  readonly t: "demo";
-  readonly command: unknown;
+export interface UiOperation {
+  readonly t: string;
   readonly ref?: string;
-}
-
-/**
- * UI -> hub: run the conformance suite (`request` is a `ConformanceStart` of
- * `shared/conformance/conformance-run.ts`: an agent choice id and optionally case names, validated
- * by the hub); answered with `reply`. The agent is one the hub's own command line or local config
- * named, or the built-in demo agent.
- */
-export interface UiConformanceStart {
-  readonly t: "conformance-start";
-  readonly request: unknown;
-  readonly ref?: string;
-}
-
-/** UI -> hub: cancel the running conformance run; answered with `reply`. */
-export interface UiConformanceCancel {
-  readonly t: "conformance-cancel";
-  readonly ref?: string;
+  readonly [arg: string]: unknown;
 }
 
 /** Every message a UI sends. There is deliberately no message that spawns or names a command. */
-export type UiToHub =
+export type UiToHub = UiSubscribe | UiOperation;
+
+/** A UI message as the hub understood it: a subscription, or a call of a named operation with raw arguments. */
+export type DecodedUiMessage =
   | UiSubscribe
-  | UiFaultArm
-  | UiFaultDisarm
-  | UiFaultClear
-  | UiDemo
-  | UiConformanceStart
-  | UiConformanceCancel;
+  | {
+      readonly t: "call";
+      readonly op: OperationName;
+      readonly args: Record<string, unknown>;
+      readonly ref?: string;
+    };
 
 /** Hub -> UI, first message: where the ring stands. */
 export interface HubUiHello {
@@ -97,14 +62,10 @@ export interface HubGap {
   readonly traceIds: readonly string[];
 }
 
-/** Hub -> UI: the answer to a fault command carrying `ref`. */
-export interface HubReply {
-  readonly t: "reply";
-  readonly ref?: string;
-  readonly ok: boolean;
-  readonly error?: string;
-  readonly rule?: FaultRule;
-}
+/** Hub -> UI: the answer to the operation sent with `ref`: its result as `value`, or the hub's refusal. */
+export type HubReply =
+  | { readonly t: "reply"; readonly ref?: string; readonly ok: true; readonly value: unknown }
+  | { readonly t: "reply"; readonly ref?: string; readonly ok: false; readonly error: string };
 
 /**
  * Hub -> UI: the built-in demo's status (`status.v` is the demo wire version), on connect when a
@@ -135,8 +96,13 @@ export type HubToUi =
   | HubDemoStatus
   | HubConformanceStatus;
 
-/** Decodes an untrusted UI message; a string error when it is not one. */
-export function decodeUiMessage(text: string): UiToHub | string {
+/** The operation each UI WebSocket message type carries. */
+const OPERATION_OF_WS: ReadonlyMap<string, OperationName> = new Map(
+  OPERATION_NAMES.map((op) => [OPERATIONS[op].ws, op]),
+);
+
+/** Decodes an untrusted UI message; a string error when it is not one. Arguments are checked later, by the operation's validator. */
+export function decodeUiMessage(text: string): DecodedUiMessage | string {
   let m: Record<string, unknown>;
   try {
     const v: unknown = JSON.parse(text);
@@ -146,24 +112,22 @@ export function decodeUiMessage(text: string): UiToHub | string {
     return "not JSON";
   }
   if (m.ref !== undefined && typeof m.ref !== "string") return "ref must be a string";
-  switch (m.t) {
-    case "subscribe":
-      return typeof m.after === "number" && Number.isInteger(m.after) && m.after >= 0
-        ? (m as unknown as UiSubscribe)
-        : "subscribe needs after, a non-negative integer";
-    case "fault-arm":
-      return m as unknown as UiFaultArm;
-    case "fault-disarm":
-      return typeof m.id === "string" ? (m as unknown as UiFaultDisarm) : "fault-disarm needs an id";
-    case "fault-clear":
-      return m as unknown as UiFaultClear;
-    case "demo":
-      return m as unknown as UiDemo;
-    case "conformance-start":
-      return m as unknown as UiConformanceStart;
-    case "conformance-cancel":
-      return m as unknown as UiConformanceCancel;
-    default:
-      return `unknown UI message type ${JSON.stringify(m.t)}`;
+  if (m.t === "subscribe") {
+    return typeof m.after === "number" && Number.isInteger(m.after) && m.after >= 0
+      ? { t: "subscribe", after: m.after }
+      : "subscribe needs after, a non-negative integer";
   }
+  const op = typeof m.t === "string" ? OPERATION_OF_WS.get(m.t) : undefined;
+  if (op === undefined) return `unknown UI message type ${JSON.stringify(m.t)}`;
+  const { t: _t, ref, ...args } = m;
+  return { t: "call", op, args, ...(typeof ref === "string" && { ref }) };
+}
+
+/** The UI WebSocket message for a call of `op` with `args`. */
+export function uiOperationMessage(
+  op: OperationName,
+  args: Readonly<Record<string, unknown>>,
+  ref?: string,
+): UiOperation {
+  return { ...args, t: OPERATIONS[op].ws, ...(ref !== undefined && { ref }) };
 }

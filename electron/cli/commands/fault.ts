@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
-import { describeRule, FAULT_ACTIONS, type FaultRule } from "../../../shared/faults/fault-rule.js";
-import { callHub, findHubTarget, type HubTarget, HubUnreachable } from "../../hub-client/hub-client.js";
+import { describeRule, FAULT_ACTIONS } from "../../../shared/faults/fault-rule.js";
+import { OperationRefused } from "../../../shared/ops/call-over-http.js";
+import { callOperation, findHubTarget, type HubTarget, HubUnreachable } from "../../hub-client/hub-client.js";
 import { type CliCommand, CliError } from "../command.js";
 
 const HELP = `Usage:
@@ -61,11 +62,6 @@ function integer(name: string, v: string | undefined): number | undefined {
   return Number(v);
 }
 
-function hubError(status: number, body: Record<string, unknown>): never {
-  const message = typeof body.error === "string" ? body.error : `HTTP ${status}`;
-  throw new CliError(message, status === 400 || status === 404 ? 2 : 1);
-}
-
 async function run(
   target: HubTarget,
   verb: string,
@@ -74,26 +70,22 @@ async function run(
 ) {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   if (verb === "list") {
-    const r = await callHub(target, "GET", "/api/faults");
-    if (r.status !== 200) hubError(r.status, r.body);
-    const rules = r.body.rules as FaultRule[];
+    const { rules } = await callOperation(target, "listFaults");
     if (values.json) out(JSON.stringify(rules, null, 2));
     else if (rules.length === 0) out("no fault rules armed");
     else for (const rule of rules) out(`${rule.id}\t${describeRule(rule)}\tarmed ${rule.armedAt}`);
     return 0;
   }
   if (verb === "clear") {
-    const r = await callHub(target, "DELETE", "/api/faults");
-    if (r.status !== 200) hubError(r.status, r.body);
-    out(values.json ? JSON.stringify(r.body) : `disarmed ${String(r.body.cleared)} rule(s)`);
+    const r = await callOperation(target, "clearFaults");
+    out(values.json ? JSON.stringify(r) : `disarmed ${r.cleared} rule(s)`);
     return 0;
   }
   if (verb === "disarm") {
     const id = positionals[1];
     if (!id) throw new CliError("fault disarm needs a rule id (see `fault list`)");
-    const r = await callHub(target, "DELETE", `/api/faults/${encodeURIComponent(id)}`);
-    if (r.status !== 200) hubError(r.status, r.body);
-    out(values.json ? JSON.stringify(r.body) : `disarmed ${id}`);
+    const r = await callOperation(target, "disarmFault", { id });
+    out(values.json ? JSON.stringify(r) : `disarmed ${id}`);
     return 0;
   }
   const spec = {
@@ -107,14 +99,11 @@ async function run(
     ...(values.count !== undefined && { count: integer("--count", values.count) }),
     ...(values["delay-ms"] !== undefined && { delayMs: integer("--delay-ms", values["delay-ms"]) }),
   };
-  const r = await callHub(target, "POST", "/api/faults", spec);
-  if (r.status !== 201) hubError(r.status, r.body);
-  const rule = r.body.rule as FaultRule;
-  if (values.json) out(JSON.stringify(r.body));
-  else if (r.body.immediate)
-    out(`${rule.id}\t${describeRule(rule)}\tsent to ${String(r.body.taps)} proxy(ies)`);
-  else out(`${rule.id}\t${describeRule(rule)}`);
-  if (r.body.immediate && r.body.taps === 0)
+  const r = await callOperation(target, "armFault", { spec });
+  if (values.json) out(JSON.stringify(r));
+  else if (r.immediate) out(`${r.rule.id}\t${describeRule(r.rule)}\tsent to ${r.taps} proxy(ies)`);
+  else out(`${r.rule.id}\t${describeRule(r.rule)}`);
+  if (r.immediate && r.taps === 0)
     process.stderr.write("acp-retry-inspector: no proxy is attached, so nothing was affected\n");
   return 0;
 }
@@ -141,6 +130,9 @@ export const faultCommand: CliCommand = {
       return await run(target, verb, positionals, values);
     } catch (err) {
       if (err instanceof HubUnreachable) throw new CliError(err.message, 1);
+      // Refused before sending (0), bad input (400) or no such rule (404): the user's mistake, exit 2.
+      if (err instanceof OperationRefused)
+        throw new CliError(err.message, [0, 400, 404].includes(err.status) ? 2 : 1);
       throw err;
     }
   },

@@ -1,15 +1,11 @@
 /**
  * Where the app's conformance runner plugs into the hub: the hub pushes its board (the agent
  * choices and the run) to every UI as `conformance-status`, and hands it the UIs' start and cancel
- * requests (WebSocket or `/api/conformance/runs`), validated first. A start names an agent choice
+ * requests (the `conformanceStart` and `conformanceCancel` operations), validated by the operation table. A start names an agent choice
  * by id only; the choices come from the hub's command line, its local config and the built-in demo
  * agent (`electron/conformance/agent-choices.ts`), never from a UI.
  */
-import {
-  type ConformanceBoard,
-  type ConformanceStart,
-  parseConformanceStart,
-} from "../../../shared/conformance/conformance-run.js";
+import type { ConformanceBoard, ConformanceStart } from "../../../shared/conformance/conformance-run.js";
 import { ControlSlot } from "./control-slot.js";
 
 /** The answer to a start or cancel. */
@@ -32,11 +28,9 @@ export class ConformancePort extends ControlSlot<ConformanceControl, Conformance
     super({ status: (c) => c.board(), subscribe: (c, l) => c.onBoard(l) });
   }
 
-  /** Validates an untrusted start request and passes it on. */
-  start(untrusted: unknown): ConformanceReply {
+  /** Passes a (validated) start request on. */
+  start(request: ConformanceStart): ConformanceReply {
     if (!this.control) return NONE;
-    const request = parseConformanceStart(untrusted);
-    if ("error" in request) return { ok: false, error: request.error };
     return this.control.start(request);
   }
 

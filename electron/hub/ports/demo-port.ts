@@ -1,10 +1,10 @@
 /**
  * Where a demo plugs into the hub: the hub pushes its status to every UI (`demo-status`) and hands
- * it the UIs' demo commands (WebSocket `demo` or `POST /api/demo`), validated first. Without a
+ * it the UIs' demo commands (the `demo` operation), validated by the operation table. Without a
  * demo attached, demo commands are refused. The demo itself (`electron/demo`) is started by
  * `serve --demo` or the app, never by a UI.
  */
-import { type DemoCommand, type DemoStatus, parseDemoCommand } from "../../../shared/demo/demo-wire.js";
+import type { DemoCommand, DemoStatus } from "../../../shared/demo/demo-wire.js";
 import { ControlSlot } from "./control-slot.js";
 
 /** A running demo as the hub sees it. */
@@ -21,12 +21,10 @@ export class DemoPort extends ControlSlot<DemoControl, DemoStatus> {
     super({ status: (d) => d.status(), subscribe: (d, l) => d.onStatus(l) });
   }
 
-  /** Validates an untrusted command and runs it; resolves with an error message when refused or failed. */
-  async run(untrusted: unknown): Promise<{ ok: true } | { ok: false; error: string }> {
+  /** Runs a (validated) command; resolves with an error message when there is no demo or it failed. */
+  async run(command: DemoCommand): Promise<{ ok: true } | { ok: false; error: string }> {
     const demo = this.control;
     if (!demo) return { ok: false, error: "no demo is running on this hub (start it with serve --demo)" };
-    const command = parseDemoCommand(untrusted);
-    if ("error" in command) return { ok: false, error: command.error };
     try {
       await demo.command(command);
       return { ok: true };

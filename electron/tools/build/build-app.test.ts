@@ -2,7 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATION_NAMES } from "../../../shared/ops/operations.js";
+import { IPC_CHANNELS } from "../../shell/ipc-channels.js";
 // @ts-expect-error: plain ESM build script without type declarations
 import { buildApp } from "./build-app.mjs";
 
@@ -29,6 +32,37 @@ describe("Electron bundles", () => {
     const src = readFileSync(join(import.meta.dirname, "../../shell/preload.ts"), "utf8");
     expect(src).toMatch(/exposeInMainWorld\("acpInspector", api\)/);
     expect(src).not.toMatch(/exposeInMainWorld\([^)]*ipcRenderer/);
+  });
+
+  it("the built preload exposes exactly the operation table's functions and subscribe, each over the invoke channel", async () => {
+    // The bundle runs as Electron would load it, with a stand-in for Electron's two objects that records what it is given.
+    const exposed: Record<string, Record<string, (...a: unknown[]) => unknown>> = {};
+    const invoked: unknown[][] = [];
+    const electron = {
+      contextBridge: { exposeInMainWorld: (name: string, api: never) => (exposed[name] = api) },
+      ipcRenderer: {
+        invoke: async (...a: unknown[]) => {
+          invoked.push(a);
+          return { ok: true, value: { echoed: a[2] } };
+        },
+        on: () => {},
+        removeListener: () => {},
+      },
+    };
+    const module = { exports: {} };
+    runInNewContext(readFileSync(out.preload, "utf8"), {
+      module,
+      exports: module.exports,
+      require: (id: string) => (id === "electron" ? electron : undefined),
+    });
+    const api = exposed.acpInspector!;
+    expect(Object.keys(exposed)).toEqual(["acpInspector"]);
+    expect(Object.keys(api).sort()).toEqual([...OPERATION_NAMES, "subscribe"].sort());
+    for (const op of OPERATION_NAMES) {
+      invoked.length = 0;
+      expect(await api[op]!({ probe: op })).toEqual({ echoed: { probe: op } });
+      expect(invoked).toEqual([[IPC_CHANNELS.invoke, op, { probe: op }]]);
+    }
   });
 
   it("the main bundle keeps electron external and everything else inside", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OPERATION_NAMES, parseOperationCall } from "./operation.js";
+import { OPERATION_NAMES, parseOperationCall } from "./operations.js";
 
 describe("parseOperationCall", () => {
   it("accepts every operation with well-formed arguments", () => {
@@ -13,6 +13,10 @@ describe("parseOperationCall", () => {
       demo: { command: { op: "send", text: "hi", withKey: true } },
       conformanceStart: { request: { agent: "demo-naive", only: ["keys-private"] } },
       conformanceCancel: {},
+      listFaults: undefined,
+      importTrace: { text: '{"type":"header"}\n' },
+      demoStatus: {},
+      conformanceStatus: undefined,
     };
     for (const op of OPERATION_NAMES) {
       expect(parseOperationCall(op, good[op])).toMatchObject({ op });

@@ -1,0 +1,145 @@
+/**
+ * What the hub does for each operation of `shared/ops/operations.ts`, once, whatever surface the
+ * call came in on (`operation-routes.ts` for HTTP, `ui-endpoint.ts` for the UI WebSocket). Handlers
+ * get validated arguments; a refusal is an `OperationFailure` whose kind each surface words its
+ * own way (an HTTP status, a WebSocket `reply` with `ok: false`).
+ */
+import { readFile, stat } from "node:fs/promises";
+import {
+  OPERATIONS,
+  type OperationArgs,
+  type OperationName,
+  type OperationResult,
+  parseOperationCall,
+} from "../../shared/ops/operations.js";
+import type { FaultBoard } from "./fault-board.js";
+import type { ConformancePort } from "./ports/conformance-port.js";
+import type { DemoPort } from "./ports/demo-port.js";
+import type { TraceStore } from "./trace-store.js";
+
+/** Why the hub refused a call: bad input, nothing of that name, or not possible now. */
+export type FailureKind = "invalid" | "missing" | "conflict";
+
+/** A refused call, in words for the user. */
+export class OperationFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A trace file a handler answers with; the surface streams or reads it. */
+export interface TraceFileAnswer {
+  readonly file: string;
+  readonly bytes: number;
+  readonly name: string;
+}
+
+/** What a handler returns: the result, or for a route answering with a file, the file that is the result's text. */
+export type HandlerResult<K extends OperationName> = (typeof OPERATIONS)[K]["http"]["response"] extends "file"
+  ? TraceFileAnswer
+  : OperationResult<K>;
+
+/** One handler per operation. */
+export type OperationHandlers = {
+  [K in OperationName]: (args: OperationArgs<K>) => Promise<HandlerResult<K>> | HandlerResult<K>;
+};
+
+/** What the handlers read and change. */
+export interface HandlerDeps {
+  readonly board: FaultBoard;
+  readonly store: TraceStore;
+  readonly importLimitBytes: number;
+  /** The `hubStatus` answer. */
+  readonly status: () => OperationResult<"hubStatus">;
+  /** Taps attached right now. */
+  readonly taps: () => number;
+  readonly demo: DemoPort;
+  readonly conformance: ConformancePort;
+}
+
+function unwrap<T extends { ok: boolean; error?: string }>(r: T, kind: FailureKind): T {
+  if (!r.ok) throw new OperationFailure(kind, r.error ?? "refused");
+  return r;
+}
+
+/** The hub's handlers over its parts. */
+export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
+  const { board, store, demo, conformance } = deps;
+  return {
+    hubStatus: () => deps.status(),
+    listFaults: () => ({ rules: board.list() }),
+    armFault: ({ spec }) => {
+      const r = board.arm(spec);
+      if (!r.ok) throw new OperationFailure("invalid", r.error);
+      return { rule: r.rule, immediate: r.immediate, taps: deps.taps() };
+    },
+    disarmFault: ({ id }) => {
+      if (!board.disarm(id)) throw new OperationFailure("missing", `no armed rule ${id}`);
+      return { disarmed: id };
+    },
+    clearFaults: () => ({ cleared: board.clear() }),
+    listTraces: async () => ({ traces: await store.list() }),
+    readTrace: async ({ id }) => {
+      const file = store.pathOf(id);
+      const s = file ? await stat(file).catch(() => undefined) : undefined;
+      if (!file || !s?.isFile()) throw new OperationFailure("missing", `the hub has no trace ${id}`);
+      return { file, bytes: s.size, name: `${id}.jsonl` };
+    },
+    importTrace: async ({ text }) => {
+      const body = (async function* () {
+        yield Buffer.from(text, "utf8");
+      })();
+      const r = await store.importTrace(body, deps.importLimitBytes);
+      if ("error" in r) throw new OperationFailure("invalid", r.error);
+      return r;
+    },
+    demoStatus: () => {
+      const status = demo.status();
+      if (!status)
+        throw new OperationFailure("missing", "no demo is running on this hub (start it with serve --demo)");
+      return status;
+    },
+    demo: async ({ command }) => {
+      unwrap(await demo.run(command), demo.status() ? "invalid" : "missing");
+      return { ok: true };
+    },
+    conformanceStatus: () => {
+      const board = conformance.status();
+      if (!board) throw new OperationFailure("missing", "this hub runs no conformance suite");
+      return board;
+    },
+    conformanceStart: ({ request }) => {
+      unwrap(conformance.start(request), "conflict");
+      return { ok: true };
+    },
+    conformanceCancel: () => {
+      unwrap(conformance.cancel(), "conflict");
+      return { ok: true };
+    },
+  };
+}
+
+/**
+ * Validates and runs one call for a message surface (the UI WebSocket, the Electron IPC): the
+ * result as a value (a `readTrace` file read into its text), or the refusal's words.
+ */
+export async function runOperation(
+  handlers: OperationHandlers,
+  op: OperationName,
+  args: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+  const call = parseOperationCall(op, args);
+  if ("error" in call) return { ok: false, error: call.error };
+  try {
+    const run = handlers[call.op] as (a: unknown) => unknown;
+    const result = await run(call.args);
+    if (OPERATIONS[call.op].http.response !== "file") return { ok: true, value: result };
+    const answer = result as TraceFileAnswer;
+    return { ok: true, value: { text: await readFile(answer.file, "utf8") } };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
