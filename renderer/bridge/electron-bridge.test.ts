@@ -7,7 +7,13 @@ describe("the Electron bridge", () => {
   it("offers every operation of the table and passes each call to the preload's function of that name", async () => {
     const calls: unknown[][] = [];
     const api = Object.fromEntries(
-      OPERATION_NAMES.map((op) => [op, async (args: unknown) => (calls.push([op, args]), { op })]),
+      OPERATION_NAMES.map((op) => [
+        op,
+        async (args: unknown) => {
+          calls.push([op, args]);
+          return { op };
+        },
+      ]),
     ) as unknown as InspectorApi;
     const bridge = createElectronBridge(api);
     for (const op of OPERATION_NAMES) {
