@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, normalize, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "..");
@@ -44,4 +44,54 @@ describe("architecture boundaries", () => {
       .map((f) => relative(root, f));
     expect(offenders).toEqual([]);
   });
+
+  it("each folder does its own job: the tap, the CLI's hub client and shared/ never reach into the hub server", () => {
+    const offenders = Object.entries(importGraph())
+      .flatMap(([from, tos]) => tos.map((to) => [from, to] as const))
+      .filter(
+        ([from, to]) =>
+          /^electron\/(tap|hub-client)\/|^shared\/|^renderer\//.test(from) && to.startsWith("electron/hub/"),
+      )
+      .map(([from, to]) => `${from} -> ${to}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("no import circles among the project's own files", () => {
+    const graph = importGraph();
+    const state = new Map<string, "open" | "done">();
+    const circles: string[] = [];
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") {
+        circles.push([...path.slice(path.indexOf(file)), file].join(" -> "));
+        return;
+      }
+      state.set(file, "open");
+      for (const to of graph[file] ?? []) visit(to, [...path, file]);
+      state.set(file, "done");
+    };
+    for (const file of Object.keys(graph)) visit(file, []);
+    expect(circles).toEqual([]);
+  });
 });
+
+/** Every non-test source file and the project files it imports (type-only imports included), by path from the root. */
+function importGraph(): Record<string, string[]> {
+  const files = ["electron", "shared", "renderer"].flatMap((d) => sourceFiles(join(root, d)));
+  const known = new Set(files.map((f) => relative(root, f)));
+  const graph: Record<string, string[]> = {};
+  for (const file of files) {
+    const from = relative(root, file);
+    if (/\.test\.tsx?$/.test(from)) continue;
+    const specs = [...code(file).matchAll(/(?:import|export)[^"';]*?from\s+["'](\.[^"']+)["']/g)].map(
+      (m) => m[1] as string,
+    );
+    graph[from] = specs
+      .map((spec) => normalize(join(dirname(from), spec)))
+      .map((t) =>
+        [t.replace(/\.js$/, ".ts"), t.replace(/\.js$/, ".tsx"), t, `${t}/index.ts`].find((c) => known.has(c)),
+      )
+      .filter((t): t is string => t !== undefined && !/\.test\.tsx?$/.test(t));
+  }
+  return graph;
+}
