@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { takeFragmentToken } from "../../shared/hub/hub-auth.js";
 import { cliPath, rendererDir } from "./build-once.js";
 
 /** A running `serve`. */
@@ -74,7 +75,7 @@ export async function startServe(
     url,
     bareUrl: `${u.origin}/`,
     port: Number(u.port),
-    token: u.searchParams.get("token") ?? "",
+    token: takeFragmentToken(u.hash).token ?? "",
     cli: (args) =>
       new Promise((resolve) => {
         execFile(

@@ -23,10 +23,10 @@ export function createHubCore(options: HubCoreOptions): AppCore {
   return {
     url: options.url,
     subscribe(after, onMessage) {
-      const ws = new WebSocket(
-        `ws://127.0.0.1:${options.port}${UI_PATH}?token=${encodeURIComponent(options.token)}`,
-        { perMessageDeflate: false },
-      );
+      const ws = new WebSocket(`ws://127.0.0.1:${options.port}${UI_PATH}`, {
+        headers: { Authorization: `Bearer ${options.token}` },
+        perMessageDeflate: false,
+      });
       let stopped = false;
       sockets.add(ws);
       ws.on("open", () => ws.send(JSON.stringify({ t: "subscribe", after })));

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { takeFragmentToken } from "../../../shared/hub/hub-auth.js";
 import { TRACE_FORMAT, type TraceRecord } from "../../../shared/trace/record.js";
 import { callHub } from "../../hub-client/hub-client.js";
 import { createHubLink, type HubLink } from "../../tap/hub-link/hub-link.js";
@@ -67,7 +68,7 @@ export async function runHubBench(options: HubBenchOptions): Promise<BenchRow[]>
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-hubbench-"));
   const cli = options.cli ?? join(process.cwd(), "dist", "cli.js");
   const { child, url } = await startServe(cli, dir);
-  const target = { base: url.origin, token: url.searchParams.get("token") as string };
+  const target = { base: url.origin, token: takeFragmentToken(url.hash).token as string };
   const port = Number(url.port);
   const links: HubLink[] = [];
   let stop = false;
