@@ -14,9 +14,9 @@ import { cliPath, rendererDir } from "./build-once.js";
 
 /** A running `serve`. */
 export interface ServeProcess {
-  /** The UI URL with its token, as `serve` printed it. */
+  /** The UI link as `serve` printed it, its token in the fragment (`/#token=…`). */
   readonly url: string;
-  /** The same URL without the token. */
+  /** The hub's address without the token (`http://127.0.0.1:PORT/`). */
   readonly bareUrl: string;
   readonly port: number;
   readonly token: string;
