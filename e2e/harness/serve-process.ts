@@ -30,14 +30,19 @@ export interface ServeProcess {
 }
 
 /** Starts `serve` and resolves once it printed its URL (within `timeoutMs`). */
-/** `extraArgs` go after the harness's own (e.g. `--demo`); the demo's files stay in the scratch folder. */
+/**
+ * `extraArgs` go after the harness's own (e.g. `--demo`); the demo's files stay in the scratch
+ * folder. `extraEnv(dir)` adds variables for `serve` and the CLI, given the scratch folder.
+ */
 export async function startServe(
   timeoutMs = 15_000,
   extraArgs: readonly string[] = [],
+  extraEnv: (dir: string) => Record<string, string> = () => ({}),
 ): Promise<ServeProcess> {
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-e2e-"));
   const env = {
     ...process.env,
+    ...extraEnv(dir),
     ACP_RETRY_INSPECTOR_RUNTIME_DIR: join(dir, "run"),
     XDG_STATE_HOME: join(dir, "state"),
     XDG_CONFIG_HOME: join(dir, "config"),
