@@ -80,7 +80,7 @@ test("loads with the token, removes it from the address bar, never sends it in a
   expect(problems).toEqual([]);
 });
 
-test("a server on another port of 127.0.0.1 receives no credential after the UI was opened", async ({
+test("a server on another port of 127.0.0.1 receives no credential after the UI was opened, and its pages get nothing in", async ({
   page,
 }) => {
   await page.goto(hub.url);
@@ -118,6 +118,35 @@ test("a server on another port of 127.0.0.1 receives no credential after the UI 
   }
   expect(JSON.stringify(bystander.seen)).not.toContain(hub.token);
   expect(await page.context().cookies()).toEqual([]);
+
+  // A WebSocket from there, offering the hub's protocol: refused for its Origin, never opened.
+  const socket = await page.evaluate(
+    (url) =>
+      new Promise<string>((resolve) => {
+        const ws = new WebSocket(url, ["acp-ri.v1"]);
+        ws.onopen = () => resolve("opened");
+        ws.onclose = () => resolve("refused");
+      }),
+    `ws://127.0.0.1:${hub.port}/ws/ui`,
+  );
+  expect(socket).toBe("refused");
+  // A plain form post, which browsers send across sites without asking: refused too.
+  const navigated = page.waitForURL(`${hub.bareUrl}api/faults`);
+  await page.evaluate((action) => {
+    const form = document.createElement("form");
+    form.method = "POST";
+    form.action = action;
+    form.enctype = "text/plain";
+    const field = document.createElement("input");
+    field.name = '{"action":"kill-agent","x":"';
+    field.value = '"}';
+    form.append(field);
+    document.body.append(form);
+    form.submit();
+  }, `${hub.bareUrl}api/faults`);
+  await navigated;
+  await expect(page.locator("body")).toContainText("Origin is not this hub");
+
   const rules = await hub.cli(["fault", "list", "--json"]);
   expect(JSON.parse(rules.stdout)).toEqual([]);
 });
