@@ -22,6 +22,8 @@ const inside = (path: string) => path.startsWith(`${process.env.ACP_RI_SUITE_HOM
 describe("the test suite's per-user folders", () => {
   it("point every folder this tool uses at the suite's private root, in every test worker", () => {
     expect(process.env.ACP_RI_SUITE_HOME).toMatch(/acp-ri-suite-home-/);
+    // A token the user exported for their own hub never reaches the suite's CLI calls.
+    expect(process.env.ACP_RI_TOKEN).toBeUndefined();
     for (const name of USER_DIR_VARIABLES)
       expect({ name, inside: inside(process.env[name] ?? "") }).toEqual({ name, inside: true });
     for (const path of [

@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TOKEN_ENV } from "../../hub-client/hub-client.js";
 import { RUNTIME_DIR_ENV } from "../../hub-client/hub-paths.js";
 
 /** The environment variables that decide this tool's per-user folders. */
@@ -37,5 +38,7 @@ export function isolateUserDirs(env: NodeJS.ProcessEnv = process.env): {
     env[name] = dir;
   }
   env.ACP_RI_SUITE_HOME = root;
+  // The CLI's token for a hub (see hub-client.ts): the user's own must never reach the suite's calls.
+  delete env[TOKEN_ENV];
   return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
