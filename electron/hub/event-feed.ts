@@ -32,10 +32,11 @@ interface Subscriber {
  * The hub's event feed: a bounded ring with growing seqs, a cursor per subscriber, and coalesced
  * flushes that send one message per batch. A subscriber asks for everything after seq N: it is
  * caught up from the ring, then gets live events; if N fell out of the ring it is told so first.
- * Events are held as their JSON text, encoded once however many subscribers read them.
+ * Events are held as their JSON text, encoded once however many subscribers read them; a tap's
+ * batch of records is one run of the ring, and a batch message is built from a few slices of them.
  */
 export class EventFeed {
-  private readonly ring: EventRing<string>;
+  private readonly ring: EventRing;
   private readonly subscribers = new Set<Subscriber>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -46,16 +47,20 @@ export class EventFeed {
 
   /** Appends an event to the ring and schedules a flush; returns its seq. */
   publish(body: HubEventBody): number {
+    const seq = this.ring.latestSeq + 1;
     const json = JSON.stringify(body);
-    return this.append(json.slice(0, -1));
+    return this.append([`${json.slice(0, -1)},"seq":${seq}}`]);
   }
 
   /**
-   * Appends a `record` event whose record is already JSON text (the same text the hub writes to
-   * the trace file), so a record is encoded once on its way to disk and to every UI.
+   * Appends one `record` event per record, each record already JSON text (the same text the hub
+   * writes to the trace file), so a record is encoded once on its way to disk and to every UI.
+   * Returns the seq of the first.
    */
-  publishRecord(traceId: string, recordJson: string): number {
-    return this.append(`{"kind":"record","traceId":${JSON.stringify(traceId)},"record":${recordJson}`);
+  publishRecords(traceId: string, recordJson: readonly string[]): number {
+    const open = `{"kind":"record","traceId":${JSON.stringify(traceId)},"record":`;
+    const first = this.ring.latestSeq + 1;
+    return this.append(recordJson.map((json, i) => `${open}${json},"seq":${first + i}}`));
   }
 
   /** Newest and oldest seq in the ring. */
@@ -79,10 +84,9 @@ export class EventFeed {
     this.subscribers.clear();
   }
 
-  /** `open` is an event's JSON without its closing brace; the seq completes it. */
-  private append(open: string): number {
-    const seq = this.ring.latestSeq + 1;
-    this.ring.push(`${open},"seq":${seq}}`);
+  /** `texts`: the events' JSON, seqs from latestSeq + 1 on. */
+  private append(texts: readonly string[]): number {
+    const seq = this.ring.push(texts);
     if (this.subscribers.size > 0) this.schedule();
     return seq;
   }
@@ -100,8 +104,8 @@ export class EventFeed {
     for (const sub of this.subscribers) {
       // several batches per flush when the hub is busy and flushes come late, until the socket is full
       while (sub.sink.bufferedAmount <= this.options.highWaterBytes) {
-        const { events, missed } = this.ring.after(sub.cursor, this.options.maxBatch);
-        if (missed) {
+        const batch = this.ring.after(sub.cursor, this.options.maxBatch);
+        if (batch.missed) {
           const gap: HubGap = {
             t: "gap",
             after: sub.cursor,
@@ -109,14 +113,25 @@ export class EventFeed {
             traceIds: this.options.traceIds(),
           };
           sub.sink.sendText(JSON.stringify(gap));
+          sub.cursor = gap.oldestSeq - 1;
         }
-        const last = events[events.length - 1];
-        if (!last) break;
-        sub.cursor = last.seq;
-        sub.sink.sendText(`{"t":"events","events":[${events.map((e) => e.event).join(",")}]}`);
+        if (batch.count === 0) break;
+        sub.cursor = batch.lastSeq;
+        sub.sink.sendText(eventsMessage(batch.texts));
       }
       if (sub.cursor < this.ring.latestSeq) behind = true;
     }
     if (behind) this.schedule();
   }
+}
+
+/** `{"t":"events","events":[...]}` around the ring's texts, built as one flat string (one copy). */
+function eventsMessage(texts: readonly string[]): string {
+  const parts = ['{"t":"events","events":['];
+  texts.forEach((t, i) => {
+    if (i > 0) parts.push(",");
+    parts.push(t);
+  });
+  parts.push("]}");
+  return parts.join("");
 }

@@ -86,10 +86,10 @@ export class TapEndpoint {
       if (!trace) return fail("hello first");
       if (m.dropped)
         deps.feed.publish({ kind: "tap-gap", traceId: trace.traceId, dropped: m.dropped, at: Date.now() });
-      const fresh = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
-      deps.countRecords(fresh.length);
-      for (const { record, json } of fresh) {
-        deps.feed.publishRecord(trace.traceId, json);
+      const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
+      deps.countRecords(stored.records.length);
+      if (stored.json.length > 0) deps.feed.publishRecords(trace.traceId, stored.json);
+      for (const record of stored.records) {
         if (record.type === "fault" && record.ruleId) deps.board.consume(record.ruleId);
         try {
           deps.onRecord(trace.traceId, record);

@@ -15,14 +15,18 @@ export interface LiveTrace {
   /** The highest tap seq written so far (0 before any record); records at or below it are duplicates. */
   readonly lastSeq: number;
   /**
-   * Appends the records with seq > lastSeq (older ones are resends and skipped); returns the JSON
-   * text of each record written (one trace line without its newline), in order. `onStored(upTo)`
-   * runs once the lines are handed to the operating system (so they survive the hub being killed).
+   * Appends the records with seq > lastSeq (older ones are resends and skipped); returns those
+   * records and the JSON text of each (its trace line without the newline), in order.
+   * `onStored(upTo)` runs once the lines are handed to the operating system (so they survive the
+   * hub being killed).
    */
-  append(
-    records: readonly TraceRecord[],
-    onStored?: (upTo: number) => void,
-  ): { record: TraceRecord; json: string }[];
+  append(records: readonly TraceRecord[], onStored?: (upTo: number) => void): StoredRecords;
+}
+
+/** The records a `LiveTrace.append` wrote, and each one's trace line without its newline. */
+export interface StoredRecords {
+  readonly records: readonly TraceRecord[];
+  readonly json: readonly string[];
 }
 
 interface OpenTrace {
@@ -80,19 +84,20 @@ export class TraceStore {
         return trace.lastSeq;
       },
       append(records, onStored) {
-        let text = "";
-        const written: { record: TraceRecord; json: string }[] = [];
+        const fresh: TraceRecord[] = [];
         for (const record of records) {
           if (record.seq <= trace.lastSeq) continue;
           trace.lastSeq = record.seq;
-          const line = encodeRecord(record);
-          text += line;
-          written.push({ record, json: line.slice(0, -1) });
+          fresh.push(record);
         }
         const upTo = trace.lastSeq;
-        if (text) trace.out.write(text, () => onStored?.(upTo));
-        else onStored?.(upTo);
-        return written;
+        if (fresh.length === 0) {
+          onStored?.(upTo);
+          return { records: fresh, json: [] };
+        }
+        const { lines, text } = encodeLines(fresh);
+        trace.out.write(`${text}\n`, () => onStored?.(upTo));
+        return { records: fresh, json: lines };
       },
     };
   }
@@ -203,6 +208,50 @@ export class TraceStore {
 }
 
 class ImportError extends Error {}
+
+/** A batch of records as trace lines. */
+export interface EncodedLines {
+  /** Every line without its newline, one per record. */
+  readonly lines: readonly string[];
+  /** The lines joined by newlines (no newline after the last). */
+  readonly text: string;
+}
+
+/**
+ * The records' trace lines (what `encodeRecord` writes). Serialising the batch as one array is
+ * much cheaper than one JSON.stringify per record (the tap's TraceWriter does the same): when
+ * every record has the same first field `k`, each boundary between two records is `},{"k":` and
+ * lies outside strings (in JSON text every `"` inside a string is escaped), so turning it into
+ * `}\n{"k":` gives the lines. Other places the pattern could occur (a nested object starting with
+ * `k`) would add a line; serialised records contain no raw newline, so counting the lines proves
+ * that only boundaries were turned. Otherwise each record is encoded on its own.
+ */
+export function encodeLines(records: readonly TraceRecord[]): EncodedLines {
+  const key = records.length > 1 ? sharedFirstKey(records) : undefined;
+  if (key !== undefined) {
+    const k = JSON.stringify(key);
+    const text = JSON.stringify(records).slice(1, -1).replaceAll(`},{${k}:`, `}\n{${k}:`);
+    const lines = text.split("\n");
+    if (lines.length === records.length) return { lines, text };
+  }
+  const lines = records.map((r) => encodeRecord(r).slice(0, -1));
+  return { lines, text: lines.join("\n") };
+}
+
+/** The first field every record starts with, when they all start with the same one. */
+function sharedFirstKey(records: readonly TraceRecord[]): string | undefined {
+  let shared: string | undefined;
+  for (const record of records) {
+    let first: string | undefined;
+    for (const key in record) {
+      first = key;
+      break;
+    }
+    if (first === undefined || (shared !== undefined && first !== shared)) return undefined;
+    shared = first;
+  }
+  return shared;
+}
 
 /** The seq of the last complete record line of an existing trace file; undefined when there is no file. */
 function lastStoredSeq(path: string): { seq: number; endsWithNewline: boolean } | undefined {
