@@ -96,7 +96,9 @@ export class TraceStore {
           return { records: fresh, json: [] };
         }
         const { lines, text } = encodeLines(fresh);
-        trace.out.write(`${text}\n`, () => onStored?.(upTo));
+        // two writes, not `${text}\n`: encoding that would first copy the whole batch into a flat string
+        trace.out.write(text);
+        trace.out.write("\n", () => onStored?.(upTo));
         return { records: fresh, json: lines };
       },
     };
