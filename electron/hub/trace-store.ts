@@ -222,11 +222,11 @@ export interface EncodedLines {
 /**
  * The records' trace lines (what `encodeRecord` writes). Serialising the batch as one array is
  * much cheaper than one JSON.stringify per record (the tap's TraceWriter does the same): when
- * every record has the same first field `k`, each boundary between two records is `},{"k":` and
- * lies outside strings (in JSON text every `"` inside a string is escaped), so turning it into
- * `}\n{"k":` gives the lines. Other places the pattern could occur (a nested object starting with
- * `k`) would add a line; serialised records contain no raw newline, so counting the lines proves
- * that only boundaries were turned. Otherwise each record is encoded on its own.
+ * every record has the same first field `k`, every boundary between two records is `},{"k":`, so
+ * turning that pattern into `}\n{"k":` gives the lines. The pattern may also occur elsewhere (where
+ * a nested object starts with `k`, say), which adds a line; serialised records contain
+ * no raw newline, so counting the lines proves that only boundaries were turned. Otherwise each
+ * record is encoded on its own.
  */
 export function encodeLines(records: readonly TraceRecord[]): EncodedLines {
   const key = records.length > 1 ? sharedFirstKey(records) : undefined;
