@@ -23,6 +23,12 @@ function feed(options: Partial<FeedOptions> = {}): EventFeed {
 }
 const recordJson = (seq: number) =>
   JSON.stringify({ type: "note", seq, ts: seq, level: "info", text: `n${seq}` });
+/** Publishes records of tap seqs `seqs` as the tap endpoint does: their lines and the bytes the trace file got. */
+const publish = (f: EventFeed, seqs: readonly number[], text = (seq: number) => recordJson(seq)) => {
+  const lines = seqs.map(text);
+  return f.publishRecords("t1", lines, Buffer.from(lines.join("\n")));
+};
+const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -35,13 +41,10 @@ describe("EventFeed", () => {
   it("sends each event once, in seq order, in batches of at most maxBatch, records' JSON as given", () => {
     const f = feed();
     f.publish({ kind: "tap-gap", traceId: "t1", dropped: 3, at: 5 });
-    expect(f.publishRecords("t1", [2, 3, 4].map(recordJson))).toBe(2);
+    expect(publish(f, [2, 3, 4])).toBe(2);
     const s = sink();
     f.subscribe(s, 0);
-    f.publishRecords(
-      "t1",
-      Array.from({ length: 20 }, (_, i) => recordJson(i + 5)),
-    );
+    publish(f, range(5, 20));
     vi.advanceTimersByTime(25);
     expect(s.messages.map((m) => (m.t === "events" ? m.events.length : m.t))).toEqual([10, 10, 4]);
     const events = eventsIn(s.messages);
@@ -56,7 +59,7 @@ describe("EventFeed", () => {
     const s = sink();
     f.subscribe(s, 0);
     vi.advanceTimersByTime(0);
-    for (let i = 1; i <= 30; i++) f.publishRecords("t1", [recordJson(i)]);
+    for (let i = 1; i <= 30; i++) publish(f, [i]);
     expect(s.messages).toEqual([]);
     vi.advanceTimersByTime(25);
     expect(s.messages).toHaveLength(1);
@@ -68,10 +71,7 @@ describe("EventFeed", () => {
     const s = sink();
     f.subscribe(s, 0);
     s.bufferedAmount = 5_000;
-    f.publishRecords(
-      "t1",
-      Array.from({ length: 15 }, (_, i) => recordJson(i + 1)),
-    );
+    publish(f, range(1, 15));
     vi.advanceTimersByTime(200);
     expect(s.messages).toEqual([]);
     s.bufferedAmount = 0;
@@ -84,16 +84,13 @@ describe("EventFeed", () => {
     const s = sink();
     f.subscribe(s, 0);
     s.bufferedAmount = 5_000; // a slow UI: nothing goes out while the ring moves on
-    f.publishRecords(
-      "t1",
-      Array.from({ length: 20 }, (_, i) => recordJson(i + 1)),
-    );
+    publish(f, range(1, 20));
     vi.advanceTimersByTime(25);
     s.bufferedAmount = 0;
     vi.advanceTimersByTime(25);
     expect(s.messages[0]).toEqual({ t: "gap", after: 0, oldestSeq: 13, traceIds: ["t1"] });
     expect(eventsIn(s.messages).map((e) => e.seq)).toEqual([13, 14, 15, 16, 17, 18, 19, 20]);
-    f.publishRecords("t1", [recordJson(21)]);
+    publish(f, [21]);
     vi.advanceTimersByTime(25);
     expect(s.messages.filter((m) => m.t === "gap")).toHaveLength(1);
     expect(eventsIn(s.messages).at(-1)?.seq).toBe(21);
@@ -101,10 +98,7 @@ describe("EventFeed", () => {
 
   it("serves a late subscriber only what follows its seq, and a seq from another hub run from the start", () => {
     const f = feed();
-    f.publishRecords(
-      "t1",
-      Array.from({ length: 6 }, (_, i) => recordJson(i + 1)),
-    );
+    publish(f, range(1, 6));
     const late = sink();
     f.subscribe(late, 4);
     const stranger = sink();
@@ -112,5 +106,19 @@ describe("EventFeed", () => {
     vi.advanceTimersByTime(0);
     expect(eventsIn(late.messages).map((e) => e.seq)).toEqual([5, 6]);
     expect(eventsIn(stranger.messages).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it("hands on records that are not ASCII exactly, cut anywhere between events", () => {
+    const f = feed({ maxBatch: 3 });
+    const text = (seq: number) =>
+      JSON.stringify({ type: "note", seq, ts: seq, level: "info", text: `é${"🙂".repeat(seq)}\u2028"\\` });
+    publish(f, range(1, 4), text);
+    publish(f, range(5, 4), text);
+    const s = sink();
+    f.subscribe(s, 1);
+    vi.advanceTimersByTime(0);
+    const records = eventsIn(s.messages).map((e) => (e.kind === "record" ? e.record : undefined));
+    expect(records).toEqual(range(2, 7).map((seq) => JSON.parse(text(seq))));
+    expect(s.messages.map((m) => (m.t === "events" ? m.events.length : m.t))).toEqual([3, 3, 1]);
   });
 });

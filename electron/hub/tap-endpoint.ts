@@ -88,7 +88,7 @@ export class TapEndpoint {
         deps.feed.publish({ kind: "tap-gap", traceId: trace.traceId, dropped: m.dropped, at: Date.now() });
       const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
       deps.countRecords(stored.records.length);
-      if (stored.json.length > 0) deps.feed.publishRecords(trace.traceId, stored.json);
+      if (stored.records.length > 0) deps.feed.publishRecords(trace.traceId, stored.lines, stored.bytes);
       for (const record of stored.records) {
         if (record.type === "fault" && record.ruleId) deps.board.consume(record.ruleId);
         try {

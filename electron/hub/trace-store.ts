@@ -16,18 +16,24 @@ export interface LiveTrace {
   readonly lastSeq: number;
   /**
    * Appends the records with seq > lastSeq (older ones are resends and skipped); returns those
-   * records and the JSON text of each (its trace line without the newline), in order.
+   * records, in order, with their trace lines and the bytes written.
    * `onStored(upTo)` runs once the lines are handed to the operating system (so they survive the
    * hub being killed).
    */
   append(records: readonly TraceRecord[], onStored?: (upTo: number) => void): StoredRecords;
 }
 
-/** The records a `LiveTrace.append` wrote, and each one's trace line without its newline. */
+/** The records a `LiveTrace.append` wrote, each one's trace line, and the bytes written. */
 export interface StoredRecords {
   readonly records: readonly TraceRecord[];
-  readonly json: readonly string[];
+  /** Each record's trace line without its newline. */
+  readonly lines: readonly string[];
+  /** The lines joined by newlines, UTF-8: what went to the file, less the last newline. */
+  readonly bytes: Buffer;
 }
+
+const NEWLINE = Buffer.from("\n");
+const NO_BYTES = Buffer.alloc(0);
 
 interface OpenTrace {
   traceId: string;
@@ -93,13 +99,14 @@ export class TraceStore {
         const upTo = trace.lastSeq;
         if (fresh.length === 0) {
           onStored?.(upTo);
-          return { records: fresh, json: [] };
+          return { records: fresh, lines: [], bytes: NO_BYTES };
         }
         const { lines, text } = encodeLines(fresh);
-        // two writes, not `${text}\n`: encoding that would first copy the whole batch into a flat string
-        trace.out.write(text);
-        trace.out.write("\n", () => onStored?.(upTo));
-        return { records: fresh, json: lines };
+        // encoded here, not by the stream, so the hub's event ring can hold the same bytes
+        const bytes = Buffer.from(text);
+        trace.out.write(bytes);
+        trace.out.write(NEWLINE, () => onStored?.(upTo));
+        return { records: fresh, lines, bytes };
       },
     };
   }
