@@ -32,7 +32,6 @@ export interface StoredRecords {
   readonly bytes: Buffer;
 }
 
-const NEWLINE = Buffer.from("\n");
 const NO_BYTES = Buffer.alloc(0);
 
 interface OpenTrace {
@@ -102,11 +101,14 @@ export class TraceStore {
           return { records: fresh, lines: [], bytes: NO_BYTES };
         }
         const { lines, text } = encodeLines(fresh);
-        // encoded here, not by the stream, so the hub's event ring can hold the same bytes
-        const bytes = Buffer.from(text);
-        trace.out.write(bytes);
-        trace.out.write(NEWLINE, () => onStored?.(upTo));
-        return { records: fresh, lines, bytes };
+        // encoded here, not by the stream, so the hub's event ring can hold the same bytes; one
+        // write with the last newline, so a killed hub never leaves a whole line unterminated
+        const size = Buffer.byteLength(text);
+        const out = Buffer.allocUnsafe(size + 1);
+        out.write(text);
+        out[size] = 0x0a;
+        trace.out.write(out, () => onStored?.(upTo));
+        return { records: fresh, lines, bytes: out.subarray(0, size) };
       },
     };
   }
