@@ -56,6 +56,24 @@ describe("TraceStore", () => {
     expect(JSON.parse(lines[4] as string).seq).toBe(3);
   });
 
+  it("writes exactly encodeRecord's lines and hands back the same lines and bytes", async () => {
+    const store = new TraceStore(dir);
+    await store.init();
+    const trace = store.attach("abcdef123456789", header);
+    const records = [note(1), { ...note(2), text: 'é 🙂 \u2028 \ud800 "q"\nx' }, note(3)] as TraceRecord[];
+    let stored: ReturnType<typeof trace.append> | undefined;
+    await new Promise((resolve) => {
+      stored = trace.append(records, resolve);
+    });
+    await store.close();
+    const lines = records.map((r) => encodeRecord(r).slice(0, -1));
+    expect(stored?.lines).toEqual(lines);
+    expect(stored?.bytes.toString("utf8")).toBe(lines.join("\n"));
+    expect(readFileSync(join(dir, "20260203T040506Z-abcdef123456.jsonl"), "utf8")).toBe(
+      `${JSON.stringify(header)}\n${records.map(encodeRecord).join("")}`,
+    );
+  });
+
   it("rejects trace ids that could leave the folder", () => {
     const store = new TraceStore(dir);
     for (const bad of ["../x", "..", "a/b", "", ".hidden", "a\\\\b"])
