@@ -82,7 +82,6 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     store,
     feed,
     board,
-    onRecord: () => {},
     countRecords: (n) => {
       recordsIn += n;
     },

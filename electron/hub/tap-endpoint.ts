@@ -2,7 +2,6 @@ import type { WebSocket } from "ws";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeTapMessage, type HubToTap } from "../../shared/hub/tap-wire.js";
-import type { TraceRecord } from "../../shared/trace/record.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
 import { IngestTurns } from "./ingest-turns.js";
@@ -14,8 +13,6 @@ export interface TapEndpointDeps {
   readonly store: TraceStore;
   readonly feed: EventFeed;
   readonly board: FaultBoard;
-  /** ANALYZER SEAM: called with every new record of every tap, in order (see hub-server.ts). */
-  readonly onRecord: (traceId: string, record: TraceRecord) => void;
   /** Counts records in, for stats. */
   readonly countRecords: (n: number) => void;
 }
@@ -91,11 +88,6 @@ export class TapEndpoint {
       if (stored.records.length > 0) deps.feed.publishRecords(trace.traceId, stored.lines, stored.bytes);
       for (const record of stored.records) {
         if (record.type === "fault" && record.ruleId) deps.board.consume(record.ruleId);
-        try {
-          deps.onRecord(trace.traceId, record);
-        } catch {
-          // the analyzer must never take the tap connection down
-        }
       }
     };
     const lane = this.turns.lane(
