@@ -120,7 +120,7 @@ test("a scenario keeps its own trace on screen while an unrelated tap attaches",
   await page.getByRole("button", { name: "Play Lost response, then a keyed retry" }).click();
   const caption = page.getByRole("region", { name: "Scenario caption" });
   await expect(caption).toContainText("Step 1 of 4");
-  const demoTrace = /^Shown trace: demo: Lost response, then a keyed retry, live, started /;
+  const demoTrace = /^Shown trace: Lost response, then a keyed retry \(demo\), live, started /;
   await expect(shownTrace(page)).toHaveAccessibleName(demoTrace);
   await expect(page.getByRole("button", { name: "Follow newest" })).toHaveAttribute("aria-pressed", "true");
 

@@ -44,9 +44,9 @@ export interface BuiltInDemoOptions {
   readonly log?: (line: string) => void;
 }
 
-/** The name of a demo tap that plays no scenario (`proxy --name`). */
+/** The name of a demo tap that plays no scenario (`proxy --name`); a scenario's tap is named after it. */
 function tapNameOf(mode: AgentMode): string {
-  return `demo: ${mode} agent`;
+  return `demo agent, ${mode} mode`;
 }
 
 /** The running demo. */
@@ -150,7 +150,7 @@ export class BuiltInDemo {
     const scenario = findScenario(id);
     if (!scenario) throw new Error(`no scenario ${id}`);
     this.stopScenario();
-    await this.enqueue(() => this.restart(scenario.agentMode, scenario.turn, `demo: ${scenario.title}`));
+    await this.enqueue(() => this.restart(scenario.agentMode, scenario.turn, `${scenario.title} (demo)`));
     if (this.state !== "ready") throw new Error(this.error ?? "the demo agent did not start");
     this.stage.play(scenario, options.stepDelayMs);
   }
