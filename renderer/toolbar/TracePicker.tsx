@@ -176,7 +176,6 @@ export function TracePicker() {
         disabled={traces.length === 0}
         onClick={() => setOpen(!open)}
       >
-        <span className="trace-picker__caption">Trace</span>
         {shown ? (
           <>
             <strong className="trace-picker__name">{shown.label}</strong>
