@@ -164,10 +164,25 @@ describe("the feed pump", () => {
     t.pump.push({ kind: "hub", message: { t: "events", events: events("third", sc, 20) } });
     t.runFrames();
     expect(t.store.getState().traceId).toBe("demo");
+    // Play again: the demo restarts its tap; until the new one is known the view stays put
+    t.pump.push({
+      kind: "hub",
+      message: { t: "demo-status", status: { ...demo(null, true), state: "starting" } },
+    });
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("fourth", sc, 30) } });
+    t.runFrames();
+    expect(t.store.getState().traceId).toBe("demo");
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("demo-2", sc, 40) } });
+    t.pump.push({ kind: "hub", message: { t: "demo-status", status: demo("demo-2", true) } });
+    t.runFrames();
+    expect(t.store.getState().traceId).toBe("demo-2");
     // once no scenario is on screen, the newest live tap is followed again
     t.pump.push({ kind: "hub", message: { t: "demo-status", status: demo("demo", false) } });
     t.runFrames();
-    expect(t.store.getState().traceId).toBe("third");
+    expect(t.store.getState().traceId).toBe("demo-2");
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("fifth", sc, 50) } });
+    t.runFrames();
+    expect(t.store.getState().traceId).toBe("fifth");
   });
 
   it("holds events while paused and applies them on resume", () => {

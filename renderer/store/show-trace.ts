@@ -16,10 +16,15 @@ export type ShownTrace = { readonly traceId: string | undefined; readonly view: 
   "filter" | "selected" | "expanded"
 >;
 
-/** The trace "Follow newest" shows now: the demo's trace while a scenario is on screen, else the newest live tap. */
+/**
+ * The trace "Follow newest" shows now: the newest live tap; but while the demo has a scenario on
+ * screen, or is starting its next tap, the demo's trace, and undefined (stay where you are) while
+ * that trace is not known yet, so no other tap flashes up between a Play and the demo's new tap.
+ */
 export function followTarget(catalog: TraceCatalog, demo: DemoStatus | undefined): string | undefined {
-  const demoTrace = demo?.scenario && demo.traceId ? demo.traceId : undefined;
-  if (demoTrace !== undefined && catalog.get(demoTrace)) return demoTrace;
+  if (demo && (demo.scenario || demo.state === "starting")) {
+    return demo.traceId !== null && catalog.get(demo.traceId) ? demo.traceId : undefined;
+  }
   return catalog.newestLive()?.id;
 }
 
