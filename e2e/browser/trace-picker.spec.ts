@@ -100,8 +100,12 @@ test("two live taps are two named entries; follow newest until a pick; a switch 
   await page.keyboard.press("Escape");
   await expect(list).toBeHidden();
 
-  // picking turns following off
-  await pickTrace(page, "alpha: haiku run");
+  // picking (here from the keyboard: down from the shown entry, Enter) turns following off
+  await openTraceList(page);
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("listbox", { name: "Traces" })).toBeHidden();
+  await expect(shownTrace(page)).toBeFocused();
   await expect(shownTrace(page)).toHaveAccessibleName(/^Shown trace: alpha: haiku run, ended/);
   await expect(follow).toHaveAttribute("aria-pressed", "false");
   const grid = page.getByRole("treegrid", { name: "Timeline" });

@@ -54,25 +54,36 @@ function TraceList({
 }) {
   const [query, setQuery] = useState("");
   const matching = useMemo(() => traces.filter((t) => entryMatches(t, query)), [traces, query]);
-  const [active, setActive] = useState(() =>
-    Math.max(
-      0,
-      traces.findIndex((t) => t.id === shownId),
-    ),
-  );
+  // The active entry is kept by id: live entries move while the list is open.
+  const [activeId, setActiveId] = useState(shownId);
+  const [scrollTo, setScrollTo] = useState<string | undefined>(shownId);
   const listId = useId();
-  const at = Math.min(active, Math.max(0, matching.length - 1));
+  const at = Math.max(
+    0,
+    matching.findIndex((t) => t.id === activeId),
+  );
   const optionId = (i: number) => `${listId}-${i}`;
 
   useEffect(() => {
-    document.getElementById(optionId(at))?.scrollIntoView({ block: "nearest" });
-  });
+    // only after keyboard moves (and on opening), never while the user scrolls the list
+    if (scrollTo === undefined) return;
+    const i = matching.findIndex((t) => t.id === scrollTo);
+    if (i >= 0) document.getElementById(`${listId}-${i}`)?.scrollIntoView({ block: "nearest" });
+    setScrollTo(undefined);
+  }, [scrollTo, matching, listId]);
 
+  const move = (i: number) => {
+    const id = matching[Math.min(Math.max(0, i), matching.length - 1)]?.id;
+    setActiveId(id);
+    setScrollTo(id);
+  };
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
       e.preventDefault();
-      const step = e.key === "ArrowDown" ? 1 : -1;
-      setActive(Math.min(Math.max(0, at + step), Math.max(0, matching.length - 1)));
+      move(at + (e.key === "ArrowDown" ? 1 : -1));
+    } else if (e.key === "Home" || e.key === "End") {
+      e.preventDefault();
+      move(e.key === "Home" ? 0 : matching.length - 1);
     } else if (e.key === "Enter") {
       e.preventDefault();
       const pick = matching[at];
@@ -84,7 +95,7 @@ function TraceList({
   };
 
   return (
-    <div className="trace-picker__popover" role="dialog" aria-label="Pick a trace">
+    <div className="trace-picker__popover" role="dialog" aria-label="Pick a trace" tabIndex={-1}>
       <input
         type="search"
         // biome-ignore lint/a11y/noAutofocus: the list opens to be searched; Escape gives focus back
@@ -98,7 +109,7 @@ function TraceList({
         aria-activedescendant={matching.length > 0 ? optionId(at) : undefined}
         onChange={(e) => {
           setQuery(e.currentTarget.value);
-          setActive(0);
+          setActiveId(undefined);
         }}
         onKeyDown={onKeyDown}
       />
@@ -117,7 +128,7 @@ function TraceList({
             aria-selected={t.id === shownId}
             className={`trace-entry${i === at ? " trace-entry--active" : ""}`}
             title={entryTitle(t)}
-            onMouseMove={() => i !== at && setActive(i)}
+            onMouseMove={() => t.id !== activeId && setActiveId(t.id)}
             onClick={() => onPick(t.id)}
             onKeyDown={onKeyDown}
           >
@@ -139,7 +150,7 @@ export function TracePicker() {
   const setFollowNewest = useInspector((s) => s.setFollowNewest);
   const importing = useInspector((s) => s.importing);
   const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLFieldSetElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const shown = traces.find((t) => t.id === traceId);
 
@@ -164,7 +175,15 @@ export function TracePicker() {
       : "none";
 
   return (
-    <div className="toolbar__group trace-picker" ref={root}>
+    <fieldset
+      className="toolbar__group trace-picker"
+      ref={root}
+      onBlur={(e) => {
+        // Tabbing (or clicking) out of the picker closes the list.
+        if (open && !root.current?.contains(e.relatedTarget as Node | null)) setOpen(false);
+      }}
+    >
+      <legend className="visually-hidden">Trace</legend>
       <button
         ref={button}
         type="button"
@@ -214,6 +233,6 @@ export function TracePicker() {
           value={importing.done}
         />
       ) : null}
-    </div>
+    </fieldset>
   );
 }
