@@ -199,12 +199,23 @@ describe("listTaps and `taps`: the hub's live and recent taps", () => {
     });
   });
 
-  it("refuses a bad --name and says when no hub runs", async () => {
+  it("refuses a bad --name, a token on the command line, and says when no hub runs", async () => {
     const bad = await cli(["proxy", "--name=", "--", "x"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--name needs a non-empty name");
     const none = await cli(["taps"], { ACP_RETRY_INSPECTOR_RUNTIME_DIR: join(dir, "nobody") });
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("no hub is running");
+    const argvToken = await cli(["taps", "--token=secret"]);
+    expect(argvToken.code).toBe(2);
+    expect(argvToken.stderr).toContain("taps takes no --token");
+    // a hub named by address, its token from the environment
+    const h = await hub();
+    const named = await cli(["taps", "--json", "--hub", `http://127.0.0.1:${h.port}`], {
+      ACP_RETRY_INSPECTOR_RUNTIME_DIR: join(dir, "nobody"),
+      ACP_RI_TOKEN: h.token,
+    });
+    expect(named.code, named.stderr).toBe(0);
+    expect(JSON.parse(named.stdout)).toEqual([]);
   });
 });

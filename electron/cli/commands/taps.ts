@@ -1,10 +1,16 @@
 import { parseArgs } from "node:util";
 import { describeAgent, type TapSummary } from "../../../shared/hub/tap-summary.js";
 import { OperationRefused } from "../../../shared/ops/call-over-http.js";
-import { callOperation, findHubTarget, HubUnreachable } from "../../hub-client/hub-client.js";
+import {
+  callOperation,
+  findHubTarget,
+  HubAddressRefused,
+  HubUnreachable,
+  TOKEN_ENV,
+} from "../../hub-client/hub-client.js";
 import { type CliCommand, CliError } from "../command.js";
 
-const HELP = `Usage: acp-retry-inspector taps [--json] [--hub URL] [--token T]
+const HELP = `Usage: acp-retry-inspector taps [--json] [--hub URL]
 
 Lists the running hub's taps (each \`proxy\` attached to it in this hub run), live ones and recent
 ended ones, newest first: trace id, name, status, start time, agent pid, connections open of
@@ -14,10 +20,13 @@ ended (detached after its agent exited), detached (went away with an agent or co
 
 Options:
   --json      the hub's answer as JSON (an array of taps)
-  --hub URL   the hub to ask (default: the one in the rendezvous file); a UI URL carries its token
-  --token T   the hub's token (default: from the rendezvous file or --hub URL)
+  --hub URL   the hub to ask, http://127.0.0.1:PORT (default: the one in the rendezvous file)
 
-Exit status: 0 listed (also when there are none), 1 no hub reachable or the hub refused.`;
+The hub's token is read from the rendezvous file, or from the ${TOKEN_ENV} environment variable
+when set (needed for a --hub other than the rendezvous file's); never from the command line.
+
+Exit status: 0 listed (also when there are none), 1 no hub reachable or the hub refused,
+2 usage error (a --token, or a --hub that is not a loopback address or carries a token).`;
 
 /** Local wall-clock time, `2026-01-31 12:05:01`. */
 function localTime(iso: string): string {
@@ -56,11 +65,16 @@ export const tapsCommand: CliCommand = {
   summary: "list the running hub's live and recent taps (name, status, agent pid, connections)",
   help: HELP,
   async run(args) {
-    let values: { json?: boolean; hub?: string; token?: string };
+    if (args.some((a) => a === "--token" || a.startsWith("--token=")))
+      throw new CliError(
+        `taps takes no --token: a command line is visible to every user of this machine (ps). ` +
+          `Set ${TOKEN_ENV} to the hub's token, or let taps read it from the hub's rendezvous file.`,
+      );
+    let values: { json?: boolean; hub?: string };
     try {
       ({ values } = parseArgs({
         args,
-        options: { json: { type: "boolean" }, hub: { type: "string" }, token: { type: "string" } },
+        options: { json: { type: "boolean" }, hub: { type: "string" } },
         strict: true,
         allowPositionals: false,
       }));
@@ -68,15 +82,13 @@ export const tapsCommand: CliCommand = {
       throw new CliError(`${(err as Error).message}\n\n${HELP}`);
     }
     try {
-      const target = findHubTarget({
-        ...(values.hub !== undefined && { url: values.hub }),
-        ...(values.token !== undefined && { token: values.token }),
-      });
+      const target = findHubTarget(values.hub !== undefined ? { url: values.hub } : {});
       const { taps } = await callOperation(target, "listTaps");
       if (values.json) process.stdout.write(`${JSON.stringify(taps, null, 2)}\n`);
       else process.stdout.write(taps.length === 0 ? "no taps in this hub run\n" : `${tapTable(taps)}\n`);
       return 0;
     } catch (err) {
+      if (err instanceof HubAddressRefused) throw new CliError(err.message, 2);
       if (err instanceof HubUnreachable || err instanceof OperationRefused)
         throw new CliError(err.message, 1);
       throw err;
