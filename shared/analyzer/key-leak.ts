@@ -46,13 +46,27 @@ export class KeyLeakIndex {
 
   /** Adds to `found` every known key that leaks in `value` (a parsed JSON message). */
   scan(value: unknown, found: Set<string>): void {
-    if (typeof value === "string") {
-      this.scanString(value, found);
-    } else if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) this.scan(value[i], found);
-    } else if (value !== null && typeof value === "object") {
-      const obj = value as Record<string, unknown>;
-      for (const k in obj) this.scan(obj[k], found);
+    if (typeof value === "string") this.scanString(value, found);
+    else if (typeof value === "object" && value !== null) this.scanContainer(value, found);
+  }
+
+  /** Scans the items of an array or the values of an object, calling out only for strings and containers. */
+  private scanContainer(value: object, found: Set<string>): void {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const v: unknown = value[i];
+        if (typeof v === "string") {
+          if (v.length >= KEY_LEAK_MIN_LENGTH) this.scanString(v, found);
+        } else if (typeof v === "object" && v !== null) this.scanContainer(v, found);
+      }
+      return;
+    }
+    const obj = value as Record<string, unknown>;
+    for (const k in obj) {
+      const v = obj[k];
+      if (typeof v === "string") {
+        if (v.length >= KEY_LEAK_MIN_LENGTH) this.scanString(v, found);
+      } else if (typeof v === "object" && v !== null) this.scanContainer(v, found);
     }
   }
 
