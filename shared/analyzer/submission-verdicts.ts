@@ -2,7 +2,7 @@
 import { CANCELLED_INVALID_KEY_IS_ACCEPTED } from "../protocol/decisions.js";
 import { ErrorCode } from "../protocol/error-codes.js";
 import { agentAnswer, answerSignature, clientSawAnswer, describeOutcome } from "./outcome.js";
-import type { SubmissionState } from "./submission-state.js";
+import { insertCount, type SubmissionState } from "./submission-state.js";
 import type { Attempt, Outcome, VerdictHit } from "./timeline-model.js";
 import { type VerdictName, verdictSeverity } from "./verdicts.js";
 
@@ -23,15 +23,15 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
   const row = s.row;
   const attempts = row.attempts;
   const hits: VerdictHit[] = [];
-  const inserts = s.mids.size + s.nullInserts;
+  const inserts = insertCount(s);
 
   if (row.keyStatus === "valid" && inserts > 1) {
     const inserting = attempts.filter((a) => {
       const answer = agentAnswer(a.outcome);
       return answer?.kind === "inserted" && answer.messageId === null;
     });
-    const ids = [...s.mids.keys()].join(", ");
-    const seqs = [...s.mids.values(), ...answerSeqs(inserting)].sort((x, y) => x - y);
+    const ids = row.messageIds.join(", ");
+    const seqs = [...s.messageIdSeqs, ...answerSeqs(inserting)].sort((x, y) => x - y);
     hits.push(
       hit(
         "duplicate-insert",
