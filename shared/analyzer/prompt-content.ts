@@ -13,7 +13,8 @@ export function promptPreview(prompt: unknown): string {
     out = out.length === 0 ? piece : `${out} ${piece}`;
   }
   out = out.replace(/\s+/g, " ");
-  return out.length > PROMPT_PREVIEW_CHARS ? `${out.slice(0, PROMPT_PREVIEW_CHARS - 1)}…` : out;
+  // join makes one flat string: a template literal would keep a slice of the whole prompt text alive.
+  return out.length > PROMPT_PREVIEW_CHARS ? [out.slice(0, PROMPT_PREVIEW_CHARS - 1), "…"].join("") : out;
 }
 
 /** JSON with object keys sorted at every depth, so two prompts compare equal whatever their key order. */

@@ -1,13 +1,14 @@
 /** The analyzer's private bookkeeping for one submission, next to the public row it keeps current. */
+import { appended } from "./appended.js";
 import type { Attempt, Submission } from "./timeline-model.js";
 
 /** A submission row plus what judging it needs but a UI does not. */
 export interface SubmissionState {
   readonly row: Submission;
   /** Canonical prompt content of each attempt, in attempt order. */
-  readonly digests: string[];
+  digests: string[];
   /** For each of `row.messageIds` (same order): the seq that showed it first. */
-  readonly messageIdSeqs: number[];
+  messageIdSeqs: number[];
   /** Answers without a messageId (v1 results): each is one insert. */
   nullInserts: number;
   /** For each `$/cancel_request` that named an attempt: the attempts pending at that moment. */
@@ -29,8 +30,8 @@ export function insertCount(state: SubmissionState): number {
 /** Records a messageId produced for the submission (once). */
 export function addMessageId(state: SubmissionState, messageId: string, seq: number): void {
   if (state.row.messageIds.includes(messageId)) return;
-  state.row.messageIds.push(messageId);
-  state.messageIdSeqs.push(seq);
+  state.row.messageIds = appended(state.row.messageIds, messageId);
+  state.messageIdSeqs = appended(state.messageIdSeqs, seq);
 }
 
 /** Takes back a messageId that was only attributed to the submission. */

@@ -124,32 +124,33 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
     );
   }
 
-  if (hits.length > 0 || seen.length === 0) return hits;
+  // Arrays built by push keep spare room; the verdicts a row keeps are copied at their exact length.
+  if (hits.length > 0 || seen.length === 0) return hits.length === 0 ? [] : hits.slice();
   const only = attempts.length === 1 ? attempts[0] : undefined;
   if (only) {
-    hits.push(hit("single", `one attempt: ${describeOutcome(only.outcome)}`, answerSeqs(attempts)));
-    return hits;
+    return [hit("single", `one attempt: ${describeOutcome(only.outcome)}`, answerSeqs(attempts))];
   }
-  if (inserts > 1) return hits;
+  if (inserts > 1) return [];
   const firstError = attempts.findIndex((a) => a.outcome.kind === "error");
   const insertedAfterError =
     firstError !== -1 && attempts.slice(firstError + 1).some((a) => a.outcome.kind === "inserted");
   if (insertedAfterError) {
-    hits.push(
+    return [
       hit(
         "retried-after-error",
         `${attempts.length} attempts: an error, then inserted ${row.finalMessageId ?? "(v1)"}`,
         answerSeqs(attempts),
       ),
-    );
-  } else if (inserts === 1) {
-    hits.push(
+    ];
+  }
+  if (inserts === 1) {
+    return [
       hit(
         "deduplicated",
         `${attempts.length} attempts, one user message ${row.finalMessageId ?? "(v1)"}`,
         answerSeqs(attempts),
       ),
-    );
+    ];
   }
-  return hits;
+  return [];
 }
