@@ -81,6 +81,22 @@ describe("readTrace", () => {
     await expect(read(file(encodeHeader({ ...header, version: 99 })))).rejects.toThrow(/newer/);
   });
 
+  it("stops cleanly when the reader leaves early, and reports a directory as unreadable", async () => {
+    const it = readTrace(file(encodeHeader(header) + encodeRecord(frame(1)) + encodeRecord(frame(2))));
+    expect((await it.next()).value).toEqual({ kind: "header", header });
+    expect(await it.return?.()).toEqual({ value: undefined, done: true });
+    expect(await it.next()).toEqual({ value: undefined, done: true });
+    await expect(read(dir)).rejects.toThrow(TraceReadError);
+    await expect(read(dir)).rejects.toThrow(/cannot read trace file/);
+  });
+
+  it("reads a file without a final newline, and a header-only file", async () => {
+    const noNewline = `${encodeHeader(header)}${encodeRecord(frame(1)).trimEnd()}`;
+    expect((await read(file(noNewline))).map((e) => e.kind)).toEqual(["header", "record"]);
+    expect(await read(file(encodeHeader(header)))).toEqual([{ kind: "header", header }]);
+    expect(await read(file(encodeHeader(header).trimEnd()))).toEqual([{ kind: "header", header }]);
+  });
+
   it("streams a large file (about 100 MB, with multi-megabyte records) with bounded memory", async () => {
     const path = join(dir, "large.jsonl");
     const out = createWriteStream(path);

@@ -45,3 +45,28 @@ describe("KeyLeakIndex", () => {
     expect(found(index, { text: "5f0c7b1e-8a44-4c1e-9d0b-999999999999" })).toEqual([]);
   });
 });
+
+describe("KeyLeakIndex with many keys", () => {
+  it("keeps finding every key, and only those, as its window table grows", () => {
+    const index = new KeyLeakIndex();
+    const keys = Array.from({ length: 20_000 }, (_, i) => `key-${(i * 2654435761) % 1e9}-${i}-tail-of-key`);
+    for (const k of keys) index.add(k);
+    for (let i = 0; i < keys.length; i += 997) {
+      const k = keys[i] as string;
+      expect(found(index, [`before ${k} after`, k.slice(1)])).toEqual([k]);
+    }
+    expect(found(index, { text: "key-123456789-0-tail-of-kex" })).toEqual([]);
+  });
+
+  it("reports keys sharing a window in the order they were added", () => {
+    const index = new KeyLeakIndex();
+    index.add("aaaaaaaaaaaaaaaaaaaa-1");
+    index.add("bbbbbbbbbbbbbbbbbbbb-1");
+    index.add("zzzzzzzzzzzzzz-aaaaaaaaaaaaaaaaaaaa-1");
+    expect(found(index, ["zzzzzzzzzzzzzz-aaaaaaaaaaaaaaaaaaaa-1 bbbbbbbbbbbbbbbbbbbb-1"])).toEqual([
+      "aaaaaaaaaaaaaaaaaaaa-1",
+      "zzzzzzzzzzzzzz-aaaaaaaaaaaaaaaaaaaa-1",
+      "bbbbbbbbbbbbbbbbbbbb-1",
+    ]);
+  });
+});

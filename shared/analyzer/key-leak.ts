@@ -16,27 +16,16 @@ import {
   KEY_LEAK_SUBSTRING_MIN_LENGTH,
   KEY_LEAK_WINDOW,
 } from "../protocol/decisions.js";
+import { KeyWindows, windowHash } from "./key-windows.js";
 
 const W = KEY_LEAK_WINDOW;
-/** 2^20 one-byte slots (1 MiB): stays sparse with ~100k keys (8 windows each). */
-const FILTER_BITS = 20;
-const FILTER_MASK = (1 << FILTER_BITS) - 1;
-
-function windowHash(s: string, at: number): number {
-  let h = 0;
-  for (let j = 0; j < W; j++) h = (Math.imul(h, 31) + s.charCodeAt(at + j)) | 0;
-  return h;
-}
-
-function filterSlot(h: number): number {
-  return (h ^ (h >>> 12)) & FILTER_MASK;
-}
 
 /** The set of keys to look for, and the search over a parsed message. */
 export class KeyLeakIndex {
   private readonly exact = new Set<string>();
-  private readonly byWindow = new Map<number, string[]>();
-  private readonly filter = new Uint8Array(1 << FILTER_BITS);
+  private longest = 0;
+  /** Keys long enough for the substring search, by one window per residue class. */
+  private readonly windows = new KeyWindows();
 
   /** Number of keys being searched for (keys too short to search are not counted). */
   get size(): number {
@@ -47,43 +36,51 @@ export class KeyLeakIndex {
   add(key: string): void {
     if (key.length < KEY_LEAK_MIN_LENGTH || this.exact.has(key)) return;
     this.exact.add(key);
+    if (key.length > this.longest) this.longest = key.length;
     if (key.length < KEY_LEAK_SUBSTRING_MIN_LENGTH) return;
     // One window per residue class mod W, taken from the key's end: generated keys tend to share
     // prefixes (a fixed UUID head, a client name), and shared windows make long candidate lists.
     const last = key.length - W;
-    for (let offset = last; offset > last - W; offset--) {
-      const h = windowHash(key, offset);
-      this.filter[filterSlot(h)] = 1;
-      const list = this.byWindow.get(h);
-      if (!list) this.byWindow.set(h, [key]);
-      else if (list[list.length - 1] !== key) list.push(key);
-    }
+    for (let offset = last; offset > last - W; offset--) this.windows.add(windowHash(key, offset), key);
   }
 
   /** Adds to `found` every known key that leaks in `value` (a parsed JSON message). */
   scan(value: unknown, found: Set<string>): void {
-    if (typeof value === "string") {
-      this.scanString(value, found);
-    } else if (Array.isArray(value)) {
-      for (const item of value) this.scan(item, found);
-    } else if (value !== null && typeof value === "object") {
-      const obj = value as Record<string, unknown>;
-      for (const k in obj) this.scan(obj[k], found);
+    if (typeof value === "string") this.scanString(value, found);
+    else if (typeof value === "object" && value !== null) this.scanContainer(value, found);
+  }
+
+  /** Scans the items of an array or the values of an object, calling out only for strings and containers. */
+  private scanContainer(value: object, found: Set<string>): void {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const v: unknown = value[i];
+        if (typeof v === "string") {
+          if (v.length >= KEY_LEAK_MIN_LENGTH) this.scanString(v, found);
+        } else if (typeof v === "object" && v !== null) this.scanContainer(v, found);
+      }
+      return;
+    }
+    const obj = value as Record<string, unknown>;
+    for (const k in obj) {
+      const v = obj[k];
+      if (typeof v === "string") {
+        if (v.length >= KEY_LEAK_MIN_LENGTH) this.scanString(v, found);
+      } else if (typeof v === "object" && v !== null) this.scanContainer(v, found);
     }
   }
 
   private scanString(s: string, found: Set<string>): void {
     const len = s.length;
     if (len < KEY_LEAK_MIN_LENGTH) return;
-    if (this.exact.has(s)) found.add(s);
-    if (len < KEY_LEAK_SUBSTRING_MIN_LENGTH || this.byWindow.size === 0) return;
-    const filter = this.filter;
+    if (len <= this.longest && this.exact.has(s)) found.add(s);
+    if (len < KEY_LEAK_SUBSTRING_MIN_LENGTH || this.windows.size === 0) return;
     for (let q = 0; q + W <= len; q += W) {
-      const h = windowHash(s, q);
-      if (filter[filterSlot(h)] === 0) continue;
-      const candidates = this.byWindow.get(h);
-      if (!candidates) continue;
-      for (const key of candidates) if (s.includes(key)) found.add(key);
+      const candidates = this.windows.get(windowHash(s, q));
+      if (candidates === undefined) continue;
+      if (typeof candidates === "string") {
+        if (s.includes(candidates)) found.add(candidates);
+      } else for (const key of candidates) if (s.includes(key)) found.add(key);
     }
   }
 }

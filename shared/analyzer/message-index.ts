@@ -4,6 +4,7 @@
  * attempt of that session on that connection (decisions.ts), unless a replay is in progress there.
  */
 import { ATTRIBUTE_UNCLAIMED_USER_MESSAGES_TO_OLDEST_PENDING } from "../protocol/decisions.js";
+import { PairMap } from "./pair-map.js";
 import { addMessageId, removeMessageId, type SubmissionState } from "./submission-state.js";
 import type { Attempt } from "./timeline-model.js";
 
@@ -20,16 +21,17 @@ interface QueuedPrompt {
 
 /** The user messages of every session and the prompt attempts they may belong to. */
 export class MessageIndex {
-  private readonly messages = new Map<string, UserMessage>();
-  private readonly queues = new Map<string, QueuedPrompt[]>();
+  /** User messages by (sessionId, messageId). */
+  private readonly messages = new PairMap<string, string, UserMessage>();
+  /** Prompt attempts that may receive an unclaimed user message, by (connection, sessionId), oldest first. */
+  private readonly queues = new PairMap<number, string, QueuedPrompt[]>();
   private readonly replays = new Map<number, number>();
 
   /** Notes a prompt attempt that may receive an unclaimed user message. */
   queuePrompt(conn: number, sessionId: string, attempt: Attempt, state: SubmissionState): void {
-    const k = `${conn}\u0000${sessionId}`;
-    const queue = this.queues.get(k);
+    const queue = this.queues.get(conn, sessionId);
     if (queue) queue.push({ attempt, state });
-    else this.queues.set(k, [{ attempt, state }]);
+    else this.queues.set(conn, sessionId, [{ attempt, state }]);
   }
 
   /** A `session/resume` or `session/load` started on `conn`: user messages there are history until it ends. */
@@ -47,18 +49,17 @@ export class MessageIndex {
   /** The connection is gone: forget its replays and queued prompts. */
   connectionGone(conn: number): void {
     this.replays.delete(conn);
-    for (const k of this.queues.keys()) if (k.startsWith(`${conn}\u0000`)) this.queues.delete(k);
+    this.queues.deleteAll(conn);
   }
 
   /** A user message update was seen; returns the submission it was attributed to (to re-judge), if any. */
   seenInUpdate(conn: number, sessionId: string, messageId: string, seq: number): SubmissionState | null {
-    const k = `${sessionId}\u0000${messageId}`;
-    if (this.messages.has(k)) return null;
+    if (this.messages.get(sessionId, messageId) !== undefined) return null;
     const um: UserMessage = { owner: null, claimed: false };
-    this.messages.set(k, um);
+    this.messages.set(sessionId, messageId, um);
     if (!ATTRIBUTE_UNCLAIMED_USER_MESSAGES_TO_OLDEST_PENDING) return null;
     if ((this.replays.get(conn) ?? 0) > 0) return null;
-    const queue = this.queues.get(`${conn}\u0000${sessionId}`);
+    const queue = this.queues.get(conn, sessionId);
     if (!queue) return null;
     while (queue.length > 0 && queue[0]?.attempt.outcome.kind !== "pending") queue.shift();
     const oldest = queue[0];
@@ -73,11 +74,11 @@ export class MessageIndex {
    * by attribution and lost it (to re-judge), if any.
    */
   claim(state: SubmissionState, messageId: string, seq: number): SubmissionState | null {
-    const k = `${state.row.sessionId ?? ""}\u0000${messageId}`;
-    const um = this.messages.get(k);
+    const sessionId = state.row.sessionId ?? "";
+    const um = this.messages.get(sessionId, messageId);
     let displaced: SubmissionState | null = null;
     if (!um) {
-      this.messages.set(k, { owner: state, claimed: true });
+      this.messages.set(sessionId, messageId, { owner: state, claimed: true });
     } else {
       if (um.owner !== null && um.owner !== state && !um.claimed) {
         displaced = um.owner;

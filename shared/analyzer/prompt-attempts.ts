@@ -6,6 +6,7 @@
 import type { NotificationFrame, RequestFrame } from "../protocol/frame.js";
 import { checkPromptParamsKey } from "../protocol/idempotency-key.js";
 import type { FrameRecord } from "../trace/record.js";
+import { appended } from "./appended.js";
 import { asObject } from "./frame-params.js";
 import { KeyLeakIndex } from "./key-leak.js";
 import type { RowContext } from "./lifecycle.js";
@@ -54,8 +55,8 @@ export class PromptAttempts {
     const { state, created } = this.book.submissionFor(facts, () => ctx.newRowId(), ctx.revision());
     if (created && check.kind === "valid") this.leaks.add(check.key);
     const attempt = newAttempt(r, frame.id);
-    state.row.attempts.push(attempt);
-    state.digests.push(digest);
+    state.row.attempts = appended(state.row.attempts, attempt);
+    state.digests = appended(state.digests, digest);
     if (!r.dropped) {
       pending.add(r.conn, r.dir, frame.id, { kind: "prompt", attempt, state });
       links.queuePrompt(r.conn, sessionId ?? "", attempt, state);
@@ -85,7 +86,7 @@ export class PromptAttempts {
       const p = pending.get(r.conn, r.dir, requestId);
       if (p?.kind !== "prompt") return;
       p.attempt.cancelSeq = r.seq;
-      p.attempt.frameSeqs.push(r.seq);
+      p.attempt.frameSeqs = appended(p.attempt.frameSeqs, r.seq);
       if (p.state.row.keyStatus === "valid") {
         p.state.cancelGroups.push(p.state.row.attempts.filter((a) => a.outcome.kind === "pending"));
       }
@@ -100,7 +101,7 @@ export class PromptAttempts {
     a.outcome = outcome;
     a.responseSeq = r.seq;
     a.latencyMs = r.ts - a.sentAt;
-    a.frameSeqs.push(r.seq);
+    a.frameSeqs = appended(a.frameSeqs, r.seq);
     if (answer.kind === "inserted" && answer.messageId === null) p.state.nullInserts++;
     else if (answer.kind === "inserted" && answer.messageId !== null) {
       const displaced = links.claim(p.state, answer.messageId, r.seq);

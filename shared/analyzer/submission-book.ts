@@ -5,6 +5,7 @@
  */
 import type { KeyCheck } from "../protocol/idempotency-key.js";
 import { answerLost } from "./outcome.js";
+import { PairMap } from "./pair-map.js";
 import { promptPreview } from "./prompt-content.js";
 import { newSubmissionRow } from "./rows.js";
 import { newSubmissionState, type SubmissionState } from "./submission-state.js";
@@ -30,9 +31,12 @@ function shownKey(value: unknown): string {
 export class SubmissionBook {
   /** Every submission row, in order of first attempt. */
   readonly rows: Submission[] = [];
-  private readonly keyed = new Map<string, SubmissionState>();
-  private readonly byKey = new Map<string, SubmissionState[]>();
-  private readonly lastUnkeyed = new Map<string, SubmissionState>();
+  /** Keyed submissions by (sessionId, key). */
+  private readonly keyed = new PairMap<string, string, SubmissionState>();
+  /** Keyed submissions by key alone, in any session (usually one). */
+  private readonly byKey = new Map<string, SubmissionState | SubmissionState[]>();
+  /** The latest unkeyed submission by (sessionId, canonical prompt). */
+  private readonly lastUnkeyed = new PairMap<string, string, SubmissionState>();
 
   /**
    * The submission for this prompt; `created` is true when it is new (a new key in its session, or
@@ -45,14 +49,15 @@ export class SubmissionBook {
   ): { state: SubmissionState; created: boolean } {
     const session = p.sessionId ?? "";
     if (p.check.kind === "valid") {
-      const mapKey = `${session}\u0000${p.check.key}`;
-      const existing = this.keyed.get(mapKey);
+      const key = p.check.key;
+      const existing = this.keyed.get(session, key);
       if (existing) return { state: existing, created: false };
-      const state = this.create(p, newId(), rev, p.check.key, "valid", null);
-      this.keyed.set(mapKey, state);
-      const owners = this.byKey.get(p.check.key);
-      if (owners) owners.push(state);
-      else this.byKey.set(p.check.key, [state]);
+      const state = this.create(p, newId(), rev, key, "valid", null);
+      this.keyed.set(session, key, state);
+      const owners = this.byKey.get(key);
+      if (owners === undefined) this.byKey.set(key, state);
+      else if (Array.isArray(owners)) owners.push(state);
+      else this.byKey.set(key, [owners, state]);
       return { state, created: true };
     }
     if (p.check.kind === "invalid") {
@@ -60,18 +65,19 @@ export class SubmissionBook {
       return { state: this.create(p, newId(), rev, null, "invalid", invalid), created: true };
     }
     const state = this.create(p, newId(), rev, null, "absent", null);
-    const sessionDigest = `${session}\u0000${p.digest}`;
-    const previous = this.lastUnkeyed.get(sessionDigest);
+    const previous = this.lastUnkeyed.get(session, p.digest);
     const previousAttempt = previous?.row.attempts[0];
     if (previous && previousAttempt && answerLost(previousAttempt.outcome))
       state.row.resendOf = previous.row.id;
-    this.lastUnkeyed.set(sessionDigest, state);
+    this.lastUnkeyed.set(session, p.digest, state);
     return { state, created: true };
   }
 
   /** Every keyed submission using this key string, in any session. */
   withKey(key: string): readonly SubmissionState[] {
-    return this.byKey.get(key) ?? [];
+    const owners = this.byKey.get(key);
+    if (owners === undefined) return [];
+    return Array.isArray(owners) ? owners : [owners];
   }
 
   private create(

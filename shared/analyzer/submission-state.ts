@@ -1,13 +1,14 @@
 /** The analyzer's private bookkeeping for one submission, next to the public row it keeps current. */
+import { appended } from "./appended.js";
 import type { Attempt, Submission } from "./timeline-model.js";
 
 /** A submission row plus what judging it needs but a UI does not. */
 export interface SubmissionState {
   readonly row: Submission;
   /** Canonical prompt content of each attempt, in attempt order. */
-  readonly digests: string[];
-  /** Distinct messageIds produced for this submission (mirrors `row.messageIds`), each with the seq that showed it first. */
-  readonly mids: Map<string, number>;
+  digests: string[];
+  /** For each of `row.messageIds` (same order): the seq that showed it first. */
+  messageIdSeqs: number[];
   /** Answers without a messageId (v1 results): each is one insert. */
   nullInserts: number;
   /** For each `$/cancel_request` that named an attempt: the attempts pending at that moment. */
@@ -18,19 +19,25 @@ export interface SubmissionState {
 
 /** Creates the state of a new submission around its row. */
 export function newSubmissionState(row: Submission): SubmissionState {
-  return { row, digests: [], mids: new Map(), nullInserts: 0, cancelGroups: [], leakSeqs: [] };
+  return { row, digests: [], messageIdSeqs: [], nullInserts: 0, cancelGroups: [], leakSeqs: [] };
+}
+
+/** User messages inserted for the submission: distinct messageIds plus v1 answers without one. */
+export function insertCount(state: SubmissionState): number {
+  return state.row.messageIds.length + state.nullInserts;
 }
 
 /** Records a messageId produced for the submission (once). */
 export function addMessageId(state: SubmissionState, messageId: string, seq: number): void {
-  if (state.mids.has(messageId)) return;
-  state.mids.set(messageId, seq);
-  state.row.messageIds.push(messageId);
+  if (state.row.messageIds.includes(messageId)) return;
+  state.row.messageIds = appended(state.row.messageIds, messageId);
+  state.messageIdSeqs = appended(state.messageIdSeqs, seq);
 }
 
 /** Takes back a messageId that was only attributed to the submission. */
 export function removeMessageId(state: SubmissionState, messageId: string): void {
-  if (!state.mids.delete(messageId)) return;
   const i = state.row.messageIds.indexOf(messageId);
-  if (i !== -1) state.row.messageIds.splice(i, 1);
+  if (i === -1) return;
+  state.row.messageIds.splice(i, 1);
+  state.messageIdSeqs.splice(i, 1);
 }

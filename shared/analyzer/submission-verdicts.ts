@@ -2,7 +2,7 @@
 import { CANCELLED_INVALID_KEY_IS_ACCEPTED } from "../protocol/decisions.js";
 import { ErrorCode } from "../protocol/error-codes.js";
 import { agentAnswer, answerSignature, clientSawAnswer, describeOutcome } from "./outcome.js";
-import type { SubmissionState } from "./submission-state.js";
+import { insertCount, type SubmissionState } from "./submission-state.js";
 import type { Attempt, Outcome, VerdictHit } from "./timeline-model.js";
 import { type VerdictName, verdictSeverity } from "./verdicts.js";
 
@@ -23,15 +23,15 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
   const row = s.row;
   const attempts = row.attempts;
   const hits: VerdictHit[] = [];
-  const inserts = s.mids.size + s.nullInserts;
+  const inserts = insertCount(s);
 
   if (row.keyStatus === "valid" && inserts > 1) {
     const inserting = attempts.filter((a) => {
       const answer = agentAnswer(a.outcome);
       return answer?.kind === "inserted" && answer.messageId === null;
     });
-    const ids = [...s.mids.keys()].join(", ");
-    const seqs = [...s.mids.values(), ...answerSeqs(inserting)].sort((x, y) => x - y);
+    const ids = row.messageIds.join(", ");
+    const seqs = [...s.messageIdSeqs, ...answerSeqs(inserting)].sort((x, y) => x - y);
     hits.push(
       hit(
         "duplicate-insert",
@@ -124,32 +124,33 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
     );
   }
 
-  if (hits.length > 0 || seen.length === 0) return hits;
+  // Arrays built by push keep spare room; the verdicts a row keeps are copied at their exact length.
+  if (hits.length > 0 || seen.length === 0) return hits.length === 0 ? [] : hits.slice();
   const only = attempts.length === 1 ? attempts[0] : undefined;
   if (only) {
-    hits.push(hit("single", `one attempt: ${describeOutcome(only.outcome)}`, answerSeqs(attempts)));
-    return hits;
+    return [hit("single", `one attempt: ${describeOutcome(only.outcome)}`, answerSeqs(attempts))];
   }
-  if (inserts > 1) return hits;
+  if (inserts > 1) return [];
   const firstError = attempts.findIndex((a) => a.outcome.kind === "error");
   const insertedAfterError =
     firstError !== -1 && attempts.slice(firstError + 1).some((a) => a.outcome.kind === "inserted");
   if (insertedAfterError) {
-    hits.push(
+    return [
       hit(
         "retried-after-error",
         `${attempts.length} attempts: an error, then inserted ${row.finalMessageId ?? "(v1)"}`,
         answerSeqs(attempts),
       ),
-    );
-  } else if (inserts === 1) {
-    hits.push(
+    ];
+  }
+  if (inserts === 1) {
+    return [
       hit(
         "deduplicated",
         `${attempts.length} attempts, one user message ${row.finalMessageId ?? "(v1)"}`,
         answerSeqs(attempts),
       ),
-    );
+    ];
   }
-  return hits;
+  return [];
 }

@@ -62,7 +62,7 @@ export interface Attempt {
   /** The seq of a `$/cancel_request` that named this attempt, if any. */
   cancelSeq: number | null;
   /** Seqs of this attempt's own frames: request, response, cancel. */
-  readonly frameSeqs: number[];
+  frameSeqs: number[];
 }
 
 /** How a submission's key was read: absent (null/omitted), valid, or invalid (must be answered -32602). */
@@ -80,9 +80,9 @@ export interface Submission {
   readonly invalidKey: { readonly reason: string; readonly shown: string } | null;
   /** The first attempt's prompt text, shortened. */
   readonly promptPreview: string;
-  readonly attempts: Attempt[];
+  attempts: Attempt[];
   /** Distinct messageIds the Agent produced for this submission (responses, incl. dropped ones, and attributed user_message updates). */
-  readonly messageIds: string[];
+  messageIds: string[];
   /** User messages inserted for this submission: distinct messageIds plus v1 answers without one. */
   inserts: number;
   /** The messageId the submission settled on (the first one answered), or null. */

@@ -14,6 +14,9 @@ import {
 
 type Extra = { readonly dropped?: boolean };
 
+/** A trace record without the seq and ts the script assigns. */
+type Unstamped<R> = R extends TraceRecord ? Omit<R, "seq" | "ts"> : never;
+
 /** Writes trace records one call at a time; every call advances the clock by `stepMs`. */
 export class TraceScript {
   readonly records: TraceRecord[] = [];
@@ -81,6 +84,12 @@ export class TraceScript {
   /** An `agent-stderr` record. */
   stderr(pid: number, text: string): this {
     this.records.push({ type: "agent-stderr", ...this.base(), pid, text });
+    return this;
+  }
+
+  /** Any record (a fault, a note, a per-connection Agent, ...) with the next seq and ts. */
+  record(record: Unstamped<TraceRecord>): this {
+    this.records.push({ ...record, ...this.base() } as TraceRecord);
     return this;
   }
 

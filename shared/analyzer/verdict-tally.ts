@@ -3,7 +3,7 @@
  * the count per verdict name always matches the verdicts the rows carry.
  */
 import type { RowContext } from "./lifecycle.js";
-import type { SubmissionState } from "./submission-state.js";
+import { insertCount, type SubmissionState } from "./submission-state.js";
 import { judgeSubmission } from "./submission-verdicts.js";
 import type { VerdictHit } from "./timeline-model.js";
 import { VERDICT_NAMES, type VerdictName, verdictSeverity } from "./verdicts.js";
@@ -20,7 +20,7 @@ export class VerdictTally {
   /** Re-judges a submission as its attempts stand now and marks its row changed. */
   judge(state: SubmissionState): void {
     const row = state.row;
-    row.inserts = state.mids.size + state.nullInserts;
+    row.inserts = insertCount(state);
     this.assign(row, judgeSubmission(state));
     row.rev = this.ctx.revision();
     this.ctx.changes.submissions.add(row);
