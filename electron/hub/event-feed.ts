@@ -12,7 +12,10 @@ export interface FeedSink {
 
 /** Tuning of the feed. */
 export interface FeedOptions {
+  /** Most events the ring holds. */
   readonly ringSize: number;
+  /** Most bytes of events the ring holds (record lines as written to the trace file); no bound when absent. */
+  readonly ringBytes?: number;
   /** Pushes are coalesced: a flush runs at most every this many ms. */
   readonly flushMs: number;
   /** Most events in one batch message. */
@@ -51,7 +54,10 @@ export class EventFeed {
   private closed = false;
 
   constructor(private readonly options: FeedOptions) {
-    this.ring = new EventRing(options.ringSize);
+    this.ring = new EventRing({
+      maxEvents: options.ringSize,
+      ...(options.ringBytes !== undefined && { maxBytes: options.ringBytes }),
+    });
   }
 
   /** Appends an event to the ring and schedules a flush; returns its seq. */

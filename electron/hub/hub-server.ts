@@ -5,6 +5,7 @@ import { WebSocketServer } from "ws";
 import { uiLink } from "../../shared/hub/hub-auth.js";
 import { HUB_PROTOCOL_VERSION, TAP_PATH, UI_PATH } from "../../shared/hub/protocol-version.js";
 import { removeRendezvous, writeRendezvous } from "../hub-client/rendezvous.js";
+import { limitConnections } from "./connection-limits.js";
 import { EventFeed } from "./event-feed.js";
 import { FaultBoard } from "./fault-board.js";
 import { createOperationHandlers } from "./operation-handlers.js";
@@ -32,6 +33,16 @@ export interface HubOptions {
   readonly rendezvousPath?: string;
   /** Events kept in memory for late subscribers (default 50 000). */
   readonly ringSize?: number;
+  /** Bytes of events kept in memory for late subscribers (default 64 MiB); the older go first. */
+  readonly ringBytes?: number;
+  /** Tap WebSockets open at once (default 256); over it an upgrade gets 503. */
+  readonly maxTapSockets?: number;
+  /** UI WebSockets open at once (default 32); over it an upgrade gets 503. */
+  readonly maxUiSockets?: number;
+  /** TCP connections open at once, WebSockets included (default 512); see `limitConnections`. */
+  readonly maxConnections?: number;
+  /** A connection that sends no complete request headers within this many ms is closed (default 5000). */
+  readonly headersTimeoutMs?: number;
   /** Coalescing window of UI pushes in ms (default 25). */
   readonly flushMs?: number;
   /** Largest accepted trace import (default 256 MiB). */
@@ -71,6 +82,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   await store.init();
   const feed = new EventFeed({
     ringSize: options.ringSize ?? 50_000,
+    ringBytes: options.ringBytes ?? 64 << 20,
     flushMs: options.flushMs ?? 25,
     maxBatch: 5_000,
     highWaterBytes: 8 << 20,
@@ -111,6 +123,11 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     handleProtocols: (offered) => chosenProtocol(offered),
   });
   let port = 0;
+  /** WebSockets open (or in their handshake) per endpoint, and the most each may have. */
+  const sockets = new Map([
+    [taps as TapEndpoint | UiEndpoint, { open: 0, max: options.maxTapSockets ?? 256, name: "tap" }],
+    [uis, { open: 0, max: options.maxUiSockets ?? 32, name: "UI" }],
+  ]);
 
   const info = () => ({
     v: HUB_PROTOCOL_VERSION,
@@ -161,14 +178,22 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     const url = new URL(req.url ?? "/", `http://${HUB_HOST}:${port}`);
     const refusal = checkRequest(req, url, port, token, "upgrade");
     const endpoint = url.pathname === TAP_PATH ? taps : url.pathname === UI_PATH ? uis : undefined;
-    if (refusal || !endpoint) {
-      const status = refusal?.status ?? 404;
-      const reason = refusal?.reason ?? "no such endpoint";
+    const count = endpoint && sockets.get(endpoint);
+    const full = !refusal && count && count.open >= count.max;
+    if (refusal || !endpoint || !count || full) {
+      const status = refusal?.status ?? (full ? 503 : 404);
+      const reason =
+        refusal?.reason ??
+        (full
+          ? `the hub already has ${count.max} ${count.name} connections (its limit)`
+          : "no such endpoint");
       socket.end(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${reason.length + 1}\r\n\r\n${reason}\n`,
       );
       return;
     }
+    count.open++;
+    socket.once("close", () => count.open--);
     wss.handleUpgrade(req, socket, head, (ws) => endpoint.accept(ws));
   }
 
@@ -180,6 +205,10 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
   server.on("upgrade", onUpgrade);
   server.on("clientError", (_err, socket) => socket.destroy());
+  limitConnections(server, {
+    maxConnections: options.maxConnections ?? 512,
+    headersTimeoutMs: options.headersTimeoutMs ?? 5_000,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, HUB_HOST, () => {

@@ -11,8 +11,8 @@ import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { type CliCommand, CliError } from "../command.js";
 import { openUiLink } from "../open-browser.js";
 
-const HELP = `Usage: acp-retry-inspector serve [--port N] [--open] [--traces-dir DIR] [--ui-dir DIR] [--ring-size N] [--demo]
-                                 [--agents FILE] [-- <agent command...>]
+const HELP = `Usage: acp-retry-inspector serve [--port N] [--open] [--traces-dir DIR] [--ui-dir DIR] [--ring-size N]
+                                 [--ring-bytes N] [--demo] [--agents FILE] [-- <agent command...>]
 
 Runs the hub headless: proxies started with \`acp-retry-inspector proxy\` find it through the
 rendezvous file and stream their sessions to it; UIs and \`acp-retry-inspector fault\` talk to it.
@@ -28,6 +28,9 @@ Options:
   --ui-dir DIR      Serve this UI build (index.html + assets). Default: the renderer built beside
                     this CLI (dist/renderer); without one the hub serves a placeholder page.
   --ring-size N     Events kept in memory for late subscribers (default 50000).
+  --ring-bytes N    Bytes of events kept in memory for late subscribers (default 64MiB); a number
+                    of bytes, or with a suffix KiB, MiB or GiB (64MiB). The oldest events go first;
+                    a UI that fell behind them is told so and the trace files still hold them.
   --demo            Also run the built-in demo: demo-agent behind a tap reporting to this hub, an
                     in-process demo client and the RFD scenarios, driven from the UI (docs/demo.md).
   --demo-turn-ms N  The demo agent's turn length (default 1500, readable).
@@ -55,6 +58,19 @@ function positiveInt(name: string, v: string | undefined, max: number): number |
   return n;
 }
 
+const BYTE_UNITS: Record<string, number> = { "": 1, b: 1, kib: 1 << 10, mib: 1 << 20, gib: 1 << 30 };
+
+/** A byte count such as `67108864` or `64MiB` (suffixes KiB, MiB, GiB), from 1 byte to 64 GiB. */
+export function byteSize(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d+)\s*([a-z]*)$/i.exec(v.trim());
+  const unit = m && BYTE_UNITS[(m[2] as string).toLowerCase()];
+  const n = m && unit ? Number(m[1]) * unit : Number.NaN;
+  if (!(n >= 1 && n <= 64 * 2 ** 30))
+    throw new CliError(`${name} must be a size from 1 byte to 64GiB, such as 67108864 or 64MiB`);
+  return n;
+}
+
 /** `acp-retry-inspector serve`: runs the hub until interrupted. */
 export const serveCommand: CliCommand = {
   name: "serve",
@@ -74,6 +90,7 @@ export const serveCommand: CliCommand = {
           "traces-dir": { type: "string" },
           "ui-dir": { type: "string" },
           "ring-size": { type: "string" },
+          "ring-bytes": { type: "string" },
           demo: { type: "boolean" },
           "demo-turn-ms": { type: "string" },
           "demo-timeout-ms": { type: "string" },
@@ -88,6 +105,7 @@ export const serveCommand: CliCommand = {
     }
     const port = positiveInt("--port", values.port as string | undefined, 65_535);
     const ringSize = positiveInt("--ring-size", values["ring-size"] as string | undefined, 10_000_000);
+    const ringBytes = byteSize("--ring-bytes", values["ring-bytes"] as string | undefined);
     const demoTurnMs = positiveInt("--demo-turn-ms", values["demo-turn-ms"] as string | undefined, 600_000);
     const demoTimeoutMs = positiveInt(
       "--demo-timeout-ms",
@@ -110,6 +128,7 @@ export const serveCommand: CliCommand = {
       rendezvousPath: path,
       ...(port !== undefined && { port }),
       ...(ringSize !== undefined && ringSize > 0 && { ringSize }),
+      ...(ringBytes !== undefined && { ringBytes }),
       ...(uiDir !== undefined && { staticDir: uiDir }),
     }).catch((err: NodeJS.ErrnoException) => {
       throw new CliError(`cannot start the hub: ${err.code ?? err.message}`, 1);
