@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { TraceRecord } from "../../shared/trace/record.js";
 import { cliPath } from "../tools/testing/cli.js";
+import { TERMINAL_CONTROL } from "../tools/testing/terminal-controls.js";
 import { readTrace } from "../trace/trace-reader.js";
 import { runConformance } from "./run-conformance.js";
 import { STUB_AGENT, stdioOptions, tempDir } from "./testing/conformance-fixtures.js";
@@ -156,6 +157,37 @@ describe.concurrent("agents the suite cannot pass", () => {
       "NOT RUN: v2 not supported: the agent answered initialize with protocolVersion 1",
     );
     expect(stdout).toContain("0 passed, 0 failed (0 required), 11 skipped");
+  }, 60_000);
+
+  test("an agent's name and error messages with escape sequences are printed escaped: table, progress and JSON", async () => {
+    const conformance = (...args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [cliPath(), "conformance", "--traces-dir", tempDir("traces"), "--only", "key-validation", ...args],
+          { stdio: ["ignore", "pipe", "pipe"] },
+        );
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (c: Buffer) => {
+          stdout += c.toString("utf8");
+        });
+        child.stderr.on("data", (c: Buffer) => {
+          stderr += c.toString("utf8");
+        });
+        child.on("close", (code) => resolve({ code, stdout, stderr }));
+      });
+    const table = await conformance("--verbose", "--", ...stub("hostile"));
+    expect(table.code).toBe(1);
+    expect(table.stdout).toContain("conformance of stub \\x1b[2J\\x1b]52;c;SGVsbG8=\\x07\\x1b[8m\\x9b2J\\n");
+    expect(table.stdout).toContain("session/new failed: -32603 no \\x1b[2J");
+    expect(table.stdout).not.toMatch(TERMINAL_CONTROL);
+    expect(table.stdout.split("\n").some((l) => l.startsWith("  forged line"))).toBe(false);
+    expect(table.stderr).toContain("(stub \\x1b[2J");
+    expect(table.stderr).not.toMatch(TERMINAL_CONTROL);
+    const json = await conformance("--json", "--", ...stub("hostile"));
+    expect(json.stdout).not.toMatch(TERMINAL_CONTROL);
+    expect(JSON.parse(json.stdout).probe.info.name.startsWith("stub \u001b[2J")).toBe(true);
   }, 60_000);
 
   test("usage errors exit 2", async () => {

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { CASE_NAMES, isCaseName } from "../../../shared/conformance/case-catalogue.js";
 import type { CaseName, ConformanceProgress } from "../../../shared/conformance/conformance-result.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
+import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector conformance [options] (-- <agent command...> | --url URL)
 
@@ -111,7 +112,7 @@ export const conformanceCommand: CliCommand = {
     }
     const quiet = values.quiet === true;
     const say = (line: string) => {
-      if (!quiet) process.stderr.write(`conformance: ${line}\n`);
+      if (!quiet) process.stderr.write(`conformance: ${terminalSafe(line)}\n`);
     };
     // Loaded on demand so `--help` and the other commands never pay for the suite.
     const { runConformance } = await import("../../conformance/run-conformance.js");
@@ -125,7 +126,9 @@ export const conformanceCommand: CliCommand = {
       suiteTimeoutMs: positiveInt("--suite-timeout-ms", values["suite-timeout-ms"] as string | undefined),
       concurrency: positiveInt("--concurrency", values.concurrency as string | undefined),
       onAgentStderr:
-        values.verbose === true ? (name, line) => process.stderr.write(`[${name}] ${line}\n`) : undefined,
+        values.verbose === true
+          ? (name, line) => process.stderr.write(`[${name}] ${terminalSafe(line)}\n`)
+          : undefined,
     });
     say(`traces: ${options.tracesDir}`);
     const total = only.length > 0 ? only.length : CASE_NAMES.length;
@@ -146,7 +149,7 @@ export const conformanceCommand: CliCommand = {
       }
     }
     if (values.json === true) {
-      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      process.stdout.write(`${terminalSafeJson(report, 2)}\n`);
     } else {
       const { renderResultTable } = await import("../../conformance/result-table.js");
       process.stdout.write(renderResultTable(report));

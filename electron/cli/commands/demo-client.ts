@@ -4,6 +4,7 @@ import { type AgentTarget, targetForUrl } from "../../peers/client/agent-transpo
 import { type ClientReport, runDemoClient } from "../../peers/client/demo-client.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
+import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector demo-client [options] (--url URL | -- AGENT_COMMAND [ARGS...])
 
@@ -72,7 +73,7 @@ function summary(report: ClientReport): string {
     );
   }
   lines.push(`deploys seen: ${report.observed.deploys.join(", ") || "none"}`);
-  return lines.join("\n");
+  return lines.map((l) => terminalSafe(l)).join("\n");
 }
 
 /** `acp-retry-inspector demo-client`: the reference v2 client with keys, pending file and resends. */
@@ -138,10 +139,10 @@ export const demoClientCommand: CliCommand = {
         3_600_000,
         0,
       ),
-      log: quiet ? undefined : (line) => process.stderr.write(`demo-client: ${line}\n`),
-      onAgentStderr: quiet ? undefined : (line) => process.stderr.write(`agent: ${line}\n`),
+      log: quiet ? undefined : (line) => process.stderr.write(`demo-client: ${terminalSafe(line)}\n`),
+      onAgentStderr: quiet ? undefined : (line) => process.stderr.write(`agent: ${terminalSafe(line)}\n`),
     });
-    process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : summary(report)}\n`);
+    process.stdout.write(`${values.json ? terminalSafeJson(report, 2) : summary(report)}\n`);
     return report.ok ? 0 : 1;
   },
 };

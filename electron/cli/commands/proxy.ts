@@ -17,6 +17,7 @@ import { RecordSequencer } from "../../trace/record-sequencer.js";
 import { TraceFanout } from "../../trace/trace-fanout.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
 import { type CliCommand, CliError } from "../command.js";
+import { terminalSafe } from "../report/terminal-text.js";
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 /**
@@ -83,7 +84,7 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
 }
 
 function say(message: string): void {
-  process.stderr.write(`acp-retry-inspector: ${message}\n`);
+  process.stderr.write(`acp-retry-inspector: ${terminalSafe(message)}\n`);
 }
 
 const HELP = [
