@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { TraceRecord } from "../../shared/trace/record.js";
@@ -159,6 +160,39 @@ describe.concurrent("agents the suite cannot pass", () => {
     expect(stdout).toContain("0 passed, 0 failed (0 required), 11 skipped");
   }, 60_000);
 
+  test("usage errors exit 2", async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [cliPath(), "conformance", ...args], {
+          stdio: ["ignore", "ignore", "pipe"],
+        });
+        let stderr = "";
+        child.stderr.on("data", (c: Buffer) => {
+          stderr += c.toString("utf8");
+        });
+        child.on("close", (code) => resolve({ code, stderr }));
+      });
+    expect(await run([])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("give either --url URL or -- <agent command...>"),
+    });
+    expect(await run(["--only", "nope", "--", "x"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("unknown case 'nope'"),
+    });
+    expect(await run(["--restart-cmd", "x", "--", "y"])).toMatchObject({ code: 2 });
+    // trace files are never replaced, so a folder holding an earlier run's traces is refused up front
+    const used = tempDir("used");
+    writeFileSync(join(used, "probe.jsonl"), "");
+    expect(await run(["--traces-dir", used, "--", "y"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("already holds the traces of a run; give a new or empty folder"),
+    });
+  }, 30_000);
+});
+
+// Apart from the concurrent block above, whose cases have timing limits a loaded machine can miss.
+describe("what the suite prints", () => {
   test("an agent's name and error messages with escape sequences are printed escaped: table, progress and JSON", async () => {
     const conformance = (...args: string[]) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -189,27 +223,4 @@ describe.concurrent("agents the suite cannot pass", () => {
     expect(json.stdout).not.toMatch(TERMINAL_CONTROL);
     expect(JSON.parse(json.stdout).probe.info.name.startsWith("stub \u001b[2J")).toBe(true);
   }, 60_000);
-
-  test("usage errors exit 2", async () => {
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [cliPath(), "conformance", ...args], {
-          stdio: ["ignore", "ignore", "pipe"],
-        });
-        let stderr = "";
-        child.stderr.on("data", (c: Buffer) => {
-          stderr += c.toString("utf8");
-        });
-        child.on("close", (code) => resolve({ code, stderr }));
-      });
-    expect(await run([])).toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining("give either --url URL or -- <agent command...>"),
-    });
-    expect(await run(["--only", "nope", "--", "x"])).toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining("unknown case 'nope'"),
-    });
-    expect(await run(["--restart-cmd", "x", "--", "y"])).toMatchObject({ code: 2 });
-  }, 30_000);
 });

@@ -1,5 +1,5 @@
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CASE_NAMES, isCaseName } from "../../../shared/conformance/case-catalogue.js";
 import type { CaseName, ConformanceProgress } from "../../../shared/conformance/conformance-result.js";
@@ -22,7 +22,8 @@ Options:
   --only NAME              run only this case (repeatable, or comma-separated)
   --json                   print the report as JSON instead of the table
   --junit FILE             also write a JUnit XML report to FILE
-  --traces-dir DIR         where the traces go (default: a new folder in the trace folder; printed)
+  --traces-dir DIR         where the traces go: a new or empty folder (default: a new folder in the
+                           private per-user trace folder; printed). Trace files are mode 0600
   --cwd DIR                working directory of the agent and its sessions (default: the current one)
   --case-timeout-ms N      time limit of one case (default: 20000)
   --suite-timeout-ms N     time limit of the whole run (default: 300000)
@@ -34,7 +35,7 @@ Exit status: 0 every required case passed (skips allowed); 1 a required case fai
 did not answer initialize; 2 usage error; 3 the agent does not support v2 (no case ran).
 
 Examples:
-  acp-retry-inspector conformance -- acp-retry-inspector demo-agent --store /tmp/conf-store
+  acp-retry-inspector conformance -- acp-retry-inspector demo-agent --store conf-store
   acp-retry-inspector conformance --junit conformance.xml -- npx my-acp-agent
   acp-retry-inspector conformance --url ws://127.0.0.1:8080/acp --restart-cmd "systemctl restart my-agent"`;
 
@@ -130,6 +131,20 @@ export const conformanceCommand: CliCommand = {
           ? (name, line) => process.stderr.write(`[${name}] ${terminalSafe(line)}\n`)
           : undefined,
     });
+    // Trace files are created exclusively, never replaced: a folder a run already used would lose them.
+    if (existsSync(join(options.tracesDir, "probe.jsonl")))
+      throw new CliError(
+        `conformance: --traces-dir ${options.tracesDir} already holds the traces of a run; give a new or empty folder`,
+      );
+    if (values["traces-dir"] === undefined) {
+      const { ensurePrivateDir, PrivateFileError } = await import("../../trace/private-files.js");
+      try {
+        ensurePrivateDir(dirname(options.tracesDir));
+      } catch (err) {
+        if (err instanceof PrivateFileError) throw new CliError(`conformance: ${err.message}`, 1);
+        throw err;
+      }
+    }
     say(`traces: ${options.tracesDir}`);
     const total = only.length > 0 ? only.length : CASE_NAMES.length;
     const done = { n: 0 };

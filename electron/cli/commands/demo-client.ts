@@ -32,7 +32,7 @@ Options:
   --quiet              no progress lines on stderr
 
 Examples:
-  acp-retry-inspector demo-client --prompt "deploy it" -- acp-retry-inspector demo-agent --store /tmp/s
+  acp-retry-inspector demo-client --prompt "deploy it" -- acp-retry-inspector demo-agent --store agent-store
   acp-retry-inspector demo-client --url ws://127.0.0.1:8080/acp --prompt one --prompt two --json`;
 
 function positiveInt(name: string, value: string | undefined, fallback: number, min = 1): number {

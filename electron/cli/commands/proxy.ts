@@ -1,6 +1,4 @@
-import { mkdirSync } from "node:fs";
 import { constants } from "node:os";
-import { join } from "node:path";
 import type { FaultRule } from "../../../shared/faults/fault-rule.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../shared/trace/record.js";
 import { rendezvousPath } from "../../hub-client/hub-paths.js";
@@ -12,7 +10,7 @@ import { createHubLink, type HubLink } from "../../tap/hub-link/hub-link.js";
 import { HubSink } from "../../tap/hub-link/hub-sink.js";
 import { isAgentUrl } from "../../tap/remote/agent-url.js";
 import { StdioTap } from "../../tap/stdio/stdio-tap.js";
-import { defaultTraceDir, TRACE_DIR_ENV, traceFileName } from "../../trace/default-trace-path.js";
+import { defaultTraceDir, newDefaultTracePath, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 import { RecordSequencer } from "../../trace/record-sequencer.js";
 import { TraceFanout } from "../../trace/trace-fanout.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
@@ -98,9 +96,10 @@ const HELP = [
   "forwarding and attaches when a hub appears. The session never depends on the hub.",
   "",
   "Options:",
-  "  --trace FILE     write the trace here (replaced if it exists). Default: a new file in",
+  "  --trace FILE     write the trace here: a new file, mode 0600. A path that exists (a file, a",
+  "                   symbolic link) is refused and the session runs untraced. Default: a new file in",
   `                   ${defaultTraceDir()}`,
-  `                   (set ${TRACE_DIR_ENV} to change the folder)`,
+  `                   (a private 0700 folder; set ${TRACE_DIR_ENV} to change it)`,
   "  --fault RULE     arm a fault rule locally, without a hub (repeatable; first given, first applied):",
   "                   ACTION[:name=value,...] with ACTION one of drop-response, drop-request, delay,",
   "                   disconnect-client, kill-agent, restart-agent and names method, session, key,",
@@ -117,10 +116,10 @@ const HELP = [
   "Fault semantics (drop, delay, disconnect, kill, restart on stdio and remote): docs/faults.md.",
   "",
   "Examples:",
-  "  acp-retry-inspector proxy --trace /tmp/session.jsonl -- npx @zed-industries/claude-code-acp",
+  "  acp-retry-inspector proxy -- npx @zed-industries/claude-code-acp",
   "  acp-retry-inspector proxy --fault drop-response:method=session/prompt,count=1 -- my-agent",
   "  acp-retry-inspector proxy --fault restart-agent:method=session/prompt,on=response -- my-agent --store s",
-  "  acp-retry-inspector proxy --listen ws://127.0.0.1:8080 -- acp-retry-inspector demo-agent --store /tmp/s",
+  "  acp-retry-inspector proxy --listen ws://127.0.0.1:8080 -- acp-retry-inspector demo-agent --store my-store",
 ].join("\n");
 
 /** The trace, the fault rules and the hub link one proxy run shares. */
@@ -132,16 +131,18 @@ interface ProxyRecorder {
   readonly hubReady: Promise<void>;
 }
 
+/** `null` for `path`: no trace file (the folder could not be used, and the user was told). */
 function startRecorder(
   parsed: ProxyArgs,
   header: TraceHeader,
-  path: string,
+  path: string | null,
   rules: FaultRule[],
 ): ProxyRecorder {
-  const writer = new TraceWriter(path, header, {
-    onError: (m) => say(`${m}; still forwarding, without a trace`),
-  });
-  const trace = new TraceFanout(new RecordSequencer(), [writer], say);
+  const writers =
+    path === null
+      ? []
+      : [new TraceWriter(path, header, { onError: (m) => say(`${m}; still forwarding, without a trace`) })];
+  const trace = new TraceFanout(new RecordSequencer(), writers, say);
   const faults = new FaultInjector(trace);
   if (rules.length > 0) faults.armLocal(rules);
   let link: HubLink | null = null;
@@ -191,16 +192,14 @@ export const proxyCommand: CliCommand = {
     });
     const { command } = parsed;
     const startedAt = new Date();
-    let path = parsed.trace;
-    if (path === undefined) {
-      const dir = defaultTraceDir();
+    let path: string | null = parsed.trace ?? null;
+    if (parsed.trace === undefined) {
       try {
-        mkdirSync(dir, { recursive: true });
-      } catch {
-        // The writer reports the failure when it cannot open the file.
+        path = newDefaultTracePath(startedAt);
+        say(`trace: ${path}`);
+      } catch (err) {
+        say(`${(err as Error).message}; still forwarding, without a trace`);
       }
-      path = join(dir, traceFileName(startedAt));
-      say(`trace: ${path}`);
     }
     const header: TraceHeader = {
       format: TRACE_FORMAT,
@@ -245,7 +244,7 @@ async function runFront(
   parsed: ProxyArgs,
   listen: string,
   header: TraceHeader,
-  path: string,
+  path: string | null,
   rules: FaultRule[],
 ): Promise<number> {
   const { parseListenUrl } = await import("../../tap/remote/listen-url.js");
