@@ -20,10 +20,20 @@ export class TraceReadError extends Error {}
 /**
  * Streams a trace file line by line with bounded memory. Bad lines are reported as `problem`
  * events and skipped, never thrown; a half-written last line is reported as truncated and the
- * rest of the file is kept.
+ * rest of the file is kept. `options.bytes` reads only the file's first bytes (its size at some
+ * moment), so two passes over a trace that is still growing see the same lines.
  */
-export async function* readTrace(path: string): AsyncGenerator<TraceReadEvent> {
-  const stream = createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 });
+export async function* readTrace(
+  path: string,
+  options: { readonly bytes?: number } = {},
+): AsyncGenerator<TraceReadEvent> {
+  const { bytes } = options;
+  if (bytes === 0) throw new TraceReadError(`not a trace file: ${path} is empty`);
+  const stream = createReadStream(path, {
+    encoding: "utf8",
+    highWaterMark: 1 << 20,
+    ...(bytes !== undefined && { end: bytes - 1 }),
+  });
   let pending = "";
   let lineNo = 0;
   let sawHeader = false;
