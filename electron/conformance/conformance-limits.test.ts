@@ -20,6 +20,8 @@ async function remoteStub(mode: string): Promise<{ ws: string; http: string; sto
       "proxy",
       "--listen",
       "ws://127.0.0.1:0",
+      // The agent under test: the suite's own front connects to it without a token.
+      "--no-auth",
       "--no-hub",
       "--trace",
       join(tempDir("stub"), "t.jsonl"),

@@ -219,6 +219,7 @@ export class BuiltInDemo {
       );
       const client = new LiveDemoClient({
         url: this.tap.url,
+        token: this.tap.token,
         cwd: this.o.dataDir,
         attemptTimeoutMs: this.o.attemptTimeoutMs ?? 3_000,
         onChange: () => this.changes.changed(),
