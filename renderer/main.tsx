@@ -20,20 +20,27 @@ if (!rootElement) throw new Error("index.html has no #root");
 const preference = loadThemePreference(window);
 document.documentElement.dataset.theme = preference.theme;
 document.documentElement.dataset.text = preference.largeText ? "large" : "normal";
-const { bridge } = chooseBridge(window);
-const inspector = createInspector(bridge, preference, (cb) => requestAnimationFrame(cb));
-
-function Connected() {
-  useEffect(() => connectStore(inspector), []);
-  return (
-    <InspectorContext value={inspector}>
-      <Root />
-    </InspectorContext>
+const choice = chooseBridge(window);
+const root = createRoot(rootElement);
+if ("missingToken" in choice) {
+  root.render(
+    <StrictMode>
+      <MissingToken refused={false} />
+    </StrictMode>,
+  );
+} else {
+  const inspector = createInspector(choice.bridge, preference, (cb) => requestAnimationFrame(cb));
+  const Connected = () => {
+    useEffect(() => connectStore(inspector), []);
+    return (
+      <InspectorContext value={inspector}>
+        <Root />
+      </InspectorContext>
+    );
+  };
+  root.render(
+    <StrictMode>
+      <Connected />
+    </StrictMode>,
   );
 }
-
-createRoot(rootElement).render(
-  <StrictMode>
-    <Connected />
-  </StrictMode>,
-);

@@ -12,7 +12,7 @@ test.afterAll(async () => {
 });
 
 async function faultList(): Promise<FaultRule[]> {
-  const r = await hub.cli(["fault", "list", "--json", "--hub", hub.url]);
+  const r = await hub.cli(["fault", "list", "--json", "--hub", hub.bareUrl]);
   expect(r.code, r.stderr).toBe(0);
   const parsed = JSON.parse(r.stdout) as { rules?: FaultRule[] } | FaultRule[];
   return Array.isArray(parsed) ? parsed : (parsed.rules ?? []);
@@ -50,11 +50,11 @@ test("fault buttons arm rules the hub lists, and the UI disarms them", async ({ 
   expect((await faultList()).map((r) => r.id)).toEqual([listed[0]!.id, listed[2]!.id]);
 
   // Rules armed elsewhere (the CLI) show up in the UI too, and clearing there empties the list here.
-  expect((await hub.cli(["fault", "kill-agent", "--method", "session/prompt", "--hub", hub.url])).code).toBe(
-    0,
-  );
+  expect(
+    (await hub.cli(["fault", "kill-agent", "--method", "session/prompt", "--hub", hub.bareUrl])).code,
+  ).toBe(0);
   await expect(armed).toContainText("kill-agent");
-  expect((await hub.cli(["fault", "clear", "--hub", hub.url])).code).toBe(0);
+  expect((await hub.cli(["fault", "clear", "--hub", hub.bareUrl])).code).toBe(0);
   await expect(armed).toContainText("No fault armed");
   expect(await faultList()).toEqual([]);
   expect(problems).toEqual([]);

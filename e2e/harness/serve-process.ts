@@ -9,13 +9,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { takeFragmentToken } from "../../shared/hub/hub-auth.js";
 import { cliPath, rendererDir } from "./build-once.js";
 
 /** A running `serve`. */
 export interface ServeProcess {
-  /** The UI URL with its token, as `serve` printed it. */
+  /** The UI link as `serve` printed it, its token in the fragment (`/#token=…`). */
   readonly url: string;
-  /** The same URL without the token. */
+  /** The hub's address without the token (`http://127.0.0.1:PORT/`). */
   readonly bareUrl: string;
   readonly port: number;
   readonly token: string;
@@ -29,14 +30,19 @@ export interface ServeProcess {
 }
 
 /** Starts `serve` and resolves once it printed its URL (within `timeoutMs`). */
-/** `extraArgs` go after the harness's own (e.g. `--demo`); the demo's files stay in the scratch folder. */
+/**
+ * `extraArgs` go after the harness's own (e.g. `--demo`); the demo's files stay in the scratch
+ * folder. `extraEnv(dir)` adds variables for `serve` and the CLI, given the scratch folder.
+ */
 export async function startServe(
   timeoutMs = 15_000,
   extraArgs: readonly string[] = [],
+  extraEnv: (dir: string) => Record<string, string> = () => ({}),
 ): Promise<ServeProcess> {
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-e2e-"));
   const env = {
     ...process.env,
+    ...extraEnv(dir),
     ACP_RETRY_INSPECTOR_RUNTIME_DIR: join(dir, "run"),
     XDG_STATE_HOME: join(dir, "state"),
     XDG_CONFIG_HOME: join(dir, "config"),
@@ -74,7 +80,7 @@ export async function startServe(
     url,
     bareUrl: `${u.origin}/`,
     port: Number(u.port),
-    token: u.searchParams.get("token") ?? "",
+    token: takeFragmentToken(u.hash).token ?? "",
     cli: (args) =>
       new Promise((resolve) => {
         execFile(

@@ -144,7 +144,9 @@ describe.runIf(PROXY_LISTENS)("BuiltInDemo", { timeout: 60_000 }, () => {
     });
     expect(await got.json()).toMatchObject({ v: 1, state: "ready" });
 
-    const ws = new WebSocket(`ws://127.0.0.1:${hub.port}/ws/ui?token=${hub.token}`);
+    const ws = new WebSocket(`ws://127.0.0.1:${hub.port}/ws/ui`, {
+      headers: { Authorization: `Bearer ${hub.token}` },
+    });
     const seen: HubToUi[] = [];
     const replied = new Promise<HubToUi>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no reply; saw ${JSON.stringify(seen)}`)), 10_000);

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { DemoCommand, DemoStatus } from "../../shared/demo/demo-wire.js";
 import type { AgentMode, TurnLength } from "../../shared/demo/scenario.js";
 import { findScenario } from "../../shared/demo/scenarios.js";
+import { uiLink } from "../../shared/hub/hub-auth.js";
 import type { Submission } from "../../shared/keys/client-submission-tracker.js";
 import type { HubTarget } from "../hub-client/hub-client.js";
 import { writeRendezvous } from "../hub-client/rendezvous.js";
@@ -81,7 +82,7 @@ export class BuiltInDemo {
       pid: process.pid,
       port: options.hub.port,
       token: options.hub.token,
-      url: `http://127.0.0.1:${options.hub.port}/?token=${options.hub.token}`,
+      url: uiLink(`http://127.0.0.1:${options.hub.port}`, options.hub.token),
       startedAt: new Date().toISOString(),
     });
     await demo.watch.open();

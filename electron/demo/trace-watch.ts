@@ -34,10 +34,10 @@ export class TraceWatch {
   /** Connects and subscribes from the hub's latest event; resolves once subscribed. */
   open(timeoutMs = 10_000): Promise<void> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(
-        `ws://127.0.0.1:${this.hub.port}${UI_PATH}?token=${encodeURIComponent(this.hub.token)}`,
-        { perMessageDeflate: false },
-      );
+      const ws = new WebSocket(`ws://127.0.0.1:${this.hub.port}${UI_PATH}`, {
+        headers: { Authorization: `Bearer ${this.hub.token}` },
+        perMessageDeflate: false,
+      });
       this.socket = ws;
       const timer = setTimeout(() => reject(new Error("the hub did not greet the demo")), timeoutMs);
       ws.on("message", (data) => {

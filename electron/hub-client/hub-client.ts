@@ -1,3 +1,4 @@
+import { takeFragmentToken } from "../../shared/hub/hub-auth.js";
 import { callOverHttp, type HttpTransport } from "../../shared/ops/call-over-http.js";
 import type { OperationArgs, OperationName, OperationResult } from "../../shared/ops/operations.js";
 import { rendezvousPath } from "./hub-paths.js";
@@ -13,28 +14,58 @@ export interface HubTarget {
 /** Why no hub could be reached, in words for the user. */
 export class HubUnreachable extends Error {}
 
+/** A hub address the user gave that cannot be used as given (a token in it, not loopback), in words for the user. */
+export class HubAddressRefused extends Error {}
+
+/** The environment variable that gives the CLI the hub's token (never argv, which `ps` shows to everyone). */
+export const TOKEN_ENV = "ACP_RI_TOKEN";
+
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost"]);
+
+/** The origin of an explicit `--hub` URL: loopback only, and no token in it (query or fragment). */
+function explicitHub(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new HubAddressRefused(`--hub ${url} is not a URL`);
+  }
+  if (u.searchParams.has("token") || takeFragmentToken(u.hash).token !== undefined)
+    throw new HubAddressRefused(
+      `--hub must not carry the token: a command line is visible to every user of this machine (ps). ` +
+        `Pass the hub's address only (${u.origin}) and the token in ${TOKEN_ENV}, or let the CLI read ` +
+        "the hub's rendezvous file",
+    );
+  if (u.protocol !== "http:" || !LOOPBACK_NAMES.has(u.hostname) || u.port === "")
+    throw new HubAddressRefused(`--hub must be http://127.0.0.1:PORT (the hub listens on loopback only)`);
+  return u;
+}
+
 /**
- * Finds the hub: an explicit URL (a pasted UI URL carries its token) plus token, else the
- * rendezvous file. Throws `HubUnreachable` when there is none or it is stale.
+ * Finds the hub: an explicit loopback URL (`--hub`, no token in it), else the rendezvous file. The
+ * token comes from `ACP_RI_TOKEN` when set, else from the rendezvous file, and that file's token
+ * goes only to the hub that file names. Throws `HubAddressRefused` for an unusable `--hub` and
+ * `HubUnreachable` when there is no hub or no token for it.
  */
 export function findHubTarget(
-  explicit: { url?: string; token?: string },
+  explicit: { url?: string },
   path = rendezvousPath(),
+  env: NodeJS.ProcessEnv = process.env,
 ): HubTarget {
-  if (explicit.url !== undefined) {
-    let u: URL;
-    try {
-      u = new URL(explicit.url);
-    } catch {
-      throw new HubUnreachable(`--hub ${explicit.url} is not a URL`);
-    }
-    const token = explicit.token ?? u.searchParams.get("token") ?? undefined;
-    if (!token) throw new HubUnreachable("--hub needs --token (or a URL with ?token=)");
-    return { base: u.origin, token };
-  }
+  const fromEnv = env[TOKEN_ENV] || undefined;
   const r = readRendezvous(path);
-  if (r.kind === "live")
-    return { base: `http://127.0.0.1:${r.hub.port}`, token: explicit.token ?? r.hub.token };
+  if (explicit.url !== undefined) {
+    const u = explicitHub(explicit.url);
+    const sameHub = r.kind === "live" && Number(u.port) === r.hub.port;
+    const token = fromEnv ?? (sameHub ? r.hub.token : undefined);
+    if (!token)
+      throw new HubUnreachable(
+        `no token for the hub at ${u.origin}: set ${TOKEN_ENV} to its token (in its rendezvous file, ` +
+          `field "token"); the hub in ${path} ${r.kind === "live" ? `is on port ${r.hub.port}` : "is not running"}`,
+      );
+    return { base: `http://127.0.0.1:${u.port}`, token };
+  }
+  if (r.kind === "live") return { base: `http://127.0.0.1:${r.hub.port}`, token: fromEnv ?? r.hub.token };
   if (r.kind === "stale")
     throw new HubUnreachable(
       `the hub in ${path} is no longer running; start one with \`acp-retry-inspector serve\``,

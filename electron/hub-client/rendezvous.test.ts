@@ -17,7 +17,7 @@ const hub = (pid: number, hubId = "h1"): Rendezvous => ({
   pid,
   port: 1234,
   token: "t",
-  url: "http://127.0.0.1:1234/?token=t",
+  url: "http://127.0.0.1:1234/#token=t",
   startedAt: "x",
 });
 

@@ -8,7 +8,7 @@ export interface Rendezvous {
   readonly pid: number;
   readonly port: number;
   readonly token: string;
-  /** The UI URL, token included. */
+  /** The UI link, its token in the fragment (`http://127.0.0.1:PORT/#token=…`). */
   readonly url: string;
   readonly startedAt: string;
 }

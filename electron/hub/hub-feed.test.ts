@@ -93,6 +93,41 @@ describe("hub event feed", () => {
     expect(events(ui).at(-1)?.seq).toBe(501);
   });
 
+  it("takes taps' bursts over several event-loop turns without losing or reordering a record", async () => {
+    const hub = await hubWith(50_000);
+    const ui = await probe(hub);
+    ui.send({ t: "subscribe", after: 0 });
+    const big = (seq: number): TraceRecord => ({
+      type: "frame",
+      seq,
+      ts: seq,
+      conn: 1,
+      dir: "agent->client",
+      raw: `${"y".repeat(2_000)}${seq}`,
+    });
+    // 3 taps x 2,000 records of ~2 KB: far more than one turn's 1 MiB budget at a time
+    const links = [1, 2, 3].map(() => link({ header, hub: { port: hub.port, token: hub.token } }));
+    for (const l of links) for (let i = 1; i <= 2_000; i++) l.send(big(i));
+    await until(() => links.every((l) => l.stats().acked === 2_000), "every record acked", 15_000);
+    await ui.waitForEvents(3 * 2_001, 10_000);
+    const byTrace = new Map<string, number[]>();
+    for (const e of recordEvents(ui))
+      byTrace.set(e.traceId, [...(byTrace.get(e.traceId) ?? []), e.record.seq]);
+    expect([...byTrace.values()]).toEqual(
+      [1, 2, 3].map(() => Array.from({ length: 2_000 }, (_, i) => i + 1)),
+    );
+    expect(events(ui).map((e) => e.seq)).toEqual(Array.from({ length: 3 * 2_001 }, (_, i) => i + 1));
+    for (const l of links) {
+      const lines = readFileSync(join(dir, "traces", `${l.stats().traceId}.jsonl`), "utf8")
+        .trimEnd()
+        .split("\n");
+      expect(lines.slice(1).map((x) => JSON.parse(x).seq)).toEqual(
+        Array.from({ length: 2_000 }, (_, i) => i + 1),
+      );
+      expect(lines[2_000]).toBe(JSON.stringify(big(2_000)));
+    }
+  });
+
   it("serves a late subscriber only what follows seq N", async () => {
     const hub = await hubWith(1_000);
     const l = link({ header, hub: { port: hub.port, token: hub.token } });

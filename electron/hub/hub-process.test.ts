@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
+import { takeFragmentToken } from "../../shared/hub/hub-auth.js";
 import { TRACE_FORMAT, type TraceRecord } from "../../shared/trace/record.js";
 import { createHubLink, type HubLink } from "../tap/hub-link/hub-link.js";
 import { cliPath } from "../tools/testing/cli.js";
@@ -47,10 +48,13 @@ function serve(tracesDir: string): Promise<{ child: ChildProcess; url: URL }> {
   });
 }
 
-/** Runs the CLI to completion. */
-function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+/** Runs the CLI to completion (with `extraEnv` on top of the test's environment). */
+function cli(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath(), ...args], { env: env() });
+    const child = spawn(process.execPath, [cliPath(), ...args], { env: { ...env(), ...extraEnv } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {
@@ -126,7 +130,8 @@ describe("serve and fault (real processes)", { timeout: 120_000 }, () => {
   it("arms, lists, disarms and clears rules through the fault CLI", async () => {
     const { child, url } = await serve(join(dir, "traces"));
     expect(url.host).toMatch(/^127\.0\.0\.1:\d+$/);
-    expect(url.searchParams.get("token")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.search).toBe("");
+    expect(url.hash).toMatch(/^#token=[A-Za-z0-9_-]{43}$/);
     const rendezvous = join(runDir, "hub.json");
     expect(statSync(rendezvous).mode & 0o777).toBe(0o600);
 
@@ -165,17 +170,48 @@ describe("serve and fault (real processes)", { timeout: 120_000 }, () => {
     expect((await cli(["fault", "clear"])).stdout).toContain("disarmed 1 rule(s)");
     expect((await cli(["fault", "list"])).stdout).toContain("no fault rules armed");
 
-    const wrongToken = await cli(["fault", "list", "--hub", url.origin, "--token", "nope"]);
-    expect(wrongToken.status).toBe(1);
-    expect(wrongToken.stderr).toContain("token");
-    expect((await cli(["fault", "list", "--hub", url.href])).status).toBe(0);
-
     child.kill("SIGTERM");
     expect(await exited(child)).toBe(0);
     expect(existsSync(rendezvous)).toBe(false);
     const none = await cli(["fault", "list"]);
     expect(none.status).toBe(1);
     expect(none.stderr).toContain("no hub is running");
+  });
+
+  it("fault takes the token from ACP_RI_TOKEN or the rendezvous file, never from its command line", async () => {
+    const { url } = await serve(join(dir, "traces"));
+    const token = takeFragmentToken(url.hash).token as string;
+    for (const args of [
+      ["fault", "list", "--token", token],
+      ["fault", "list", `--token=${token}`],
+      ["fault", "list", "--hub", url.href],
+      ["fault", "list", "--hub", `${url.origin}/?token=${token}`],
+    ]) {
+      const r = await cli(args);
+      expect({ args, status: r.status }).toEqual({ args, status: 2 });
+      expect(r.stderr).toContain("ACP_RI_TOKEN");
+      expect(r.stdout).toBe("");
+    }
+    expect((await cli(["fault", "list", "--hub", `http://evil.example:${url.port}`])).status).toBe(2);
+
+    // The rendezvous file's token goes to the hub that file names, and only to it.
+    expect((await cli(["fault", "list", "--hub", url.origin])).status).toBe(0);
+    // ACP_RI_TOKEN, when set, is the token: a wrong one is refused by the hub.
+    const wrong = await cli(["fault", "list"], { ACP_RI_TOKEN: "nope" });
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toContain("token");
+
+    // A hub this CLI cannot find through a rendezvous file: only ACP_RI_TOKEN gets in.
+    const elsewhere = { ACP_RETRY_INSPECTOR_RUNTIME_DIR: join(dir, "elsewhere") };
+    const none = await cli(["fault", "list", "--hub", url.origin], elsewhere);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain("ACP_RI_TOKEN");
+    const armed = await cli(["fault", "kill-agent", "--hub", url.origin], {
+      ...elsewhere,
+      ACP_RI_TOKEN: token,
+    });
+    expect(armed.status).toBe(0);
+    expect(armed.stdout).toContain("kill-agent");
   });
 
   it("refuses to start a second hub while one runs", async () => {

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
+import { uiLink } from "../../shared/hub/hub-auth.js";
 import { HUB_PROTOCOL_VERSION, TAP_PATH, UI_PATH } from "../../shared/hub/protocol-version.js";
 import { removeRendezvous, writeRendezvous } from "../hub-client/rendezvous.js";
 import { EventFeed } from "./event-feed.js";
@@ -10,7 +11,7 @@ import { createOperationHandlers } from "./operation-handlers.js";
 import { routeOperations } from "./operation-routes.js";
 import { type ConformanceControl, ConformancePort } from "./ports/conformance-port.js";
 import { type DemoControl, DemoPort } from "./ports/demo-port.js";
-import { checkRequest, HUB_HOST, newHubToken, tokenCookieName } from "./request-guard.js";
+import { checkRequest, chosenProtocol, HUB_HOST, isApiPath, newHubToken } from "./request-guard.js";
 import { contentSecurityPolicy, serveStatic } from "./static-files.js";
 import { TapEndpoint } from "./tap-endpoint.js";
 import { TraceStore } from "./trace-store.js";
@@ -41,7 +42,7 @@ export interface RunningHub {
   readonly hubId: string;
   readonly port: number;
   readonly token: string;
-  /** The UI URL with its token: `http://127.0.0.1:PORT/?token=...`. */
+  /** The UI link, its token in the fragment: `http://127.0.0.1:PORT/#token=...`. */
   readonly url: string;
   /** The folder the hub keeps its traces in. */
   readonly tracesDir: string;
@@ -81,7 +82,6 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     store,
     feed,
     board,
-    onRecord: () => {},
     countRecords: (n) => {
       recordsIn += n;
     },
@@ -99,7 +99,13 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     conformance,
   });
   const uis = new UiEndpoint(hubId, feed, board, handlers, demo, conformance);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 << 20 });
+  // Answer with the fixed subprotocol only: ws would otherwise pick the first one offered, which
+  // may be the browser's token.
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 << 20,
+    handleProtocols: (offered) => chosenProtocol(offered),
+  });
   let port = 0;
 
   const info = () => ({
@@ -118,7 +124,8 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", `http://${HUB_HOST}:${port}`);
-    const refusal = checkRequest(req, url, port, token);
+    const api = isApiPath(url.pathname);
+    const refusal = checkRequest(req, url, port, token, api ? "api" : "static");
     const headers: Record<string, string> = { ...BASE_HEADERS };
     if (refusal) {
       res.writeHead(refusal.status, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
@@ -126,7 +133,13 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       req.resume();
       return;
     }
-    if (await routeOperations(req, res, url, handlers, importLimitBytes, headers)) return;
+    if (api) {
+      if (await routeOperations(req, res, url, handlers, importLimitBytes, headers)) return;
+      res.writeHead(404, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
+      res.end("no such operation\n");
+      return;
+    }
+    // Below: the UI's static files only, served without the token (they carry no data).
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { ...headers, Allow: "GET" });
       res.end();
@@ -134,8 +147,6 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     }
     headers["Content-Security-Policy"] = contentSecurityPolicy(port);
     headers["X-Frame-Options"] = "DENY";
-    if (url.searchParams.has("token"))
-      headers["Set-Cookie"] = `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     if (!(await serveStatic(res, options.staticDir, url.pathname, headers))) {
       res.writeHead(404, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
       res.end("not found\n");
@@ -144,13 +155,13 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
 
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? "/", `http://${HUB_HOST}:${port}`);
-    const refusal = checkRequest(req, url, port, token);
+    const refusal = checkRequest(req, url, port, token, "upgrade");
     const endpoint = url.pathname === TAP_PATH ? taps : url.pathname === UI_PATH ? uis : undefined;
     if (refusal || !endpoint) {
       const status = refusal?.status ?? 404;
       const reason = refusal?.reason ?? "no such endpoint";
       socket.end(
-        `HTTP/1.1 ${status} ${status === 404 ? "Not Found" : status === 401 ? "Unauthorized" : "Forbidden"}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${reason.length + 1}\r\n\r\n${reason}\n`,
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${reason.length + 1}\r\n\r\n${reason}\n`,
       );
       return;
     }
@@ -174,7 +185,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
   const address = server.address();
   port = typeof address === "object" && address ? address.port : 0;
-  const url = `http://${HUB_HOST}:${port}/?token=${token}`;
+  const url = uiLink(`http://${HUB_HOST}:${port}`, token);
   if (options.rendezvousPath) {
     writeRendezvous(options.rendezvousPath, { v: 1, hubId, pid: process.pid, port, token, url, startedAt });
   }

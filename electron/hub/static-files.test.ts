@@ -32,6 +32,22 @@ describe("UI static files", () => {
     expect(js.headers.get("content-type")).toContain("text/javascript");
   });
 
+  it("lets its pages connect to this hub's own port only", async () => {
+    const csp = (await get("/")).headers.get("content-security-policy") ?? "";
+    const connect = csp.split("; ").find((d) => d.startsWith("connect-src "));
+    expect(connect).toBe(`connect-src 'self' ws://127.0.0.1:${hub.port} ws://localhost:${hub.port}`);
+    expect(csp).not.toContain("*");
+    expect(csp).not.toMatch(/unsafe/);
+  });
+
+  it("serves the UI's files without the token, and nothing of the API", async () => {
+    const anonymous = (path: string) => fetch(`http://127.0.0.1:${hub.port}${path}`);
+    expect((await anonymous("/")).status).toBe(200);
+    expect((await anonymous("/assets/app.js")).status).toBe(200);
+    expect((await anonymous("/api/hub")).status).toBe(401);
+    expect((await anonymous("/api/traces")).status).toBe(401);
+  });
+
   it("never serves files outside the UI folder", async () => {
     expect((await get("/../secret.txt")).status).toBe(404);
     expect((await get("/%2e%2e/secret.txt")).status).toBe(404);

@@ -2,9 +2,9 @@ import type { WebSocket } from "ws";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeTapMessage, type HubToTap } from "../../shared/hub/tap-wire.js";
-import type { TraceRecord } from "../../shared/trace/record.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
+import { IngestTurns } from "./ingest-turns.js";
 import type { LiveTrace, TraceStore } from "./trace-store.js";
 
 /** What the tap endpoint needs from the hub. */
@@ -13,14 +13,15 @@ export interface TapEndpointDeps {
   readonly store: TraceStore;
   readonly feed: EventFeed;
   readonly board: FaultBoard;
-  /** ANALYZER SEAM: called with every new record of every tap, in order (see hub-server.ts). */
-  readonly onRecord: (traceId: string, record: TraceRecord) => void;
   /** Counts records in, for stats. */
   readonly countRecords: (n: number) => void;
 }
 
 /** How long a tap has to say hello before the hub closes the connection. */
 const HELLO_TIMEOUT_MS = 10_000;
+
+/** Tap message bytes handled per event-loop turn before the others wait (see IngestTurns). */
+const INGEST_BYTES_PER_TURN = 1 << 20;
 
 /**
  * The hub side of the tap connections: a tap says `hello` (its id and trace header), then streams
@@ -29,6 +30,7 @@ const HELLO_TIMEOUT_MS = 10_000;
  */
 export class TapEndpoint {
   private readonly sockets = new Set<WebSocket>();
+  private readonly turns = new IngestTurns(INGEST_BYTES_PER_TURN);
 
   constructor(private readonly deps: TapEndpointDeps) {
     deps.board.onChange((rules) => this.broadcastRules(rules));
@@ -50,8 +52,7 @@ export class TapEndpoint {
       ws.close(1008, message.slice(0, 120));
     };
     const helloTimer = setTimeout(() => fail("no hello"), HELLO_TIMEOUT_MS);
-    ws.on("message", (data, isBinary) => {
-      if (isBinary) return fail("binary frames are not part of the protocol");
+    const handle = (data: Buffer) => {
       const m = decodeTapMessage(data.toString());
       if (typeof m === "string") return fail(m);
       if (m.t === "hello") {
@@ -82,20 +83,25 @@ export class TapEndpoint {
       if (!trace) return fail("hello first");
       if (m.dropped)
         deps.feed.publish({ kind: "tap-gap", traceId: trace.traceId, dropped: m.dropped, at: Date.now() });
-      const fresh = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
-      deps.countRecords(fresh.length);
-      for (const { record, json } of fresh) {
-        deps.feed.publishRecord(trace.traceId, json);
+      const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
+      deps.countRecords(stored.records.length);
+      if (stored.records.length > 0) deps.feed.publishRecords(trace.traceId, stored.lines, stored.bytes);
+      for (const record of stored.records) {
         if (record.type === "fault" && record.ruleId) deps.board.consume(record.ruleId);
-        try {
-          deps.onRecord(trace.traceId, record);
-        } catch {
-          // the analyzer must never take the tap connection down
-        }
       }
+    };
+    const lane = this.turns.lane(
+      handle,
+      () => ws.pause(),
+      () => ws.resume(),
+    );
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) return fail("binary frames are not part of the protocol");
+      lane.take(data as Buffer);
     });
     ws.on("close", (code) => {
       clearTimeout(helloTimer);
+      lane.drain();
       this.sockets.delete(ws);
       if (trace && tapId) {
         deps.store.detach(tapId);

@@ -1,9 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { encodeRecord } from "../../shared/trace/codec.js";
 import { TRACE_FORMAT, type TraceRecord } from "../../shared/trace/record.js";
-import { TraceStore } from "./trace-store.js";
+import { encodeLines, TraceStore } from "./trace-store.js";
 
 let dir: string;
 beforeEach(() => {
@@ -54,10 +56,96 @@ describe("TraceStore", () => {
     expect(JSON.parse(lines[4] as string).seq).toBe(3);
   });
 
+  it("writes exactly encodeRecord's lines and hands back the same lines and bytes", async () => {
+    const store = new TraceStore(dir);
+    await store.init();
+    const trace = store.attach("abcdef123456789", header);
+    const records = [note(1), { ...note(2), text: 'é 🙂 \u2028 \ud800 "q"\nx' }, note(3)] as TraceRecord[];
+    let stored: ReturnType<typeof trace.append> | undefined;
+    await new Promise((resolve) => {
+      stored = trace.append(records, resolve);
+    });
+    await store.close();
+    const lines = records.map((r) => encodeRecord(r).slice(0, -1));
+    expect(stored?.lines).toEqual(lines);
+    expect(stored?.bytes.toString("utf8")).toBe(lines.join("\n"));
+    expect(readFileSync(join(dir, "20260203T040506Z-abcdef123456.jsonl"), "utf8")).toBe(
+      `${JSON.stringify(header)}\n${records.map(encodeRecord).join("")}`,
+    );
+  });
+
   it("rejects trace ids that could leave the folder", () => {
     const store = new TraceStore(dir);
     for (const bad of ["../x", "..", "a/b", "", ".hidden", "a\\\\b"])
       expect(store.pathOf(bad)).toBeUndefined();
     expect(store.pathOf("20260203T040506Z-abc")).toBe(join(dir, "20260203T040506Z-abc.jsonl"));
+  });
+});
+
+describe("encodeLines", () => {
+  const oneByOne = (records: TraceRecord[]) => {
+    const lines = records.map((r) => encodeRecord(r).slice(0, -1));
+    return { lines, text: lines.join("\n") };
+  };
+
+  it("gives each record's own trace line, also for strings that look like a record boundary", () => {
+    const tricky = [
+      '},{"seq":7,"x":1',
+      '"},{"seq":',
+      "line\nbreak",
+      "\u2028 \ud800 é 🙂",
+      '},{"type":"frame"',
+    ];
+    const seqFirst = tricky.map(
+      (raw, i): TraceRecord => ({ seq: i + 1, ts: i, type: "frame", conn: 1, dir: "client->agent", raw }),
+    );
+    expect(encodeLines(seqFirst)).toEqual(oneByOne(seqFirst));
+    const typeFirst = tricky.map(
+      (raw, i): TraceRecord => ({
+        type: "frame",
+        seq: i + 1,
+        ts: i,
+        conn: 1,
+        dir: "agent->client",
+        raw,
+      }),
+    );
+    expect(encodeLines(typeFirst)).toEqual(oneByOne(typeFirst));
+  });
+
+  it("falls back to one record at a time when a nested object starts like a record", () => {
+    const nested = [
+      { seq: 1, ts: 1, type: "note", level: "info", text: "a", extra: [{ seq: 9 }, { seq: 10 }] },
+      { seq: 2, ts: 2, type: "note", level: "info", text: "b" },
+    ] as unknown as TraceRecord[];
+    expect(encodeLines(nested)).toEqual(oneByOne(nested));
+    expect(encodeLines(nested).lines[0]).toContain('[{"seq":9},{"seq":10}]');
+  });
+
+  it("matches encodeRecord for any records, whatever their field order (property)", () => {
+    const value = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.jsonValue({ maxDepth: 1 }),
+    );
+    const record = fc
+      .tuple(
+        fc.nat(),
+        fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("seq", "type", "0", "12")), value, {
+          maxKeys: 4,
+        }),
+        fc.boolean(),
+      )
+      .map(([seq, extra, seqFirst]) =>
+        seqFirst ? { seq, type: "note", ...extra } : { type: "note", ...extra, seq },
+      );
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 8 }), (records) => {
+        const rs = records as unknown as TraceRecord[];
+        expect(encodeLines(rs)).toEqual(oneByOne(rs));
+      }),
+    );
   });
 });

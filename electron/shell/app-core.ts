@@ -6,8 +6,10 @@ import type { OperationName, OperationResult } from "../../shared/ops/operations
 
 /** The hub as the Electron main process uses it: its UI feed, named operations, and shutdown. */
 export interface AppCore {
-  /** The hub's UI URL with its token, for a browser on the same machine. */
+  /** The hub's address for a browser on the same machine, without its token (`http://127.0.0.1:PORT/`). */
   readonly url: string;
+  /** The rendezvous file holding the token and the full UI link (mode 0600); undefined when this hub is not advertised. */
+  readonly tokenFile: string | undefined;
   /** Streams the hub's UI messages (JSON text) from hub seq `after` until the returned function is called. */
   subscribe(after: number, onMessage: (text: string) => void): () => void;
   /** Runs one operation. `args` is untrusted: implementations validate it against the operation table. */

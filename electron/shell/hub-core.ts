@@ -12,7 +12,8 @@ import { type AppCore, OperationError } from "./app-core.js";
 export interface HubCoreOptions {
   readonly port: number;
   readonly token: string;
-  readonly url: string;
+  /** Where the token is for a browser: the hub's rendezvous file, if it wrote one. */
+  readonly tokenFile?: string;
   readonly onClose?: () => Promise<void>;
 }
 
@@ -21,12 +22,13 @@ export function createHubCore(options: HubCoreOptions): AppCore {
   const target: HubTarget = { base: `http://127.0.0.1:${options.port}`, token: options.token };
   const sockets = new Set<WebSocket>();
   return {
-    url: options.url,
+    url: `http://127.0.0.1:${options.port}/`,
+    tokenFile: options.tokenFile,
     subscribe(after, onMessage) {
-      const ws = new WebSocket(
-        `ws://127.0.0.1:${options.port}${UI_PATH}?token=${encodeURIComponent(options.token)}`,
-        { perMessageDeflate: false },
-      );
+      const ws = new WebSocket(`ws://127.0.0.1:${options.port}${UI_PATH}`, {
+        headers: { Authorization: `Bearer ${options.token}` },
+        perMessageDeflate: false,
+      });
       let stopped = false;
       sockets.add(ws);
       ws.on("open", () => ws.send(JSON.stringify({ t: "subscribe", after })));

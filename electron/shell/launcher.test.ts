@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { takeFragmentToken } from "../../shared/hub/hub-auth.js";
 // @ts-expect-error: plain ESM build script without type declarations
 import { buildApp } from "../tools/build/build-app.mjs";
 // @ts-expect-error: plain ESM build script without type declarations
@@ -86,15 +87,16 @@ describe("launcher without the Electron binary", () => {
     expect(notice).toMatch(
       /^acp-retry-inspector: no Electron app here \(.+\); serving the same UI for a browser instead\.$/,
     );
-    const url = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(open!)?.[1];
+    const url = /(http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/.exec(open!)?.[1];
     expect(url).toBeDefined();
 
     const page = await fetch(url!);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-security-policy")).toMatch(/default-src 'none'/);
     expect(await page.text()).toContain("<title>ACP Retry Inspector</title>");
-    // The real hub behind it: the page's own API answers with the token, and refuses without it.
-    const token = new URL(url!).searchParams.get("token")!;
+    // The real hub behind it: the page's own API answers with the token (never sent with the page,
+    // which is in the link's fragment), and refuses without it.
+    const token = takeFragmentToken(new URL(url!).hash).token!;
     const api = new URL("/api/hub", url!);
     expect((await fetch(api, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
     expect((await fetch(api)).status).toBe(401);

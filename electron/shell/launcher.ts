@@ -2,7 +2,7 @@
  * What `npm start` runs after building: the desktop app on the built-in demo when the Electron
  * binary is installed; otherwise one line saying so, then the same UI served for a browser. It
  * never just fails because Electron is missing: the fallback is `acp-retry-inspector serve`, which
- * prints the UI's URL with its token. Bundled to dist/app/launcher.cjs by build-app.mjs.
+ * prints the UI's link (its token in the fragment). Bundled to dist/app/launcher.cjs by build-app.mjs.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";

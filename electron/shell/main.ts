@@ -10,6 +10,7 @@ import { join } from "node:path";
 import {
   app,
   BrowserWindow,
+  dialog,
   type IpcMainInvokeEvent,
   ipcMain,
   protocol,
@@ -20,7 +21,10 @@ import {
 import { TOOL_VERSION } from "../platform/version.js";
 import { parseAppArgs } from "./app-args.js";
 import type { AppCore } from "./app-core.js";
+import { ExternalLinks } from "./external-links.js";
+import { hubNotice } from "./hub-notice.js";
 import { type IpcRegistrar, setupEventStream, setupOperations } from "./ipc-setup.js";
+import { guardContents } from "./navigation-policy.js";
 import { RENDERER_CSP, rendererHeaders, resolveRendererFile } from "./renderer-files.js";
 import { isTrustedSender, type TrustedRenderer } from "./sender-check.js";
 import { startApp } from "./start-app.js";
@@ -63,19 +67,34 @@ function setupSessionPolicy(): void {
   });
 }
 
-/** No navigation, no new windows, no webviews in any web contents; http(s) links open in the browser. */
+/**
+ * No navigation, no new windows, no webviews in any web contents; an allow-listed https link
+ * opens in the system browser once the user confirmed it.
+ */
 function setupNavigationPolicy(): void {
-  app.on("web-contents-created", (_event, contents: WebContents) => {
-    contents.setWindowOpenHandler(({ url }) => {
-      if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
-      return { action: "deny" };
-    });
-    contents.on("will-navigate", (event, url) => {
-      if (url !== RENDERER_URL) event.preventDefault();
-    });
-    contents.on("will-redirect", (event) => event.preventDefault());
-    contents.on("will-attach-webview", (event) => event.preventDefault());
+  const links = new ExternalLinks({
+    async confirm(url) {
+      const options = {
+        type: "question" as const,
+        buttons: ["Open in browser", "Cancel"],
+        defaultId: 1,
+        cancelId: 1,
+        noLink: true,
+        title: "Open link",
+        message: "Open this link in your web browser?",
+        detail: url,
+      };
+      const parent = BrowserWindow.getFocusedWindow();
+      const { response } = parent
+        ? await dialog.showMessageBox(parent, options)
+        : await dialog.showMessageBox(options);
+      return response === 0;
+    },
+    open: (url) => shell.openExternal(url),
   });
+  app.on("web-contents-created", (_event, contents: WebContents) =>
+    guardContents(contents, RENDERER_URL, links),
+  );
 }
 
 /** Adapts ipcMain.handle to the feature modules, rejecting every call not from our window and origin. */
@@ -145,7 +164,7 @@ async function boot(): Promise<void> {
     ...(args.demo && { demo: { cliPath } }),
     conformance: { cliPath, ...args.conformance },
   });
-  process.stdout.write(`acp-retry-inspector ${TOOL_VERSION}: hub for browsers at ${core.url}\n`);
+  process.stdout.write(`${hubNotice(TOOL_VERSION, core)}\n`);
   // Boot in order: every feature registers its handlers before the window exists, so the first
   // thing the renderer asks is answered; events from before it subscribes wait in the hub's ring.
   setupRendererProtocol();

@@ -37,4 +37,10 @@ describe("rendererHeaders", () => {
     expect(RENDERER_CSP).toMatch(/default-src 'none'/);
     expect(RENDERER_CSP).not.toMatch(/unsafe/);
   });
+
+  it("lets the window connect to its own origin only (it reaches the hub through IPC)", () => {
+    const connect = RENDERER_CSP.split("; ").find((d) => d.startsWith("connect-src "));
+    expect(connect).toBe("connect-src 'self'");
+    expect(RENDERER_CSP).not.toMatch(/127\.0\.0\.1|localhost|\*/);
+  });
 });

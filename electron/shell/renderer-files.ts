@@ -4,14 +4,19 @@
  */
 import { extname, resolve, sep } from "node:path";
 
-/** The Content-Security-Policy of every renderer page (also set as a meta tag in index.html). */
+/**
+ * The Content-Security-Policy of the app window's pages. The window reaches the hub only through
+ * IPC (the preload), so it may connect to its own origin and nothing else: no port of 127.0.0.1,
+ * not even the hub's. index.html's meta tag, shared with the browser UI, is looser (it cannot know
+ * the hub's port); both policies apply, so the stricter one wins.
+ */
 export const RENDERER_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
-  "connect-src 'self' ws://127.0.0.1:*",
+  "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

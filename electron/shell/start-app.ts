@@ -51,7 +51,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppCore> 
   return createHubCore({
     port: hub.port,
     token: hub.token,
-    url: hub.url,
+    ...(rendezvous ? { tokenFile: rendezvous } : {}),
     onClose: () => Promise.all([stopDemo(), stopConformance()]).then(() => hub.close()),
   });
 }

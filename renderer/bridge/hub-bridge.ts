@@ -1,10 +1,13 @@
 /**
  * The bridge for the browser shell: the hub's UI WebSocket (`/ws/ui`, `shared/hub/ui-wire.ts`)
  * for the live feed and every operation of the table, and its HTTP API for operations that answer
- * with a whole file. It authenticates with the per-run token (or the cookie the hub set when the
- * page loaded), reconnects with backoff and resubscribes from the last hub seq it saw. A refused token stops it for good.
+ * with a whole file. It authenticates with the per-run token and nothing ambient: the socket
+ * offers it as the `acp-ri.token.<token>` subprotocol (a browser cannot set a WebSocket's headers),
+ * HTTP calls send `Authorization: Bearer`, and no cookie is ever sent. It reconnects with backoff
+ * and resubscribes from the last hub seq it saw. A refused token stops it for good.
  */
 
+import { socketProtocols } from "../../shared/hub/hub-auth.js";
 import { UI_PATH } from "../../shared/hub/protocol-version.js";
 import { type HubReply, type HubToUi, type UiToHub, uiOperationMessage } from "../../shared/hub/ui-wire.js";
 import { callOverHttp, type HttpTransport } from "../../shared/ops/call-over-http.js";
@@ -16,20 +19,20 @@ import type { ConnectionState, InspectorBridge } from "./inspector-bridge.js";
 export interface HubBridgeOptions {
   /** The page's URL; the hub that served it is the one to talk to. */
   readonly pageUrl: string;
-  /** The per-run token; without it the hub's cookie (set when the page loaded) authenticates. */
-  readonly token: string | undefined;
+  /** The per-run token (from the link's fragment). */
+  readonly token: string;
   readonly minRetryMs?: number;
   readonly maxRetryMs?: number;
   /** How long a fault command may wait for its reply. */
   readonly replyTimeoutMs?: number;
 }
 
-/** The hub's UI socket URL for a page it served at `pageUrl`. */
-export function hubSocketUrl(pageUrl: string, token: string | undefined): string {
+/** The hub's UI socket URL for a page it served at `pageUrl` (no token: that goes in a subprotocol). */
+export function hubSocketUrl(pageUrl: string): string {
   const page = new URL(pageUrl);
   const url = new URL(UI_PATH, page);
   url.protocol = page.protocol === "https:" ? "wss:" : "ws:";
-  url.search = token ? new URLSearchParams({ token }).toString() : "";
+  url.search = "";
   url.hash = "";
   return url.toString();
 }
@@ -40,7 +43,7 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
   const maxRetry = options.maxRetryMs ?? 5_000;
   const replyTimeout = options.replyTimeoutMs ?? 10_000;
   const origin = new URL(options.pageUrl).origin;
-  const auth: Record<string, string> = options.token ? { Authorization: `Bearer ${options.token}` } : {};
+  const auth: Record<string, string> = { Authorization: `Bearer ${options.token}` };
   let state: ConnectionState = "connecting";
   const stateListeners = new Set<(s: ConnectionState) => void>();
   const pending = new Map<string, { resolve(r: HubReply): void; reject(e: Error): void; timer: number }>();
@@ -60,7 +63,7 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
   const send = (m: UiToHub) => socket?.send(JSON.stringify(m));
 
   function connect(): void {
-    const ws = new WebSocket(hubSocketUrl(options.pageUrl, options.token));
+    const ws = new WebSocket(hubSocketUrl(options.pageUrl), socketProtocols(options.token));
     socket = ws;
     let opened = false;
     ws.onopen = () => {
@@ -106,7 +109,7 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
         return;
       }
       // The upgrade failed: find out whether the hub refused our token or is just not there.
-      fetch(`${origin}/api/hub`, { headers: auth, credentials: "same-origin", cache: "no-store" }).then(
+      fetch(`${origin}/api/hub`, { headers: auth, credentials: "omit", cache: "no-store" }).then(
         (res) => (res.status === 401 ? setState("unauthorized") : retry()),
         retry,
       );
@@ -138,7 +141,7 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
       method: request.method,
       headers: { ...auth, ...(request.contentType !== undefined && { "Content-Type": request.contentType }) },
       ...(request.body !== undefined && { body: request.body }),
-      credentials: "same-origin",
+      credentials: "omit",
       cache: "no-store",
     });
     if (res.status === 401) setState("unauthorized");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { HUB_SUBPROTOCOL, socketProtocols, uiLink } from "../../shared/hub/hub-auth.js";
 import { takeToken } from "./choose-bridge.js";
 import { hubSocketUrl } from "./hub-bridge.js";
 import { FeedCursor, parseHubMessage } from "./hub-message.js";
@@ -23,15 +24,27 @@ describe("hub messages in the renderer", () => {
     expect(c.after).toBe(0);
   });
 
-  it("builds the socket URL on the page's host and takes the token out of the page URL", () => {
-    expect(hubSocketUrl("http://127.0.0.1:4567/index.html?x=1#a", "t/k+n")).toBe(
-      "ws://127.0.0.1:4567/ws/ui?token=t%2Fk%2Bn",
-    );
-    expect(hubSocketUrl("http://127.0.0.1:4567/", undefined)).toBe("ws://127.0.0.1:4567/ws/ui");
-    expect(takeToken("http://127.0.0.1:1/?token=abc&view=seq#x")).toEqual({
+  it("builds the socket URL on the page's host, with no token in it", () => {
+    expect(hubSocketUrl("http://127.0.0.1:4567/index.html?x=1#token=t")).toBe("ws://127.0.0.1:4567/ws/ui");
+    expect(hubSocketUrl("http://127.0.0.1:4567/")).toBe("ws://127.0.0.1:4567/ws/ui");
+  });
+
+  it("takes the token out of the page URL's fragment, keeping the rest of the URL", () => {
+    expect(takeToken("http://127.0.0.1:1/#token=abc")).toEqual({
       token: "abc",
-      cleanUrl: "http://127.0.0.1:1/?view=seq#x",
+      cleanUrl: "http://127.0.0.1:1/",
     });
-    expect(takeToken("http://127.0.0.1:1/?token=").token).toBeUndefined();
+    expect(takeToken("http://127.0.0.1:1/?view=seq#token=a%2Bb&tab=x")).toEqual({
+      token: "a+b",
+      cleanUrl: "http://127.0.0.1:1/?view=seq#tab=x",
+    });
+    expect(takeToken("http://127.0.0.1:1/#token=").token).toBeUndefined();
+    // A query token is not a token the page takes (the hub refuses such URLs anyway).
+    expect(takeToken("http://127.0.0.1:1/?token=abc").token).toBeUndefined();
+  });
+
+  it("offers the token as a subprotocol beside the fixed one, never in a URL", () => {
+    expect(socketProtocols("t0k")).toEqual([HUB_SUBPROTOCOL, "acp-ri.token.t0k"]);
+    expect(uiLink("http://127.0.0.1:5", "t0k")).toBe("http://127.0.0.1:5/#token=t0k");
   });
 });

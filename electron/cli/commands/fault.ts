@@ -1,7 +1,14 @@
 import { parseArgs } from "node:util";
 import { describeRule, FAULT_ACTIONS } from "../../../shared/faults/fault-rule.js";
 import { OperationRefused } from "../../../shared/ops/call-over-http.js";
-import { callOperation, findHubTarget, type HubTarget, HubUnreachable } from "../../hub-client/hub-client.js";
+import {
+  callOperation,
+  findHubTarget,
+  HubAddressRefused,
+  type HubTarget,
+  HubUnreachable,
+  TOKEN_ENV,
+} from "../../hub-client/hub-client.js";
 import { type CliCommand, CliError } from "../command.js";
 import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
@@ -30,9 +37,22 @@ Options:
   --on WHICH       fire on the request or on its response (drop-* fix this)
   --count N        the next N matching frames (default 1)
   --delay-ms D     for delay
-  --hub URL        the hub to talk to (default: the one in the rendezvous file); a UI URL carries its token
-  --token T        the hub's token (default: from the rendezvous file or --hub URL)
-  --json           machine-readable output`;
+  --hub URL        the hub to talk to, http://127.0.0.1:PORT (default: the one in the rendezvous file)
+  --json           machine-readable output
+
+The hub's token is read from the rendezvous file, or from the ${TOKEN_ENV} environment variable
+when set (needed for a --hub other than the rendezvous file's). It is never taken from the command
+line, which every user of this machine can read (ps): there is no --token, and a --hub URL that
+carries one is refused.`;
+
+/** Refuses a token on the command line before anything else, saying where it goes instead. */
+function refuseTokenInArgv(args: readonly string[]): void {
+  if (args.some((a) => a === "--token" || a.startsWith("--token=")))
+    throw new CliError(
+      `fault takes no --token: a command line is visible to every user of this machine (ps). ` +
+        `Set ${TOKEN_ENV} to the hub's token, or let fault read it from the hub's rendezvous file.`,
+    );
+}
 
 function parse(args: string[]) {
   try {
@@ -46,7 +66,6 @@ function parse(args: string[]) {
         count: { type: "string" },
         "delay-ms": { type: "string" },
         hub: { type: "string" },
-        token: { type: "string" },
         json: { type: "boolean" },
       },
       strict: true,
@@ -115,6 +134,7 @@ export const faultCommand: CliCommand = {
   summary: "arm, list or disarm fault rules on the running hub",
   help: HELP,
   async run(args) {
+    refuseTokenInArgv(args);
     const { values, positionals } = parse(args);
     const verb = positionals[0];
     if (!verb) throw new CliError(`fault needs an action or list/disarm/clear\n\n${HELP}`);
@@ -124,12 +144,10 @@ export const faultCommand: CliCommand = {
     if (positionals.length > (verb === "disarm" ? 2 : 1))
       throw new CliError(`unexpected argument '${positionals.at(-1)}'`);
     try {
-      const target = findHubTarget({
-        ...(values.hub !== undefined && { url: values.hub }),
-        ...(values.token !== undefined && { token: values.token }),
-      });
+      const target = findHubTarget(values.hub !== undefined ? { url: values.hub } : {});
       return await run(target, verb, positionals, values);
     } catch (err) {
+      if (err instanceof HubAddressRefused) throw new CliError(err.message, 2);
       if (err instanceof HubUnreachable) throw new CliError(err.message, 1);
       // Refused before sending (0), bad input (400) or no such rule (404): the user's mistake, exit 2.
       if (err instanceof OperationRefused)

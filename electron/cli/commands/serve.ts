@@ -5,22 +5,25 @@ import { parseArgs } from "node:util";
 import { defaultAgentsFile } from "../../conformance/agent-choices.js";
 import { startConformanceBesideHub } from "../../conformance/conformance-beside-hub.js";
 import { startHub } from "../../hub/hub-server.js";
-import { defaultTracesDir, rendezvousPath } from "../../hub-client/hub-paths.js";
+import { defaultTracesDir, rendezvousDir, rendezvousPath } from "../../hub-client/hub-paths.js";
 import { readRendezvous } from "../../hub-client/rendezvous.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { type CliCommand, CliError } from "../command.js";
-import { openBrowser } from "../open-browser.js";
+import { openUiLink } from "../open-browser.js";
 
 const HELP = `Usage: acp-retry-inspector serve [--port N] [--open] [--traces-dir DIR] [--ui-dir DIR] [--ring-size N] [--demo]
                                  [--agents FILE] [-- <agent command...>]
 
 Runs the hub headless: proxies started with \`acp-retry-inspector proxy\` find it through the
 rendezvous file and stream their sessions to it; UIs and \`acp-retry-inspector fault\` talk to it.
-Prints the UI URL (with its access token) on stdout, then runs until SIGINT or SIGTERM.
+Prints the UI link on stdout, http://127.0.0.1:PORT/#token=... (the access token is in the
+fragment, which the browser keeps to itself), then runs until SIGINT or SIGTERM.
 
 Options:
   --port N          TCP port on 127.0.0.1 (default: a free one). The hub never binds another address.
-  --open            Open the UI in a browser (failure to open one is reported, not fatal).
+  --open            Open the UI in a browser (failure to open one is reported, not fatal). The
+                    token never goes on a command line: the browser is handed a 0600 local page
+                    in the rendezvous folder that redirects to the link, deleted after 30 s.
   --traces-dir DIR  Where each proxy's trace is written (default: ${defaultTracesDir()})
   --ui-dir DIR      Serve this UI build (index.html + assets). Default: the renderer built beside
                     this CLI (dist/renderer); without one the hub serves a placeholder page.
@@ -36,8 +39,8 @@ Options:
                     The tab also offers the built-in demo agent in each mode. A UI only picks
                     among these; it can never name a command itself.
 
-The rendezvous file (port and token, mode 0600) is ${rendezvousPath()}
-(override the folder with ACP_RETRY_INSPECTOR_RUNTIME_DIR).`;
+The rendezvous file (port, token and link, mode 0600) is ${rendezvousPath()}
+(override the folder with ACP_RETRY_INSPECTOR_RUNTIME_DIR); \`fault\` and proxies read it.`;
 
 /** The renderer built beside the CLI bundle (`dist/cli.js` -> `dist/renderer`), when there is one. */
 export function bundledUiDir(moduleUrl = import.meta.url): string | undefined {
@@ -95,7 +98,7 @@ export const serveCommand: CliCommand = {
     const existing = readRendezvous(path);
     if (existing.kind === "live")
       throw new CliError(
-        `a hub is already running (pid ${existing.hub.pid}) at ${existing.hub.url.replace(/\?.*$/, "")}`,
+        `a hub is already running (pid ${existing.hub.pid}) at http://127.0.0.1:${existing.hub.port}/`,
         1,
       );
     if (existing.kind === "stale")
@@ -136,11 +139,12 @@ export const serveCommand: CliCommand = {
       ...(values.agents !== undefined && { agentsFile: values.agents as string }),
       log: say,
     });
-    if (values.open) openBrowser(hub.url, (m) => process.stderr.write(`acp-retry-inspector: ${m}\n`));
+    const opened = values.open ? openUiLink(hub.url, { dir: rendezvousDir(), onError: say }) : undefined;
     await new Promise<void>((resolve) => {
       process.once("SIGINT", resolve);
       process.once("SIGTERM", resolve);
     });
+    opened?.remove();
     await Promise.all([stopDemo(), stopConformance()]);
     await hub.close();
     return 0;

@@ -8,6 +8,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { takeFragmentToken } from "../../../shared/hub/hub-auth.js";
 import { UI_PATH } from "../../../shared/hub/protocol-version.js";
 import type { FrameRecord, TraceRecord } from "../../../shared/trace/record.js";
 import { cliPath } from "../../tools/testing/cli.js";
@@ -24,7 +25,7 @@ afterEach(() => scratch.cleanup());
 function watchHub(url: string): { seen(text: string): Promise<void>; close(): void } {
   const u = new URL(url);
   const ws = new WebSocket(`ws://${u.host}${UI_PATH}`, {
-    headers: { Authorization: `Bearer ${u.searchParams.get("token")}` },
+    headers: { Authorization: `Bearer ${takeFragmentToken(u.hash).token}` },
   });
   const raws: string[] = [];
   const waiters: { text: string; resolve: () => void }[] = [];

@@ -164,7 +164,7 @@ export async function stopFront(child: ChildProcess): Promise<void> {
   await within(exited(child), 15_000, "the front to exit");
 }
 
-/** Starts `serve` (a hub); resolves with its UI URL (token included). */
+/** Starts `serve` (a hub); resolves with its UI link (the token in its fragment). */
 export async function startHub(
   scratch: Scratch,
   tracesDir: string,

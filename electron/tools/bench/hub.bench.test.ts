@@ -10,6 +10,8 @@ describe("hub bench (quick run)", () => {
     expect(ingest?.ratio).toBeGreaterThan(1_000);
     expect(ingest?.name).toContain("0 dropped");
     expect(push?.ratio).toBeGreaterThan(0.5);
+    expect(push?.name).toMatch(/; \d+ gaps\)$/);
+    if (process.platform === "linux") expect(ingest?.name).toMatch(/; hub CPU \d+\.\d us\/frame\)$/);
     expect(rss?.ratio).toBeGreaterThan(10);
   });
 });

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { takeFragmentToken } from "../../../shared/hub/hub-auth.js";
 import { TRACE_FORMAT, type TraceRecord } from "../../../shared/trace/record.js";
 import { callHub } from "../../hub-client/hub-client.js";
 import { createHubLink, type HubLink } from "../../tap/hub-link/hub-link.js";
@@ -39,6 +40,18 @@ function frameRecord(seq: number, raw: string): TraceRecord {
   return { type: "frame", seq, ts: Date.now(), conn: 1, dir: "agent->client", raw };
 }
 
+/** CPU seconds (user + system) process `pid` used so far, from /proc (Linux); undefined elsewhere. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // fields after the parenthesised command name; utime and stime are the 12th and 13th, in USER_HZ (100/s)
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 async function startServe(cli: string, dir: string): Promise<{ child: ChildProcess; url: URL }> {
   const child = spawn(process.execPath, [cli, "serve", "--traces-dir", join(dir, "traces")], {
     env: { ...process.env, ACP_RETRY_INSPECTOR_RUNTIME_DIR: join(dir, "run") },
@@ -67,7 +80,7 @@ export async function runHubBench(options: HubBenchOptions): Promise<BenchRow[]>
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-hubbench-"));
   const cli = options.cli ?? join(process.cwd(), "dist", "cli.js");
   const { child, url } = await startServe(cli, dir);
-  const target = { base: url.origin, token: url.searchParams.get("token") as string };
+  const target = { base: url.origin, token: takeFragmentToken(url.hash).token as string };
   const port = Number(url.port);
   const links: HubLink[] = [];
   let stop = false;
@@ -119,11 +132,15 @@ export async function runHubBench(options: HubBenchOptions): Promise<BenchRow[]>
     produce();
     const before = await callHub(target, "GET", "/api/hub", undefined, 60_000);
     const uiBefore = ui.eventCount;
+    const gapsBefore = ui.messages.filter((m) => m.t === "gap").length;
+    const cpuBefore = cpuSeconds(child.pid);
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, options.seconds * 1000));
     const after = await callHub(target, "GET", "/api/hub", undefined, 60_000);
+    const cpuAfter = cpuSeconds(child.pid);
     const elapsed = (performance.now() - t0) / 1000;
     const uiEvents = ui.eventCount - uiBefore;
+    const gaps = ui.messages.filter((m) => m.t === "gap").length - gapsBefore;
     stop = true;
     ui.close();
     const ingested = (after.body.recordsIn as number) - (before.body.recordsIn as number);
@@ -132,9 +149,14 @@ export async function runHubBench(options: HubBenchOptions): Promise<BenchRow[]>
     const rssMb = (after.body.maxRssBytes as number) / 2 ** 20;
     const dropped = links.reduce((n, l) => n + l.stats().dropped, 0);
     const label = `${options.taps} taps, ~300 B frames, ${options.seconds} s`;
+    // the hub's own CPU per frame does not move with what else runs on the machine, as rates do
+    const cpu =
+      cpuBefore !== undefined && cpuAfter !== undefined && ingested > 0
+        ? `; hub CPU ${(((cpuAfter - cpuBefore) / ingested) * 1e6).toFixed(1)} us/frame`
+        : "";
     return [
       {
-        name: `hub ingest (${label}; ${dropped} dropped by links)`,
+        name: `hub ingest (${label}; ${dropped} dropped by links${cpu})`,
         measured: `${Math.round(perSecond)} frames/s`,
         baseline: "",
         ratio: perSecond,
@@ -142,7 +164,7 @@ export async function runHubBench(options: HubBenchOptions): Promise<BenchRow[]>
         met: perSecond >= INGEST_GOAL && dropped === 0,
       },
       {
-        name: `hub UI push to 1 subscriber (${label})`,
+        name: `hub UI push to 1 subscriber (${label}; ${gaps} gaps)`,
         measured: `${Math.round(uiPerSecond)} events/s`,
         baseline: `${Math.round(perSecond)} frames/s ingested`,
         ratio: perSecond > 0 ? uiPerSecond / perSecond : 0,

@@ -4,13 +4,21 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 // @ts-expect-error: plain ESM build script without type declarations
 import { buildCli } from "../build/build-cli.mjs";
+import { isolateUserDirs } from "./hermetic-dirs.js";
 
-/** Builds the CLI once per test run into a private folder (so parallel runs never race) and provides its path. */
+/**
+ * Points every per-user folder at a private root for the whole run (`hermetic-dirs.ts`), then
+ * builds the CLI once into a private folder (so parallel runs never race) and provides its path.
+ */
 export default async function setup(project: TestProject) {
+  const home = isolateUserDirs();
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-cli-"));
   const cli: string = await buildCli(dir);
   project.provide("cliPath", cli);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return () => {
+    rmSync(dir, { recursive: true, force: true });
+    home.cleanup();
+  };
 }
 
 declare module "vitest" {

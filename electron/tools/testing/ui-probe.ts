@@ -17,7 +17,8 @@ export interface UiProbe {
 
 /** Connects a probe to the hub on `port` with `token` (keeping `events` messages unless told not to); resolves once open. */
 export async function connectUiProbe(port: number, token: string, keepEvents = true): Promise<UiProbe> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}${UI_PATH}?token=${encodeURIComponent(token)}`, {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}${UI_PATH}`, {
+    headers: { Authorization: `Bearer ${token}` },
     perMessageDeflate: false,
   });
   const messages: HubToUi[] = [];
