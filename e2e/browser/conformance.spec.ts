@@ -10,6 +10,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { openTraceList, shownTrace } from "../harness/trace-picker.js";
 
 let hub: ServeProcess;
 test.beforeAll(async () => {
@@ -74,16 +75,19 @@ test("runs the built-in naive agent, ticks the cases and opens a failed case's t
 
   await retry.getByRole("button", { name: "Open trace" }).click();
   await expect(page.getByRole("tab", { name: "Timeline" })).toHaveAttribute("aria-selected", "true");
-  await expect(page.getByLabel("Shown trace")).toContainText("retry-same-connection");
+  await expect(shownTrace(page)).toHaveAccessibleName(
+    /^Shown trace: conformance \S+ retry-same-connection, file, /,
+  );
   const grid = page.getByRole("treegrid", { name: "Timeline" });
   await expect(grid).toContainText("duplicate-insert");
 
   // A second click shows the same trace again instead of importing another copy.
   await page.getByRole("tab", { name: "Conformance" }).click();
   await retry.getByRole("button", { name: "Open trace" }).click();
-  await expect(
-    page.getByLabel("Shown trace").locator("option", { hasText: "retry-same-connection" }),
-  ).toHaveCount(1);
+  await expect(shownTrace(page)).toHaveAccessibleName(/ retry-same-connection, file, /);
+  const list = await openTraceList(page);
+  await expect(list.getByRole("option").filter({ hasText: "retry-same-connection" })).toHaveCount(1);
+  await page.keyboard.press("Escape");
   expect(problems).toEqual([]);
 });
 

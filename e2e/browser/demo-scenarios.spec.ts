@@ -8,6 +8,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { openTraceList, pickTrace, shownTrace } from "../harness/trace-picker.js";
 
 /** The demo needs the tap's remote front (`proxy --listen`); a build without it skips, saying why. */
 function proxyListens(): boolean {
@@ -110,4 +111,46 @@ test("a presenter steps through by hand, and sends from the demo panel without a
       .getByRole("listitem")
       .filter({ hasText: "hello without a key" }),
   ).toContainText(/no key · answered, 1 attempt/);
+});
+
+test("a scenario keeps its own trace on screen while an unrelated tap attaches", async ({ page }) => {
+  const problems = guardConsole(page);
+  await open(page);
+  await page.getByLabel("Speed").selectOption({ label: "By hand (Next step)" });
+  await page.getByRole("button", { name: "Play Lost response, then a keyed retry" }).click();
+  const caption = page.getByRole("region", { name: "Scenario caption" });
+  await expect(caption).toContainText("Step 1 of 4");
+  const demoTrace = /^Shown trace: Lost response, then a keyed retry \(demo\), live, started /;
+  await expect(shownTrace(page)).toHaveAccessibleName(demoTrace);
+  await expect(page.getByRole("button", { name: "Follow newest" })).toHaveAttribute("aria-pressed", "true");
+
+  // an editor's tap attaches to the same hub mid-scenario: listed, but it does not take the view
+  const intruder = hub.spawnCli([
+    "proxy",
+    "--name",
+    "editor tap",
+    "--",
+    process.execPath,
+    cliPath,
+    "demo-agent",
+    "--store",
+    hub.scratch("editor-store"),
+  ]);
+  const list = await openTraceList(page);
+  await expect(list.getByRole("option").filter({ hasText: "editor tap" })).toContainText("agent pid");
+  await page.keyboard.press("Escape");
+  await expect(shownTrace(page)).toHaveAccessibleName(demoTrace);
+  await caption.getByRole("button", { name: "Next step" }).click();
+  await expect(caption).toContainText("Step 2 of 4");
+  await expect(shownTrace(page)).toHaveAccessibleName(demoTrace);
+  await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText("Deploy the site");
+  await caption.getByRole("button", { name: "Stop" }).click();
+  await expect(caption.getByRole("status")).toContainText("Stopped.");
+  await expect(shownTrace(page)).toHaveAccessibleName(demoTrace);
+
+  // the presenter can still look at the other tap by picking it
+  await pickTrace(page, "editor tap");
+  await expect(shownTrace(page)).toHaveAccessibleName(/^Shown trace: editor tap, live/);
+  intruder.kill("SIGTERM");
+  expect(problems).toEqual([]);
 });

@@ -3,6 +3,7 @@ import { createHubLink, type HubLink } from "../../electron/tap/hub-link/hub-lin
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { shownTrace } from "../harness/trace-picker.js";
 import { sessionTrace } from "../harness/traces.js";
 
 let hub: ServeProcess;
@@ -36,7 +37,7 @@ test("live records stream into the timeline of the newest tap; pause holds them 
   const records = script.records;
   for (const r of records.slice(0, 12)) l.send(r);
   const grid = page.getByRole("treegrid", { name: "Timeline" });
-  await expect(page.getByLabel("Shown trace")).toContainText("live: demo-agent --fast");
+  await expect(shownTrace(page)).toHaveAccessibleName(/^Shown trace: demo-agent, live, started /);
   await expect(grid.getByRole("row").filter({ hasText: "write a haiku" })).toContainText("deduplicated");
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("agent pid 4242 running");
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { shownTrace } from "../harness/trace-picker.js";
 import { HOSTILE, sessionTrace } from "../harness/traces.js";
 
 let hub: ServeProcess;
@@ -34,7 +35,7 @@ test("imports a trace and shows submissions, requests and verdicts; filters narr
   const rows = grid.getByRole("row");
   // header + initialize, session/new, 5 submissions, malformed, fs/read_text_file
   await expect(rows).toHaveCount(10);
-  await expect(page.getByLabel("Shown trace")).toContainText("file: session.jsonl");
+  await expect(shownTrace(page)).toHaveAccessibleName(/^Shown trace: session\.jsonl, file, /);
   await expect(rows.filter({ hasText: "key-dup-0003".slice(0, 8) }).first()).toContainText(
     "duplicate-insert",
   );
@@ -136,7 +137,7 @@ test("imports by drag and drop and exports redacted unless the full trace is ask
   await expect(page.getByRole("status").filter({ hasText: "Import dropped.jsonl" })).toContainText(
     "30 records",
   );
-  await expect(page.getByLabel("Shown trace")).toContainText("file: dropped.jsonl");
+  await expect(shownTrace(page)).toHaveAccessibleName(/^Shown trace: dropped\.jsonl, file, /);
 
   const redacted = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export" }).click();

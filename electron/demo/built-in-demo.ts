@@ -44,6 +44,11 @@ export interface BuiltInDemoOptions {
   readonly log?: (line: string) => void;
 }
 
+/** The name of a demo tap that plays no scenario (`proxy --name`); a scenario's tap is named after it. */
+function tapNameOf(mode: AgentMode): string {
+  return `demo agent, ${mode} mode`;
+}
+
 /** The running demo. */
 export class BuiltInDemo {
   private tap: DemoTap | undefined;
@@ -86,7 +91,7 @@ export class BuiltInDemo {
       startedAt: new Date().toISOString(),
     });
     await demo.watch.open();
-    await demo.enqueue(() => demo.restart(demo.mode, "normal"));
+    await demo.enqueue(() => demo.restart(demo.mode, "normal", tapNameOf(demo.mode)));
     return demo;
   }
 
@@ -145,7 +150,7 @@ export class BuiltInDemo {
     const scenario = findScenario(id);
     if (!scenario) throw new Error(`no scenario ${id}`);
     this.stopScenario();
-    await this.enqueue(() => this.restart(scenario.agentMode, scenario.turn));
+    await this.enqueue(() => this.restart(scenario.agentMode, scenario.turn, `${scenario.title} (demo)`));
     if (this.state !== "ready") throw new Error(this.error ?? "the demo agent did not start");
     this.stage.play(scenario, options.stepDelayMs);
   }
@@ -159,7 +164,7 @@ export class BuiltInDemo {
   async reset(mode?: AgentMode): Promise<void> {
     this.stopScenario();
     this.stage.clearProgress();
-    await this.enqueue(() => this.restart(mode ?? this.mode, "normal"));
+    await this.enqueue(() => this.restart(mode ?? this.mode, "normal", tapNameOf(mode ?? this.mode)));
   }
 
   /** Stops everything the demo started. */
@@ -187,7 +192,7 @@ export class BuiltInDemo {
     await this.stage.disarm();
   }
 
-  private async restart(mode: AgentMode, turn: TurnLength): Promise<void> {
+  private async restart(mode: AgentMode, turn: TurnLength, name: string): Promise<void> {
     await this.teardown();
     if (this.closed) return;
     this.mode = mode;
@@ -208,6 +213,7 @@ export class BuiltInDemo {
         store,
         mode,
         turnMs,
+        name,
         runtimeDir: join(this.o.dataDir, "run"),
         tracePath,
         cwd: this.o.dataDir,

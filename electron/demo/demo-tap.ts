@@ -17,6 +17,8 @@ export interface DemoTapOptions {
   readonly store: string;
   readonly mode: AgentMode;
   readonly turnMs: number;
+  /** The tap's name (`proxy --name`): the scenario it plays, or the agent mode. */
+  readonly name: string;
   /** The folder holding the hub's rendezvous file (`ACP_RETRY_INSPECTOR_RUNTIME_DIR` of the tap). */
   readonly runtimeDir: string;
   /** Where the tap writes its own copy of the trace. */
@@ -61,7 +63,18 @@ export async function startDemoTap(o: DemoTapOptions): Promise<DemoTap> {
   const token = newFrontToken();
   const child = spawn(
     process.execPath,
-    [o.cliPath, "proxy", "--trace", o.tracePath, "--listen", "ws://127.0.0.1:0", "--", ...agentCommand],
+    [
+      o.cliPath,
+      "proxy",
+      "--name",
+      o.name,
+      "--trace",
+      o.tracePath,
+      "--listen",
+      "ws://127.0.0.1:0",
+      "--",
+      ...agentCommand,
+    ],
     {
       cwd: o.cwd,
       env: {

@@ -14,6 +14,7 @@ import { type DemoControl, DemoPort } from "./ports/demo-port.js";
 import { checkRequest, chosenProtocol, HUB_HOST, isApiPath, newHubToken } from "./request-guard.js";
 import { contentSecurityPolicy, serveStatic } from "./static-files.js";
 import { TapEndpoint } from "./tap-endpoint.js";
+import { TapRegistry } from "./tap-registry.js";
 import { TraceStore } from "./trace-store.js";
 import { UiEndpoint } from "./ui-endpoint.js";
 
@@ -77,6 +78,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
   const board = new FaultBoard(hubId.slice(0, 4));
   let recordsIn = 0;
+  const registry = new TapRegistry((id) => store.pathOf(id));
   const taps = new TapEndpoint({
     hubId,
     store,
@@ -85,6 +87,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     countRecords: (n) => {
       recordsIn += n;
     },
+    taps: registry,
   });
   const demo = new DemoPort();
   const conformance = new ConformancePort();
@@ -95,6 +98,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     importLimitBytes,
     status: () => info(),
     taps: () => taps.attached,
+    tapList: () => registry.list(),
     demo,
     conformance,
   });

@@ -56,6 +56,8 @@ export interface HandlerDeps {
   readonly status: () => OperationResult<"hubStatus">;
   /** Taps attached right now. */
   readonly taps: () => number;
+  /** The `listTaps` answer: live and recent taps, newest first. */
+  readonly tapList: () => OperationResult<"listTaps">["taps"];
   readonly demo: DemoPort;
   readonly conformance: ConformancePort;
 }
@@ -81,6 +83,7 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
       return { disarmed: id };
     },
     clearFaults: () => ({ cleared: board.clear() }),
+    listTaps: () => ({ taps: deps.tapList() }),
     listTraces: async () => ({ traces: await store.list() }),
     readTrace: async ({ id }) => {
       const file = store.pathOf(id);

@@ -34,6 +34,7 @@ async function script(call: Surface): Promise<Map<OperationName, Outcome>> {
   await step("listFaults");
   await step("disarmFault", { id: (armed?.rule as { id: string } | undefined)?.id ?? "none" });
   await step("clearFaults");
+  await step("listTaps");
   const imported = await step("importTrace", { text: TRACE });
   await step("listTraces");
   await step("readTrace", { id: String(imported?.id) });

@@ -5,6 +5,7 @@ import { decodeTapMessage, type HubToTap } from "../../shared/hub/tap-wire.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
 import { IngestTurns } from "./ingest-turns.js";
+import type { TapWatcher } from "./tap-registry.js";
 import type { LiveTrace, TraceStore } from "./trace-store.js";
 
 /** What the tap endpoint needs from the hub. */
@@ -15,6 +16,8 @@ export interface TapEndpointDeps {
   readonly board: FaultBoard;
   /** Counts records in, for stats. */
   readonly countRecords: (n: number) => void;
+  /** Told of every tap coming and going, and of the records it stored (the tap registry). */
+  readonly taps: TapWatcher;
 }
 
 /** How long a tap has to say hello before the hub closes the connection. */
@@ -78,6 +81,7 @@ export class TapEndpoint {
           header: m.header,
           at: Date.now(),
         });
+        deps.taps.attached(trace.traceId, m.tapId, m.header, m.pid, trace.lastSeq);
         return;
       }
       if (!trace) return fail("hello first");
@@ -86,6 +90,7 @@ export class TapEndpoint {
       const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
       deps.countRecords(stored.records.length);
       if (stored.records.length > 0) deps.feed.publishRecords(trace.traceId, stored.lines, stored.bytes);
+      deps.taps.records(trace.traceId, stored.records);
       for (const record of stored.records) {
         if (record.type === "fault" && record.ruleId) deps.board.consume(record.ruleId);
       }
@@ -105,6 +110,7 @@ export class TapEndpoint {
       this.sockets.delete(ws);
       if (trace && tapId) {
         deps.store.detach(tapId);
+        deps.taps.detached(trace.traceId);
         deps.feed.publish({
           kind: "tap-detached",
           traceId: trace.traceId,

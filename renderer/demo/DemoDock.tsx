@@ -17,6 +17,7 @@ export function DemoDock() {
   const status = useInspector((s) => s.demo);
   const bridge = useBridge();
   const run = useOperation();
+  const setFollowNewest = useInspector((s) => s.setFollowNewest);
   const command = useCallback(
     (label: string, c: DemoCommand) => run(label, () => bridge.demo({ command: c })),
     [bridge, run],
@@ -30,7 +31,11 @@ export function DemoDock() {
           scenarios={SCENARIOS}
           progress={status.scenario}
           enabled={status.state === "ready" || status.state === "failed"}
-          onPlay={(scenario, stepDelayMs) => command("Play", { op: "play", scenario, stepDelayMs })}
+          onPlay={(scenario, stepDelayMs) => {
+            // The scenario plays on a fresh tap: show it, and keep it on screen while the scenario runs.
+            setFollowNewest(true);
+            return command("Play", { op: "play", scenario, stepDelayMs });
+          }}
           onNext={() => command("Next step", { op: "next" })}
           onStop={() => command("Stop", { op: "stop" })}
         />

@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import type { DemoStatus } from "../../shared/demo/demo-wire.js";
 import type { HubEvent, TraceSummary } from "../../shared/hub/hub-event.js";
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";
+import { NO_FILTER } from "../timeline/timeline-filter.js";
 import { createInspector } from "./inspector-store.js";
 
 /** The hub's trace files as a test sets them: each `readTrace` waits until the test releases it. */
@@ -90,6 +92,97 @@ describe("the feed pump", () => {
     t.runFrames();
     expect(t.store.getState().traceId).toBe("a");
     expect(t.store.getState().traces.map((e) => e.id)).toEqual(["c", "b", "a"]);
+  });
+
+  it("follows the newest live trace until a pick, clears the old trace's filters on every switch, and follows again when asked", () => {
+    const t = setup();
+    const sc = new TraceScript().open(1).prompt(1, 1, "s", "hi", "K").inserted(1, 1, "m1");
+    expect(t.store.getState().followNewest).toBe(true);
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("a", sc, 1) } });
+    t.runFrames();
+    t.store.getState().setFilter({ method: "session/list" });
+    t.store.getState().select({ key: "s1", seq: 2 });
+    t.store.getState().setExpanded("s1", true);
+    // a new tap takes over while following, and the filter set on the old trace goes with it
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("b", sc, 10) } });
+    t.runFrames();
+    let s = t.store.getState();
+    expect(s.traceId).toBe("b");
+    expect(s.filter).toEqual(NO_FILTER);
+    expect(s.selected).toBeUndefined();
+    expect(s.expanded.size).toBe(0);
+    expect(s.view.submissions).toHaveLength(1);
+    // picking turns following off; a filter set now survives new taps
+    s.selectTrace("a");
+    s = t.store.getState();
+    expect(s.followNewest).toBe(false);
+    s.setFilter({ text: "hi" });
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("c", sc, 20) } });
+    t.runFrames();
+    s = t.store.getState();
+    expect(s.traceId).toBe("a");
+    expect(s.filter.text).toBe("hi");
+    // turning it on again jumps to the newest live trace
+    s.setFollowNewest(true);
+    s = t.store.getState();
+    expect(s).toMatchObject({ followNewest: true, traceId: "c", filter: NO_FILTER });
+    expect(s.view).toBe(t.catalog.get("c")!.view);
+  });
+
+  it("keeps the demo's trace on screen while it plays a scenario, whatever tap attaches", () => {
+    const t = setup();
+    const sc = new TraceScript().open(1).prompt(1, 1, "s", "hi", "K");
+    const demo = (traceId: string | null, playing: boolean): DemoStatus => ({
+      v: 1,
+      state: "ready",
+      mode: "correct",
+      tapPid: 1,
+      agentPid: 2,
+      traceId,
+      client: { state: "connected", conn: 1, sessionId: "s" },
+      submissions: [],
+      deploys: 0,
+      log: [],
+      scenario: playing
+        ? {
+            id: "lost-response",
+            title: "Lost response, then a keyed retry",
+            step: 1,
+            steps: 4,
+            caption: "",
+            rfd: "",
+            phase: "waiting",
+            stepDelayMs: null,
+          }
+        : null,
+    });
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("demo", sc, 1) } });
+    t.pump.push({ kind: "hub", message: { t: "demo-status", status: demo("demo", true) } });
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("other", sc, 10) } });
+    t.runFrames();
+    expect(t.store.getState().traceId).toBe("demo");
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("third", sc, 20) } });
+    t.runFrames();
+    expect(t.store.getState().traceId).toBe("demo");
+    // Play again: the demo restarts its tap; until the new one is known the view stays put
+    t.pump.push({
+      kind: "hub",
+      message: { t: "demo-status", status: { ...demo(null, true), state: "starting" } },
+    });
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("fourth", sc, 30) } });
+    t.runFrames();
+    expect(t.store.getState().traceId).toBe("demo");
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("demo-2", sc, 40) } });
+    t.pump.push({ kind: "hub", message: { t: "demo-status", status: demo("demo-2", true) } });
+    t.runFrames();
+    expect(t.store.getState().traceId).toBe("demo-2");
+    // once no scenario is on screen, the newest live tap is followed again
+    t.pump.push({ kind: "hub", message: { t: "demo-status", status: demo("demo", false) } });
+    t.runFrames();
+    expect(t.store.getState().traceId).toBe("demo-2");
+    t.pump.push({ kind: "hub", message: { t: "events", events: events("fifth", sc, 50) } });
+    t.runFrames();
+    expect(t.store.getState().traceId).toBe("fifth");
   });
 
   it("holds events while paused and applies them on resume", () => {

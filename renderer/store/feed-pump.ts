@@ -9,6 +9,7 @@ import type { HubEvent } from "../../shared/hub/hub-event.js";
 import type { HubToUi } from "../../shared/hub/ui-wire.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
 import type { LoadedTrace } from "../traces/loaded-trace.js";
+import { EMPTY_VIEW } from "../traces/timeline-view.js";
 import type { TraceCatalog } from "../traces/trace-catalog.js";
 import {
   missedEvents,
@@ -21,6 +22,7 @@ import {
 import { createFrameScheduler, type RequestFrame } from "./frame-scheduler.js";
 import { type ReloadBatch, reloadTraces, type TraceFiles } from "./gap-reload.js";
 import type { InspectorState } from "./inspector-state.js";
+import { followTarget, showTrace } from "./show-trace.js";
 import type { ImportProgress } from "./traces-slice.js";
 
 /** One queued item. */
@@ -149,11 +151,12 @@ export function createFeedPump(
     }
     for (const s of touched) s.publish();
     let traceId = state.traceId;
-    if (state.followNewest) traceId = catalog.newestLive()?.id ?? traceId;
+    if (state.followNewest) traceId = followTarget(catalog, patch.demo ?? state.demo) ?? traceId;
     if (touched.size > 0 || traceId !== state.traceId) patch.traces = catalog.entries();
-    if (traceId !== state.traceId) patch.traceId = traceId;
     const shown = traceId === undefined ? undefined : catalog.get(traceId);
-    if (shown && shown.view !== state.view) patch.view = shown.view;
+    if (traceId !== state.traceId)
+      Object.assign(patch, showTrace(state.traceId, traceId, shown?.view ?? EMPTY_VIEW));
+    else if (shown && shown.view !== state.view) patch.view = shown.view;
     if (gaps !== state.gaps) patch.gaps = gaps;
     if (Object.keys(patch).length > 0) store.setState(patch);
   }

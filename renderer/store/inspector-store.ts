@@ -14,6 +14,7 @@ import { connectionSlice } from "./connection-slice.js";
 import { createFeedPump, type FeedPump } from "./feed-pump.js";
 import type { RequestFrame } from "./frame-scheduler.js";
 import type { InspectorState } from "./inspector-state.js";
+import { followTarget } from "./show-trace.js";
 import { tracesSlice } from "./traces-slice.js";
 import { type ThemeName, viewSlice } from "./view-slice.js";
 
@@ -33,9 +34,10 @@ export function createInspector(
 ): InspectorContextValue {
   const catalog = new TraceCatalog();
   let pump: FeedPump | undefined;
-  const store = createStore<InspectorState>()((...a) => ({
+  const store: StoreApi<InspectorState> = createStore<InspectorState>()((...a) => ({
     ...tracesSlice({
       viewOf: (id) => catalog.get(id)?.view,
+      followTarget: (): string | undefined => followTarget(catalog, store.getState().demo),
       onPauseChange: (paused) => {
         if (!paused) pump?.resume();
       },

@@ -3,6 +3,8 @@ import type { StateCreator } from "zustand";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { EMPTY_VIEW, type TimelineView } from "../traces/timeline-view.js";
 import type { TraceEntry } from "../traces/trace-catalog.js";
+import { showTrace } from "./show-trace.js";
+import type { ViewSlice } from "./view-slice.js";
 
 /** An import in progress. */
 export interface ImportProgress {
@@ -12,13 +14,16 @@ export interface ImportProgress {
   readonly total: number;
 }
 
-/** Trace state; changed by the feed pump once per animation frame and by the trace selector. */
+/** Trace state; changed by the feed pump once per animation frame and by the trace picker. */
 export interface TracesSlice {
   /** Every trace, newest first. */
   readonly traces: readonly TraceEntry[];
   /** The trace on screen. */
   readonly traceId: string | undefined;
-  /** True until the user picks a trace: the newest live tap is then shown automatically. */
+  /**
+   * "Follow newest": on at start and off once the user picks a trace. While on, the newest live
+   * tap is shown (the demo's trace while the demo plays a scenario).
+   */
   readonly followNewest: boolean;
   /** The shown trace's timeline. */
   readonly view: TimelineView;
@@ -34,7 +39,10 @@ export interface TracesSlice {
   /** Hub events waiting for Resume. */
   readonly held: number;
   readonly importing: ImportProgress | undefined;
+  /** The user picked a trace: it is shown and "Follow newest" turns off. */
   selectTrace(id: string): void;
+  /** Turns "Follow newest" on (jumping to the trace it follows) or off. */
+  setFollowNewest(on: boolean): void;
   setPaused(paused: boolean): void;
 }
 
@@ -42,9 +50,11 @@ export interface TracesSlice {
 export const tracesSlice =
   (hooks: {
     viewOf(id: string): TimelineView | undefined;
+    /** The trace "Follow newest" shows now. */
+    followTarget(): string | undefined;
     onPauseChange(paused: boolean): void;
-  }): StateCreator<TracesSlice, [], [], TracesSlice> =>
-  (set) => ({
+  }): StateCreator<TracesSlice & ViewSlice, [], [], TracesSlice> =>
+  (set, get) => ({
     traces: [],
     traceId: undefined,
     followNewest: true,
@@ -54,7 +64,16 @@ export const tracesSlice =
     paused: false,
     held: 0,
     importing: undefined,
-    selectTrace: (id) => set({ traceId: id, followNewest: false, view: hooks.viewOf(id) ?? EMPTY_VIEW }),
+    selectTrace: (id) =>
+      set({ ...showTrace(get().traceId, id, hooks.viewOf(id) ?? EMPTY_VIEW), followNewest: false }),
+    setFollowNewest: (on) => {
+      if (!on) return set({ followNewest: false });
+      const id = hooks.followTarget() ?? get().traceId;
+      set({
+        ...showTrace(get().traceId, id, (id === undefined ? undefined : hooks.viewOf(id)) ?? EMPTY_VIEW),
+        followNewest: true,
+      });
+    },
     setPaused: (paused) => {
       set({ paused });
       hooks.onPauseChange(paused);

@@ -4,7 +4,7 @@ import { EmptyState } from "../components/EmptyState.js";
 import { VirtualTable } from "../components/VirtualTable.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { TIMELINE_COLUMNS } from "./timeline-columns.js";
-import { isFiltering } from "./timeline-filter.js";
+import { isFiltering, NO_FILTER } from "./timeline-filter.js";
 import { displayRows, type TimelineRow, topRows } from "./timeline-rows.js";
 
 const getKey = (r: TimelineRow) => r.key;
@@ -21,6 +21,7 @@ export function TimelineTable() {
   const select = useInspector((s) => s.select);
   const setExpanded = useInspector((s) => s.setExpanded);
   const largeText = useInspector((s) => s.largeText);
+  const setFilter = useInspector((s) => s.setFilter);
 
   const tops = useMemo(() => topRows(view), [view]);
   const rows = useMemo(() => {
@@ -28,6 +29,8 @@ export function TimelineTable() {
     const recordOf = (seq: number) => session?.recordBySeq(seq);
     return displayRows(tops, isFiltering(filter) ? filter : undefined, expanded, recordOf);
   }, [tops, filter, expanded, catalog, traceId]);
+
+  const hidden = useMemo(() => tops.length - rows.filter((r) => r.depth === 0).length, [tops, rows]);
 
   const onSelect = useCallback((r: TimelineRow) => select({ key: r.key, seq: r.seq }), [select]);
   const onExpand = useCallback((r: TimelineRow, open: boolean) => setExpanded(r.key, open), [setExpanded]);
@@ -37,41 +40,55 @@ export function TimelineTable() {
   );
 
   return (
-    <VirtualTable
-      label="Timeline"
-      rows={rows}
-      getKey={getKey}
-      columns={TIMELINE_COLUMNS}
-      selectedKey={selectedKey}
-      onSelect={(r) => {
-        // A click on the selected row toggles it open or closed; the keyboard uses Right/Left/Enter.
-        if (r.key === selectedKey && r.expandable) onExpand(r, !expanded.has(r.key));
-        onSelect(r);
-      }}
-      onExpand={onExpand}
-      isExpanded={isExpanded}
-      depthOf={depthOf}
-      rowHeight={largeText ? 36 : 28}
-      empty={
-        isFiltering(filter) && tops.length > 0 ? (
-          <EmptyState title="No row matches the filters">
-            <p>{tops.length} rows are hidden by the filters above. Clear a filter to see them again.</p>
-          </EmptyState>
-        ) : (
-          <EmptyState title="No frames yet">
-            <p>
-              One row per prompt submission (all attempts sharing a sessionId and idempotencyKey), one per
-              other request with its retry class, and one per malformed frame. Expand a submission to see its
-              attempts, and an attempt to see its frames.
-            </p>
-            <p>
-              Rows appear as soon as a client talks to an agent through <code>acp-retry-inspector proxy</code>
-              . To look at an earlier session, use <strong>Import…</strong> in the toolbar or drop a trace
-              file (.jsonl) anywhere on this window.
-            </p>
-          </EmptyState>
-        )
-      }
-    />
+    <>
+      {hidden > 0 ? (
+        <p className="filter-hidden" role="status" aria-label="Rows hidden by filters">
+          {hidden === tops.length ? "All " : ""}
+          {hidden} {hidden === 1 ? "row" : "rows"} hidden by filters —{" "}
+          <button type="button" onClick={() => setFilter(NO_FILTER)}>
+            Clear
+          </button>
+        </p>
+      ) : null}
+      <VirtualTable
+        label="Timeline"
+        rows={rows}
+        getKey={getKey}
+        columns={TIMELINE_COLUMNS}
+        selectedKey={selectedKey}
+        onSelect={(r) => {
+          // A click on the selected row toggles it open or closed; the keyboard uses Right/Left/Enter.
+          if (r.key === selectedKey && r.expandable) onExpand(r, !expanded.has(r.key));
+          onSelect(r);
+        }}
+        onExpand={onExpand}
+        isExpanded={isExpanded}
+        depthOf={depthOf}
+        rowHeight={largeText ? 36 : 28}
+        empty={
+          isFiltering(filter) && tops.length > 0 ? (
+            <EmptyState title="No row matches the filters">
+              <p>
+                Every row of this trace is hidden by the filters above. Press Clear to see all {tops.length}{" "}
+                of them.
+              </p>
+            </EmptyState>
+          ) : (
+            <EmptyState title="No frames yet">
+              <p>
+                One row per prompt submission (all attempts sharing a sessionId and idempotencyKey), one per
+                other request with its retry class, and one per malformed frame. Expand a submission to see
+                its attempts, and an attempt to see its frames.
+              </p>
+              <p>
+                Rows appear as soon as a client talks to an agent through{" "}
+                <code>acp-retry-inspector proxy</code>. To look at an earlier session, use{" "}
+                <strong>Import…</strong> in the toolbar or drop a trace file (.jsonl) anywhere on this window.
+              </p>
+            </EmptyState>
+          )
+        }
+      />
+    </>
   );
 }

@@ -1,10 +1,10 @@
-/** The top toolbar: status, trace selector, faults with the armed rules, recording and files, display options. */
+/** The top toolbar: status, trace picker, faults with the armed rules, recording and files, display options. */
 import { Badge } from "../components/Badge.js";
 import { useInspector } from "../store/inspector-store.js";
 import { ConnectionStatus } from "./ConnectionStatus.js";
 import { FaultControls } from "./FaultControls.js";
 import { TraceControls } from "./TraceControls.js";
-import { TraceSelector } from "./TraceSelector.js";
+import { TracePicker } from "./TracePicker.js";
 
 function ViewButtons() {
   const theme = useInspector((s) => s.theme);
@@ -36,7 +36,7 @@ export function Toolbar() {
     <header className="toolbar">
       <span className="toolbar__title">ACP Retry Inspector</span>
       <ConnectionStatus />
-      <TraceSelector />
+      <TracePicker />
       <TraceControls />
       <ViewButtons />
       <FaultControls disabled={!connected} />

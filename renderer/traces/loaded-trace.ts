@@ -5,6 +5,7 @@
  */
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
+import { TapLife } from "../../shared/hub/tap-summary.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { applyChanges, EMPTY_VIEW, type RowIndex, type TimelineView } from "./timeline-view.js";
 
@@ -28,6 +29,9 @@ export class LoadedTrace {
   readonly records: TraceRecord[] = [];
   readonly stderr: StderrLine[] = [];
   view: TimelineView = EMPTY_VIEW;
+  /** Agent pids, connections and the record count of the whole trace (Clear does not reset it). */
+  readonly life = new TapLife();
+  private lifeSeq = 0;
   private analyzer = new Analyzer();
   private index: RowIndex = new Map();
   private dirty = false;
@@ -75,6 +79,10 @@ export class LoadedTrace {
 
   /** Takes one record; a record at or below the newest seq held (a resend) is skipped. Returns whether it was new. */
   ingest(record: TraceRecord): boolean {
+    if (record.seq > this.lifeSeq) {
+      this.lifeSeq = record.seq;
+      this.life.ingest(record);
+    }
     if (record.seq <= this.newest) return false;
     this.newest = record.seq;
     this.records.push(record);

@@ -69,6 +69,51 @@ describe("TraceCatalog and LoadedTrace", () => {
     expect(catalog.entries().map((e) => e.id)).toEqual(["import-1", "t2", "t1"]);
   });
 
+  it("lists each trace with its name, start, status, record count and verdicts, newest first", () => {
+    const catalog = new TraceCatalog();
+    const named = new TraceScript().open(1).spawn(4242).prompt(1, 1, "s1", "hi", "K").inserted(1, 1, "m1");
+    const header = {
+      ...named.header(),
+      name: "QA repro #42",
+      agent: { command: ["/usr/bin/node", "/opt/x/dist/cli.js", "demo-agent"], cwd: "/r" },
+    };
+    catalog.applyHubEvents([
+      { seq: 1, kind: "tap-attached", traceId: "t1", tapId: "tap-0001", header, at: 0 },
+      ...named.records.map((record, i) => ({ seq: 2 + i, kind: "record" as const, traceId: "t1", record })),
+    ]);
+    // a tap of a version before names: the picker derives one from its command and folder
+    const old = new TraceScript().open(1).spawn(7).exit(7, 0).close(1);
+    const oldHeader = {
+      ...old.header(),
+      agent: { command: ["npx", "@zed-industries/claude-code-acp"], cwd: "/w/site" },
+    };
+    catalog.applyHubEvents([
+      { seq: 10, kind: "tap-attached", traceId: "t2", tapId: "tap-0002", header: oldHeader, at: 0 },
+      ...old.records.map((record, i) => ({ seq: 11 + i, kind: "record" as const, traceId: "t2", record })),
+      { seq: 20, kind: "tap-detached", traceId: "t2", reason: "closed (1000)", at: 0 },
+    ]);
+    catalog.addImported("saved.jsonl", header);
+    for (const s of catalog.all()) s.publish();
+    const [file, ended, live] = catalog.entries();
+    expect(live).toMatchObject({
+      id: "t1",
+      label: "QA repro #42",
+      status: "running",
+      startedAt: header.startedAt,
+      agent: "agent pid 4242",
+      records: 4,
+      verdicts: { ok: 1, violation: 0, clientIssue: 0 },
+      command: header.agent.command,
+      cwd: "/r",
+    });
+    expect(ended).toMatchObject({
+      label: "claude-code-acp @ site",
+      status: "ended",
+      agent: "agent exited (code 0)",
+    });
+    expect(file).toMatchObject({ label: "saved.jsonl", detail: "QA repro #42", status: "file" });
+  });
+
   it("clear empties a trace's view and ignores resends of what was cleared", () => {
     const catalog = new TraceCatalog();
     const sc = script();
@@ -80,5 +125,7 @@ describe("TraceCatalog and LoadedTrace", () => {
     expect(s.view.submissions).toEqual([]);
     catalog.applyHubEvents(hubEvents("t1", sc, 50));
     expect(s.records).toHaveLength(0);
+    // the picker still counts the whole trace
+    expect(catalog.entries()[0]?.records).toBe(5);
   });
 });

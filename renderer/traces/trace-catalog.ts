@@ -1,25 +1,68 @@
 /**
  * Every trace this window knows: the hub's live taps (one per trace id) and imported files. Hub
- * events are routed to their trace here; the store reads `entries()` for the trace selector.
+ * events are routed to their trace here; the store reads `entries()` for the trace picker.
  */
 import type { HubEvent } from "../../shared/hub/hub-event.js";
+import { describeAgent, type TapStatus } from "../../shared/hub/tap-summary.js";
 import type { TraceHeader } from "../../shared/trace/record.js";
+import { traceName } from "../../shared/trace/tap-name.js";
 import { LoadedTrace, type TraceSource } from "./loaded-trace.js";
+import { type VerdictSummary, verdictSummary } from "./verdict-summary.js";
 
-/** A trace as the selector lists it. */
+/** A trace as the picker lists it. */
 export interface TraceEntry {
   readonly id: string;
+  /** The tap's name (live), or the file's name (imported). */
   readonly label: string;
+  /** A second line: the agent command of a live tap, the tap's own name for an imported file. */
+  readonly detail: string;
+  /** The agent command (argv) and its folder, when the header names them. */
+  readonly command: readonly string[] | null;
+  readonly cwd: string | null;
   readonly source: TraceSource;
   readonly attached: boolean;
+  /** The tap's status (live), `file` for an import. */
+  readonly status: TapStatus | "file";
+  /** The header's start time (ISO 8601), when it has a valid one. */
+  readonly startedAt: string | null;
+  /** `agent pid 4242`, `agent exited (code 0)`, ... */
+  readonly agent: string;
+  /** Records of the trace this window has seen (Clear does not lower it). */
   readonly records: number;
+  readonly verdicts: VerdictSummary;
 }
 
-/** A short label for a trace: the agent command when the header names one. */
+/** What to call a live trace: the tap's name, or one derived from an older header's agent command. */
 export function traceLabel(id: string, header: TraceHeader | null): string {
-  const command = header?.agent?.command;
-  const name = command && command.length > 0 ? command.join(" ") : id;
-  return name.length > 60 ? `${name.slice(0, 57)}…` : name;
+  return traceName(header, id);
+}
+
+function startOf(header: TraceHeader | null): string | null {
+  const at = typeof header?.startedAt === "string" ? new Date(header.startedAt) : undefined;
+  return at && !Number.isNaN(at.getTime()) ? at.toISOString() : null;
+}
+
+/** The picker's entry for one trace. */
+export function traceEntry(s: LoadedTrace): TraceEntry {
+  const imported = s.source === "imported";
+  const argv = s.header?.agent?.command;
+  const command = Array.isArray(argv) ? argv.filter((a) => typeof a === "string") : null;
+  const cwd = typeof s.header?.agent?.cwd === "string" ? s.header.agent.cwd : null;
+  const detail = imported ? (s.header ? traceName(s.header, "") : "") : "";
+  return {
+    id: s.id,
+    label: s.label,
+    detail: detail === s.label ? "" : detail,
+    command,
+    cwd,
+    source: s.source,
+    attached: s.attached,
+    status: imported ? "file" : s.life.status(s.attached),
+    startedAt: startOf(s.header),
+    agent: describeAgent(s.life.snapshot()),
+    records: s.life.records,
+    verdicts: verdictSummary(s.view.verdictCounts),
+  };
 }
 
 /** Applies one hub event to the session of its trace (the catalog routes; a reload replays). */
@@ -85,23 +128,31 @@ export class TraceCatalog {
     return s;
   }
 
-  /** The newest trace whose tap is attached, else the newest live trace, else undefined. */
+  /** The live trace started last whose tap is attached, else the live trace started last, else undefined. */
   newestLive(): LoadedTrace | undefined {
-    const live = this.all().filter((s) => s.source === "live");
-    return live.filter((s) => s.attached).at(-1) ?? live.at(-1);
+    const live = this.newestFirst().filter((s) => s.source === "live");
+    return live.find((s) => s.attached) ?? live[0];
   }
 
-  /** The selector's entries, newest first. */
+  /** The picker's entries, newest first. */
   entries(): TraceEntry[] {
-    return this.all()
-      .reverse()
-      .map((s) => ({
-        id: s.id,
-        label: s.label,
-        source: s.source,
-        attached: s.attached,
-        records: s.view.records,
-      }));
+    return this.newestFirst().map(traceEntry);
+  }
+
+  /**
+   * Every trace, the one started last first (by its header's start time; a tap re-attaching after a
+   * hub restart keeps its place), then by the order this window learned of them.
+   */
+  private newestFirst(): LoadedTrace[] {
+    const arrived = this.all();
+    const start = new Map(
+      arrived.map((s, i) => [s, [Date.parse(s.header?.startedAt ?? "") || 0, i] as const]),
+    );
+    return arrived.sort((a, b) => {
+      const [sa, ia] = start.get(a) as readonly [number, number];
+      const [sb, ib] = start.get(b) as readonly [number, number];
+      return sb - sa || ib - ia;
+    });
   }
 
   private live(traceId: string): LoadedTrace {

@@ -8,6 +8,7 @@ describe("parseOperationCall", () => {
       disarmFault: { id: "r1-3f9a" },
       clearFaults: undefined,
       listTraces: {},
+      listTaps: undefined,
       readTrace: { id: "20260101T000000Z-1a2b3c4d" },
       hubStatus: undefined,
       demo: { command: { op: "send", text: "hi", withKey: true } },

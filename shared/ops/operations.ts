@@ -18,6 +18,7 @@ import {
 import { type DemoCommand, type DemoStatus, parseDemoCommand } from "../demo/demo-wire.js";
 import type { FaultRule, FaultRuleSpec } from "../faults/fault-rule.js";
 import type { TraceSummary } from "../hub/hub-event.js";
+import type { TapSummary } from "../hub/tap-summary.js";
 import { type HttpRoute, route } from "./http-route.js";
 
 /** The hub's status as `hubStatus` reports it (the fields the UI reads). */
@@ -104,6 +105,12 @@ export const OPERATIONS = {
     parse: noArgs,
     http: route("DELETE", "/api/faults"),
     ws: "fault-clear",
+  }),
+  listTaps: operation<{ readonly taps: readonly TapSummary[] }>()({
+    summary: "the taps of this hub run, live and recent: name, agent command and pids, status, connections",
+    parse: noArgs,
+    http: route("GET", "/api/taps"),
+    ws: "tap-list",
   }),
   listTraces: operation<{ readonly traces: readonly TraceSummary[] }>()({
     summary: "the traces in the hub's folder, live and ended",

@@ -23,6 +23,10 @@ export interface TraceHeader {
   readonly agent?: { readonly command: readonly string[]; readonly cwd?: string };
   /** How clients reach the tap: `stdio`, `ws`, `http`, ... */
   readonly transport?: string;
+  /** The tap's name (`proxy --name`, or derived from the agent command and folder: `demo-agent @ myrepo`). */
+  readonly name?: string;
+  /** The tap (`proxy`) process's pid. The agent's pids come in `agent-spawn` records. */
+  readonly tapPid?: number;
   /**
    * True in an export made by `redactTrace` (shared/trace/redact.ts): content was replaced by length
    * placeholders and frames were re-serialised, so `raw` is no longer the bytes on the wire.

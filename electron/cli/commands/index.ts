@@ -7,11 +7,13 @@ import { exportCommand } from "./export.js";
 import { faultCommand } from "./fault.js";
 import { proxyCommand } from "./proxy.js";
 import { serveCommand } from "./serve.js";
+import { tapsCommand } from "./taps.js";
 
 /** Every subcommand, in the order `--help` lists them. Each lives in its own file beside this one. */
 export const commands: readonly CliCommand[] = [
   proxyCommand,
   serveCommand,
+  tapsCommand,
   faultCommand,
   analyzeCommand,
   exportCommand,

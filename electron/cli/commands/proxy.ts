@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { constants } from "node:os";
 import type { FaultRule } from "../../../shared/faults/fault-rule.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../shared/trace/record.js";
+import { checkTapName, deriveTapName } from "../../../shared/trace/tap-name.js";
 import { rendezvousPath } from "../../hub-client/hub-paths.js";
 import { readRendezvous } from "../../hub-client/rendezvous.js";
 import { TOOL_VERSION } from "../../platform/version.js";
@@ -42,11 +43,13 @@ export interface ProxyArgs {
   noAuth?: true;
   /** `--max-agents N`: client connections the remote front serves at once (with `--listen`). */
   maxAgents?: number;
+  /** `--name NAME`: what the hub and the UI call this tap (derived from the agent command and folder by default). */
+  name?: string;
   command: string[];
 }
 
 const USAGE =
-  "acp-retry-inspector proxy [--trace FILE] [--fault RULE]... [--no-hub] [--listen URL [--agent-url URL] [--max-agents N] [--no-auth]] -- <agent command...>";
+  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--listen URL [--agent-url URL] [--max-agents N] [--no-auth]] -- <agent command...>";
 
 /** Splits the options from the agent command (everything after `--`, or from the first non-option). */
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
@@ -70,6 +73,7 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     else if (name === "--fault") out.faults = [...(out.faults ?? []), value("--fault", a)];
     else if (name === "--listen") out.listen = value("--listen", a);
     else if (name === "--agent-url") out.agentUrl = value("--agent-url", a);
+    else if (name === "--name") out.name = value("--name", a);
     else if (name === "--max-agents") {
       const v = value("--max-agents", a);
       const n = Number(v);
@@ -87,6 +91,8 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     throw new CliError(
       `${out.noAuth ? "--no-auth" : "--max-agents"} needs --listen (it is about the remote front)`,
     );
+  const badName = out.name === undefined ? undefined : checkTapName(out.name);
+  if (badName) throw new CliError(badName);
   if (out.agentUrl !== undefined) {
     if (out.listen === undefined)
       throw new CliError("--agent-url needs --listen (a remote front forwarding to a remote agent)");
@@ -114,6 +120,8 @@ const HELP = [
   "forwarding and attaches when a hub appears. The session never depends on the hub.",
   "",
   "Options:",
+  "  --name NAME      what the hub, `taps` and the UI call this tap (up to 120 characters). Default:",
+  "                   the agent program and the folder, e.g. `claude-code-acp @ myrepo`",
   "  --trace FILE     write the trace here: a new file, mode 0600. A path that exists (a file, a",
   "                   symbolic link) is refused and the session runs untraced. Default: a new file in",
   `                   ${defaultTraceDir()}`,
@@ -145,6 +153,7 @@ const HELP = [
   "",
   "Examples:",
   "  acp-retry-inspector proxy -- npx @zed-industries/claude-code-acp",
+  '  acp-retry-inspector proxy --name "claude, repro of #42" -- npx @zed-industries/claude-code-acp',
   "  acp-retry-inspector proxy --fault drop-response:method=session/prompt,count=1 -- my-agent",
   "  acp-retry-inspector proxy --fault restart-agent:method=session/prompt,on=response -- my-agent --store s",
   "  acp-retry-inspector proxy --listen ws://127.0.0.1:8080 -- acp-retry-inspector demo-agent --store my-store",
@@ -238,6 +247,10 @@ export const proxyCommand: CliCommand = {
       startedAt: startedAt.toISOString(),
       ...(command.length > 0 && { agent: { command, cwd: process.cwd() } }),
       transport: parsed.listen === undefined ? "stdio" : "ws+http",
+      name:
+        parsed.name ??
+        deriveTapName({ command, cwd: process.cwd(), ...(parsed.agentUrl && { url: parsed.agentUrl }) }),
+      tapPid: process.pid,
     };
     if (parsed.listen !== undefined) return runFront(parsed, parsed.listen, header, path, rules);
     const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules);

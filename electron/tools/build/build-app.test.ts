@@ -85,8 +85,11 @@ describe("Electron bundles", () => {
     ]) {
       expect(src).toContain(setting);
     }
-    expect(src).toMatch(/setWindowOpenHandler[\s\S]*action: "deny"/);
-    expect(src).toMatch(/"will-navigate"[\s\S]*preventDefault/);
+    // New windows and navigation are refused by the policy main hooks into every web contents.
+    expect(src).toMatch(/guardContents\(/);
+    const policy = readFileSync(join(import.meta.dirname, "../../shell/navigation-policy.ts"), "utf8");
+    expect(policy).toMatch(/setWindowOpenHandler[\s\S]*action: "deny"/);
+    expect(policy).toMatch(/"will-navigate"[\s\S]*preventDefault/);
     expect(src).toMatch(/isTrustedSender\(/);
   });
 });

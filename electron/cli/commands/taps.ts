@@ -1,0 +1,97 @@
+import { parseArgs } from "node:util";
+import { describeAgent, type TapSummary } from "../../../shared/hub/tap-summary.js";
+import { OperationRefused } from "../../../shared/ops/call-over-http.js";
+import {
+  callOperation,
+  findHubTarget,
+  HubAddressRefused,
+  HubUnreachable,
+  TOKEN_ENV,
+} from "../../hub-client/hub-client.js";
+import { type CliCommand, CliError } from "../command.js";
+
+const HELP = `Usage: acp-retry-inspector taps [--json] [--hub URL]
+
+Lists the running hub's taps (each \`proxy\` attached to it in this hub run), live ones and recent
+ended ones, newest first: trace id, name, status, start time, agent pid, connections open of
+total, and the agent command.
+Status: running (an agent alive or a client connected), waiting (attached, nothing open yet),
+ended (detached after its agent exited), detached (went away with an agent or connection open).
+
+Options:
+  --json      the hub's answer as JSON (an array of taps)
+  --hub URL   the hub to ask, http://127.0.0.1:PORT (default: the one in the rendezvous file)
+
+The hub's token is read from the rendezvous file, or from the ${TOKEN_ENV} environment variable
+when set (needed for a --hub other than the rendezvous file's); never from the command line.
+
+Exit status: 0 listed (also when there are none), 1 no hub reachable or the hub refused,
+2 usage error (a --token, or a --hub that is not a loopback address or carries a token).`;
+
+/** Local wall-clock time, `2026-01-31 12:05:01`. */
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+/** The taps as an aligned text table, one line per tap. */
+export function tapTable(taps: readonly TapSummary[]): string {
+  const rows = taps.map((t) => [
+    t.traceId,
+    t.name,
+    t.status,
+    localTime(t.startedAt),
+    t.agentPids.length > 0 ? t.agentPids.join(",") : describeAgent(t).replace(/^agent /, ""),
+    `${t.connections.open}/${t.connections.total}`,
+    t.command?.join(" ") ?? "",
+  ]);
+  const head = ["ID", "NAME", "STATUS", "STARTED", "AGENT PID", "CONNS", "COMMAND"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  return [head, ...rows]
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number)))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+/** `acp-retry-inspector taps`: the running hub's live and recent taps. */
+export const tapsCommand: CliCommand = {
+  name: "taps",
+  summary: "list the running hub's live and recent taps (name, status, agent pid, connections)",
+  help: HELP,
+  async run(args) {
+    if (args.some((a) => a === "--token" || a.startsWith("--token=")))
+      throw new CliError(
+        `taps takes no --token: a command line is visible to every user of this machine (ps). ` +
+          `Set ${TOKEN_ENV} to the hub's token, or let taps read it from the hub's rendezvous file.`,
+      );
+    let values: { json?: boolean; hub?: string };
+    try {
+      ({ values } = parseArgs({
+        args,
+        options: { json: { type: "boolean" }, hub: { type: "string" } },
+        strict: true,
+        allowPositionals: false,
+      }));
+    } catch (err) {
+      throw new CliError(`${(err as Error).message}\n\n${HELP}`);
+    }
+    try {
+      const target = findHubTarget(values.hub !== undefined ? { url: values.hub } : {});
+      const { taps } = await callOperation(target, "listTaps");
+      if (values.json) process.stdout.write(`${JSON.stringify(taps, null, 2)}\n`);
+      else process.stdout.write(taps.length === 0 ? "no taps in this hub run\n" : `${tapTable(taps)}\n`);
+      return 0;
+    } catch (err) {
+      if (err instanceof HubAddressRefused) throw new CliError(err.message, 2);
+      if (err instanceof HubUnreachable || err instanceof OperationRefused)
+        throw new CliError(err.message, 1);
+      throw err;
+    }
+  },
+};
