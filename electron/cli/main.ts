@@ -2,6 +2,7 @@
 import { TOOL_VERSION } from "../platform/version.js";
 import { type CliCommand, CliError } from "./command.js";
 import { commands } from "./commands/index.js";
+import { terminalSafe } from "./report/terminal-text.js";
 
 /** The top-level `--help` text, derived from the command table so it never drifts from the code. */
 export function topLevelHelp(): string {
@@ -32,7 +33,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const command: CliCommand | undefined = commands.find((c) => c.name === name);
   if (!command) {
-    process.stderr.write(`acp-retry-inspector: unknown command '${name}'\n\n${topLevelHelp()}\n`);
+    process.stderr.write(
+      `acp-retry-inspector: unknown command '${terminalSafe(name)}'\n\n${topLevelHelp()}\n`,
+    );
     return 2;
   }
   if (rest[0] === "--help" || rest[0] === "-h") {
@@ -48,11 +51,12 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     if (err instanceof CliError) {
-      process.stderr.write(`acp-retry-inspector: ${err.message}\n`);
+      // Messages may quote a trace, a peer or an argument: shown escaped, line breaks kept.
+      process.stderr.write(`acp-retry-inspector: ${terminalSafe(err.message, { keepNewlines: true })}\n`);
       process.exitCode = err.exitCode;
     } else {
       process.stderr.write(
-        `acp-retry-inspector: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+        `acp-retry-inspector: internal error: ${terminalSafe(err instanceof Error ? (err.stack ?? err.message) : String(err), { keepNewlines: true })}\n`,
       );
       process.exitCode = 70;
     }

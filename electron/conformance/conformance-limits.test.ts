@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { TraceRecord } from "../../shared/trace/record.js";
 import { cliPath } from "../tools/testing/cli.js";
+import { TERMINAL_CONTROL } from "../tools/testing/terminal-controls.js";
 import { readTrace } from "../trace/trace-reader.js";
 import { runConformance } from "./run-conformance.js";
 import { STUB_AGENT, stdioOptions, tempDir } from "./testing/conformance-fixtures.js";
@@ -18,6 +20,8 @@ async function remoteStub(mode: string): Promise<{ ws: string; http: string; sto
       "proxy",
       "--listen",
       "ws://127.0.0.1:0",
+      // The agent under test: the suite's own front connects to it without a token.
+      "--no-auth",
       "--no-hub",
       "--trace",
       join(tempDir("stub"), "t.jsonl"),
@@ -179,5 +183,46 @@ describe.concurrent("agents the suite cannot pass", () => {
       stderr: expect.stringContaining("unknown case 'nope'"),
     });
     expect(await run(["--restart-cmd", "x", "--", "y"])).toMatchObject({ code: 2 });
+    // trace files are never replaced, so a folder holding an earlier run's traces is refused up front
+    const used = tempDir("used");
+    writeFileSync(join(used, "probe.jsonl"), "");
+    expect(await run(["--traces-dir", used, "--", "y"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("already holds the traces of a run; give a new or empty folder"),
+    });
   }, 30_000);
+});
+
+// Apart from the concurrent block above, whose cases have timing limits a loaded machine can miss.
+describe("what the suite prints", () => {
+  test("an agent's name and error messages with escape sequences are printed escaped: table, progress and JSON", async () => {
+    const conformance = (...args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [cliPath(), "conformance", "--traces-dir", tempDir("traces"), "--only", "key-validation", ...args],
+          { stdio: ["ignore", "pipe", "pipe"] },
+        );
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (c: Buffer) => {
+          stdout += c.toString("utf8");
+        });
+        child.stderr.on("data", (c: Buffer) => {
+          stderr += c.toString("utf8");
+        });
+        child.on("close", (code) => resolve({ code, stdout, stderr }));
+      });
+    const table = await conformance("--verbose", "--", ...stub("hostile"));
+    expect(table.code).toBe(1);
+    expect(table.stdout).toContain("conformance of stub \\x1b[2J\\x1b]52;c;SGVsbG8=\\x07\\x1b[8m\\x9b2J\\n");
+    expect(table.stdout).toContain("session/new failed: -32603 no \\x1b[2J");
+    expect(table.stdout).not.toMatch(TERMINAL_CONTROL);
+    expect(table.stdout.split("\n").some((l) => l.startsWith("  forged line"))).toBe(false);
+    expect(table.stderr).toContain("(stub \\x1b[2J");
+    expect(table.stderr).not.toMatch(TERMINAL_CONTROL);
+    const json = await conformance("--json", "--", ...stub("hostile"));
+    expect(json.stdout).not.toMatch(TERMINAL_CONTROL);
+    expect(JSON.parse(json.stdout).probe.info.name.startsWith("stub \u001b[2J")).toBe(true);
+  }, 60_000);
 });

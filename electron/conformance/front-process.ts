@@ -2,11 +2,14 @@
  * The real tap in front of a remote agent, for one case: `proxy --listen ws://127.0.0.1:0
  * --agent-url URL --trace FILE --no-hub`, started with the suite's `cliCommand`. It records every
  * connection of the case (numbered in the order the suite opens them) into the case's trace and
- * prints where it listens on stderr; SIGTERM ends its connections and completes the trace.
+ * prints where it listens on stderr; SIGTERM ends its connections and completes the trace. The
+ * front requires a bearer token: the suite makes one per front and gives it through the front's
+ * environment (`ACP_RETRY_INSPECTOR_LISTEN_TOKEN`, never argv), and its connections send it.
  */
 
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
+import { FRONT_TOKEN_ENV, newFrontToken } from "../tap/remote/front-token.js";
 import { settlesWithin } from "./settles-within.js";
 
 /** What a front process needs. */
@@ -23,10 +26,11 @@ export interface FrontProcessOptions {
   readonly onStderr?: (line: string) => void;
 }
 
-/** Where a started front listens. */
+/** Where a started front listens, and the token its clients send. */
 export interface FrontUrls {
   readonly ws: string;
   readonly http: string;
+  readonly token: string;
 }
 
 /** How long the front may take to print its listening line (a loaded machine starts node slowly). */
@@ -47,9 +51,10 @@ export class FrontProcess {
     const { cliCommand, agentUrl, traceFile, cwd, env } = options;
     const [node, ...cli] = cliCommand;
     const args = [...cli, "proxy", "--listen", "ws://127.0.0.1:0", "--agent-url", agentUrl];
+    const token = newFrontToken();
     this.child = spawn(node as string, [...args, "--trace", traceFile, "--no-hub"], {
       cwd,
-      env,
+      env: { ...env, [FRONT_TOKEN_ENV]: token },
       stdio: ["ignore", "ignore", "pipe"],
     });
     const child = this.child;
@@ -80,7 +85,7 @@ export class FrontProcess {
         for (const line of lines) {
           const found = urls === undefined ? LISTENING.exec(line) : null;
           if (found) {
-            urls = { ws: found[1] as string, http: found[2] as string };
+            urls = { ws: found[1] as string, http: found[2] as string, token };
             clearTimeout(timer);
             resolve(urls);
           } else {

@@ -1,6 +1,7 @@
 /** The text report of a conformance run: one row per case (case, result, reason, trace file) and a summary line. */
 
 import type { CaseResult, ConformanceReport } from "../../shared/conformance/conformance-result.js";
+import { terminalSafe } from "../cli/report/terminal-text.js";
 
 const RESULT_LABEL: Record<CaseResult["status"], string> = { pass: "PASS", fail: "FAIL", skip: "SKIP" };
 
@@ -10,9 +11,11 @@ export function resultLabel(result: CaseResult): string {
   return result.required ? label : `${label.toLowerCase()} (info)`;
 }
 
-/** Renders the report as an aligned text table. */
+/** Renders the report as an aligned text table; text from the agent is escaped (terminal safe, one line per row). */
 export function renderResultTable(report: ConformanceReport): string {
-  const rows = report.cases.map((c) => [c.name, resultLabel(c), c.reason, c.traceFile ?? "-"]);
+  const rows = report.cases.map((c) =>
+    [c.name, resultLabel(c), c.reason, c.traceFile ?? "-"].map((cell) => terminalSafe(cell)),
+  );
   const header = ["case", "result", "reason", "trace"];
   const widths = header.map((h, i) =>
     Math.max(h.length, ...rows.map((r) => Math.min((r[i] ?? "").length, i === 2 ? 100 : 200))),
@@ -38,7 +41,7 @@ export function renderResultTable(report: ConformanceReport): string {
     `${summary.passed} passed, ${summary.failed} failed (${summary.requiredFailed} required), ${summary.skipped} skipped in ${(report.durationMs / 1000).toFixed(1)} s: ${summary.ok ? "CONFORMANT" : "NOT CONFORMANT"}`,
     `traces: ${report.tracesDir}`,
   ];
-  return `${lines.join("\n")}\n`;
+  return `${lines.map((l) => terminalSafe(l)).join("\n")}\n`;
 }
 
 function describeTarget(report: ConformanceReport): string {

@@ -14,6 +14,7 @@ import type {
   ConformanceTarget,
 } from "../../shared/conformance/conformance-result.js";
 import { summarize } from "../../shared/conformance/conformance-summary.js";
+import { PRIVATE_DIR_MODE } from "../trace/private-files.js";
 import { SUITE_TOOL } from "./agent-dialers.js";
 import { probeAgent } from "./agent-probe.js";
 import { runCase } from "./case-runner.js";
@@ -26,7 +27,8 @@ export async function runConformance(
 ): Promise<ConformanceReport> {
   const started = Date.now();
   const resolved = resolveOptions(options);
-  mkdirSync(resolved.tracesDir, { recursive: true });
+  // Private: the traces hold every prompt of the run (an existing folder is the caller's to choose).
+  mkdirSync(resolved.tracesDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const selected = CONFORMANCE_CASES.filter((c) => !resolved.only || resolved.only.includes(c.name));
   const probe = await probeAgent(resolved);
   onProgress({ kind: "probe", probe });

@@ -11,6 +11,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../shared/trace/record.js";
 import { nodeNdJsonStream } from "../peers/rpc/ndjson-stream.js";
+import { PRIVATE_DIR_MODE } from "../trace/private-files.js";
 import { readTrace } from "../trace/trace-reader.js";
 import type { AgentDialer, CaseConnection } from "./agent-dialer.js";
 import { settlesWithin } from "./settles-within.js";
@@ -47,7 +48,7 @@ export class StdioDialer implements AgentDialer {
   private readonly connections: StdioConnection[] = [];
 
   constructor(private readonly options: StdioDialerOptions) {
-    mkdirSync(options.connDir, { recursive: true });
+    mkdirSync(options.connDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   }
 
   async open(conn: number): Promise<CaseConnection> {

@@ -2,7 +2,7 @@
  * URL targets go through the real tap: each case starts its own remote front (`proxy --listen
  * ws://127.0.0.1:0 --agent-url URL --trace <case>.jsonl`, see `FrontProcess`) and dials it over the
  * target's transport (a `ws(s)://` target over WebSocket, an `http(s)://` one over Streamable HTTP)
- * with the SDK's client transports; the front forwards each connection to the agent over its own
+ * with the SDK's client transports, sending the front's bearer token; the front forwards each connection to the agent over its own
  * upstream connection of the same kind and records every frame exactly, connections numbered in
  * the order the case opens them. A restart runs the user's `--restart-cmd` through the shell.
  */
@@ -10,6 +10,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/experimental/v2";
+import { bearer } from "../tap/remote/front-token.js";
 import type { AgentDialer, CaseConnection } from "./agent-dialer.js";
 import { skip } from "./case-outcome.js";
 import { FrontProcess } from "./front-process.js";
@@ -61,8 +62,11 @@ export class UrlDialer implements AgentDialer {
       throw new Error(`cannot open connection #${conn}: ${err instanceof Error ? err.message : String(err)}`);
     });
     const end: ConnectionEnd = {};
+    const headers = { Authorization: bearer(urls.token) };
     const stream =
-      this.transport === "ws" ? await this.webSocket(urls.ws, end) : await this.http(urls.http, end);
+      this.transport === "ws"
+        ? await this.webSocket(urls.ws, headers, end)
+        : await this.http(urls.http, headers, end);
     let closed = false;
     const close = async () => {
       if (closed) return;
@@ -117,7 +121,7 @@ export class UrlDialer implements AgentDialer {
     return existsSync(this.options.traceFile) ? this.options.traceFile : undefined;
   }
 
-  private async webSocket(url: string, end: ConnectionEnd): Promise<Stream> {
+  private async webSocket(url: string, headers: Record<string, string>, end: ConnectionEnd): Promise<Stream> {
     // Loaded on demand: a stdio run never pays for them. Node 20 has no global WebSocket.
     const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");
     const { WebSocket } = await import("ws");
@@ -128,12 +132,12 @@ export class UrlDialer implements AgentDialer {
         end.socket = this;
       }
     }
-    return createWebSocketStream(url, { WebSocket: TrackedWebSocket as never });
+    return createWebSocketStream(url, { WebSocket: TrackedWebSocket as never, headers });
   }
 
-  private async http(url: string, end: ConnectionEnd): Promise<Stream> {
+  private async http(url: string, headers: Record<string, string>, end: ConnectionEnd): Promise<Stream> {
     const { createHttpStream } = await import("@agentclientprotocol/sdk/experimental/http-client");
-    const inner = createHttpStream(url);
+    const inner = createHttpStream(url, { headers });
     // The SDK's close resolves once its `DELETE` was answered: note when that happened.
     const writer = inner.writable.getWriter();
     let done = () => {};

@@ -205,6 +205,9 @@ export class BuiltInDemo {
     const turnMs = turn === "long" ? (this.o.longTurnMs ?? 120_000) : (this.o.turnMs ?? 1500);
     try {
       this.watch.follow((command) => command.includes(store));
+      // The tap never replaces an existing trace file: the demo's own copy of the last run goes first.
+      const tracePath = join(this.o.dataDir, `tap-${mode}.jsonl`);
+      rmSync(tracePath, { force: true });
       this.tap = await startDemoTap({
         cliPath: this.o.cliPath,
         store,
@@ -212,7 +215,7 @@ export class BuiltInDemo {
         turnMs,
         name,
         runtimeDir: join(this.o.dataDir, "run"),
-        tracePath: join(this.o.dataDir, `tap-${mode}.jsonl`),
+        tracePath,
         cwd: this.o.dataDir,
         onStderr: (line) => this.o.log?.(line),
       });
@@ -223,6 +226,7 @@ export class BuiltInDemo {
       );
       const client = new LiveDemoClient({
         url: this.tap.url,
+        token: this.tap.token,
         cwd: this.o.dataDir,
         attemptTimeoutMs: this.o.attemptTimeoutMs ?? 3_000,
         onChange: () => this.changes.changed(),

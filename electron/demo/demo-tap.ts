@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { AgentMode } from "../../shared/demo/scenario.js";
+import { FRONT_TOKEN_ENV, newFrontToken } from "../tap/remote/front-token.js";
 
 /** How to start a demo tap. */
 export interface DemoTapOptions {
@@ -34,6 +35,8 @@ export interface DemoTap {
   readonly pid: number;
   /** `ws://127.0.0.1:PORT/acp` */
   readonly url: string;
+  /** The bearer token the tap's front requires (given to it through its environment, never argv). */
+  readonly token: string;
   /** The agent command line, as the trace header records it. */
   readonly agentCommand: readonly string[];
   /** Resolves when the tap process exited. */
@@ -57,6 +60,7 @@ export async function startDemoTap(o: DemoTapOptions): Promise<DemoTap> {
     "--turn-ms",
     String(o.turnMs),
   ];
+  const token = newFrontToken();
   const child = spawn(
     process.execPath,
     [
@@ -73,7 +77,12 @@ export async function startDemoTap(o: DemoTapOptions): Promise<DemoTap> {
     ],
     {
       cwd: o.cwd,
-      env: { ...process.env, ACP_RETRY_INSPECTOR_RUNTIME_DIR: o.runtimeDir, ELECTRON_RUN_AS_NODE: "1" },
+      env: {
+        ...process.env,
+        ACP_RETRY_INSPECTOR_RUNTIME_DIR: o.runtimeDir,
+        ELECTRON_RUN_AS_NODE: "1",
+        [FRONT_TOKEN_ENV]: token,
+      },
       stdio: ["ignore", "ignore", "pipe"],
     },
   );
@@ -109,6 +118,7 @@ export async function startDemoTap(o: DemoTapOptions): Promise<DemoTap> {
   return {
     pid: child.pid ?? 0,
     url,
+    token,
     agentCommand,
     exited,
     async stop() {

@@ -19,6 +19,8 @@ export type LiveClientState = "idle" | "connecting" | "connected" | "reconnectin
 export interface LiveClientOptions {
   /** The tap's WebSocket URL (`ws://127.0.0.1:PORT/acp`). */
   readonly url: string;
+  /** The tap front's bearer token. */
+  readonly token: string;
   readonly cwd: string;
   /** How long one attempt waits for its answer before it is resent, ms. */
   readonly attemptTimeoutMs: number;
@@ -137,7 +139,7 @@ export class LiveDemoClient {
       this.setState(conn === 1 ? "connecting" : "reconnecting");
       let open: Awaited<ReturnType<typeof openConnection>>;
       try {
-        open = await openConnection({ kind: "ws", url: this.o.url }, {}, conn);
+        open = await openConnection({ kind: "ws", url: this.o.url, token: this.o.token }, {}, conn);
       } catch (err) {
         this.log(`[conn ${conn}] could not connect: ${err instanceof Error ? err.message : String(err)}`);
         await new Promise((r) => setTimeout(r, 200));

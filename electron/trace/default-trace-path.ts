@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { userDir } from "../platform/user-dirs.js";
+import { ensurePrivateDir } from "./private-files.js";
 
 /** Environment variable that overrides the folder default traces go to. */
 export const TRACE_DIR_ENV = "ACP_RETRY_INSPECTOR_TRACE_DIR";
@@ -25,4 +26,18 @@ export function traceFileName(start: Date = new Date(), pid: number = process.pi
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
   return `${stamp}-${pid}.jsonl`;
+}
+
+/**
+ * A path for a new trace in the per-user folder, which is made private first (created 0700, or
+ * checked to be this user's own real folder and narrowed to 0700; see `ensurePrivateDir`). Throws
+ * `PrivateFileError` when the folder cannot be used.
+ */
+export function newDefaultTracePath(
+  start: Date = new Date(),
+  env: Record<string, string | undefined> = process.env,
+): string {
+  const dir = defaultTraceDir(env);
+  ensurePrivateDir(dir);
+  return join(dir, traceFileName(start));
 }

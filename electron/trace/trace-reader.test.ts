@@ -35,6 +35,15 @@ async function read(path: string): Promise<TraceReadEvent[]> {
 }
 
 describe("readTrace", () => {
+  it("reads only the first `bytes` when asked, so two passes over a growing trace see the same lines", async () => {
+    const head = encodeHeader(header) + encodeRecord(frame(1));
+    const path = file(head + encodeRecord(frame(2)));
+    const events: TraceReadEvent[] = [];
+    for await (const ev of readTrace(path, { bytes: head.length + 5 })) events.push(ev);
+    expect(events.map((e) => e.kind)).toEqual(["header", "record", "problem"]);
+    expect(events[2]).toMatchObject({ line: 3, truncated: true });
+  });
+
   it("reads the header and every record in order", async () => {
     const events = await read(
       file(encodeHeader(header) + encodeRecord(frame(1)) + encodeRecord(frame(2, "ü\n€"))),

@@ -20,10 +20,14 @@ export class TraceReadError extends Error {}
 /**
  * Streams a trace file line by line with bounded memory. Bad lines are reported as `problem`
  * events and skipped, never thrown; a half-written last line is reported as truncated and the
- * rest of the file is kept.
+ * rest of the file is kept. `options.bytes` reads only the file's first bytes (its size at some
+ * moment), so two passes over a trace that is still growing see the same lines.
  */
-export function readTrace(path: string): AsyncIterableIterator<TraceReadEvent> {
-  return new TraceFileReader(path);
+export function readTrace(
+  path: string,
+  options: { readonly bytes?: number } = {},
+): AsyncIterableIterator<TraceReadEvent> {
+  return new TraceFileReader(path, options.bytes);
 }
 
 /**
@@ -41,9 +45,20 @@ class TraceFileReader implements AsyncIterableIterator<TraceReadEvent> {
   private lineNo = 0;
   private sawHeader = false;
   private finished = false;
+  /** True when asked for a prefix of zero bytes: the file reads as empty. */
+  private readonly noBytes: boolean;
 
-  constructor(private readonly path: string) {
-    this.stream = createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 });
+  constructor(
+    private readonly path: string,
+    bytes: number | undefined,
+  ) {
+    // `end` is inclusive, so a zero-byte prefix is read as the first byte and then cut off by `nextChunk`.
+    this.stream = createReadStream(path, {
+      encoding: "utf8",
+      highWaterMark: 1 << 20,
+      ...(bytes !== undefined && { end: Math.max(0, bytes - 1) }),
+    });
+    this.noBytes = bytes === 0;
     this.chunks = (this.stream as AsyncIterable<string>)[Symbol.asyncIterator]();
   }
 
@@ -90,7 +105,7 @@ class TraceFileReader implements AsyncIterableIterator<TraceReadEvent> {
   private async nextChunk(): Promise<string | undefined> {
     try {
       const r = await this.chunks.next();
-      return r.done ? undefined : r.value;
+      return r.done || this.noBytes ? undefined : r.value;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       throw new TraceReadError(`cannot read trace file ${this.path}: ${code ?? (err as Error).message}`);

@@ -1,4 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -112,7 +122,7 @@ describe("TraceWriter", () => {
         return join(file, "trace.jsonl");
       },
     ],
-    ["fails on write", () => "/dev/full"],
+    ["is a device that already exists", () => "/dev/full"],
   ])("reports once when the file %s, then drops records without ever blocking", async (_, path) => {
     const errors: string[] = [];
     const w = new TraceWriter(path(), header, { highWaterBytes: 1024, onError: (m) => errors.push(m) });
@@ -121,10 +131,59 @@ describe("TraceWriter", () => {
     if (wait) await within(wait, 5000, "the failed writer to release backpressure");
     await within(w.close(), 5000, "close");
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^cannot write trace file .*(ENOTDIR|ENOSPC)/);
+    expect(errors[0]).toMatch(/^cannot write trace file .*(ENOTDIR|it already exists)/);
     expect(w.failed).toBe(errors[0]);
     expect(w.backpressure()).toBeNull();
     w.write(note(201));
     expect(w.droppedRecords).toBeGreaterThan(0);
   });
+
+  it("creates the file with mode 0600", async () => {
+    const path = join(dir, "private.jsonl");
+    const w = new TraceWriter(path, header);
+    w.write(note(1));
+    await w.close();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it("never replaces an existing file: it says so and leaves the file as it was", async () => {
+    const path = join(dir, "existing.jsonl");
+    writeFileSync(path, "an earlier trace\n");
+    const errors: string[] = [];
+    const w = new TraceWriter(path, header, { onError: (m) => errors.push(m) });
+    w.write(note(1));
+    await within(w.close(), 5000, "close");
+    expect(errors).toEqual([
+      `cannot write trace file ${path}: it already exists, and an existing path is never replaced or followed (give a path that does not exist yet)`,
+    ]);
+    expect(readFileSync(path, "utf8")).toBe("an earlier trace\n");
+  });
+
+  it("never follows a symbolic link, not even a dangling one", async () => {
+    const target = join(dir, "someone-elses-choice");
+    const link = join(dir, "link.jsonl");
+    symlinkSync(target, link);
+    const errors: string[] = [];
+    const w = new TraceWriter(link, header, { onError: (m) => errors.push(m) });
+    w.write(note(1));
+    await within(w.close(), 5000, "close");
+    expect(errors[0]).toContain("it is a symbolic link");
+    expect(existsSync(target)).toBe(false);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "never writes into a file another user created (run as root: chown)",
+    async () => {
+      const path = join(dir, "theirs.jsonl");
+      writeFileSync(path, "theirs\n", { mode: 0o666 });
+      chownSync(path, 65534, 65534);
+      const errors: string[] = [];
+      const w = new TraceWriter(path, header, { onError: (m) => errors.push(m) });
+      w.write(note(1));
+      await within(w.close(), 5000, "close");
+      expect(errors[0]).toContain("it is a file that belongs to another user");
+      expect(readFileSync(path, "utf8")).toBe("theirs\n");
+    },
+  );
 });

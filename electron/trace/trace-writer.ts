@@ -1,6 +1,7 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { encodeHeader } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import { describeCreateFailure, PRIVATE_FILE_MODE } from "./private-files.js";
 import type { TraceSink } from "./trace-sink.js";
 
 /** Bytes the writer may hold (queued plus in flight) before it asks the tap to stop reading. */
@@ -32,7 +33,9 @@ export interface TraceWriterOptions {
  * encoding is off a frame's path), at the latest after `TRACE_FLUSH_MS`. Lines are batched into large
  * writes; when more than the high-water mark is held, `backpressure()` makes the tap wait, so memory
  * stays bounded and nothing is lost.
- * If the file cannot be opened or written it reports once through `onError`, drops everything
+ * The file is created exclusively with mode 0600 (see private-files.ts): a path that already exists
+ * (a file, someone else's file, a symbolic link) is refused, never replaced or followed.
+ * If the file cannot be created or written it reports once through `onError`, drops everything
  * after that (counted in `droppedRecords`) and never blocks the tap again.
  */
 export class TraceWriter implements TraceSink {
@@ -56,7 +59,9 @@ export class TraceWriter implements TraceSink {
   ) {
     this.highWater = options.highWaterBytes ?? TRACE_HIGH_WATER_BYTES;
     this.stream = createWriteStream(path, {
-      flags: "w",
+      // Exclusive and private: traces hold every prompt and file the agent saw.
+      flags: "wx",
+      mode: PRIVATE_FILE_MODE,
       // Never above our own mark, so being congested always means a 'drain' is coming.
       highWaterMark: Math.min(BATCH_BYTES, this.highWater),
     });
@@ -193,8 +198,7 @@ export class TraceWriter implements TraceSink {
 
   private fail(err: Error): void {
     if (this.failure !== null) return;
-    const code = (err as NodeJS.ErrnoException).code;
-    this.failure = `cannot write trace file ${this.path}: ${code ? `${code} ` : ""}${err.message}`;
+    this.failure = `cannot write trace file ${this.path}: ${describeCreateFailure(this.path, err as NodeJS.ErrnoException)}`;
     this.batchBytes = 0;
     this.droppedRecords += this.queued.length;
     this.queued = [];

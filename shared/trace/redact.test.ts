@@ -6,6 +6,7 @@ import { TraceScript } from "../analyzer/trace-script.js";
 import { encodeHeader, encodeRecord } from "./codec.js";
 import type { TraceHeader, TraceRecord } from "./record.js";
 import { redactTrace } from "./redact.js";
+import { plantedTrace, survivingSecrets } from "./testing/planted-secrets.js";
 
 const S = "sess-1";
 const KEY = "5f0c7b1e-8a44-4c1e-9d0b-2f3a4b5c6d7e";
@@ -231,6 +232,223 @@ describe("redactTrace", () => {
         expect(conclusions(analyze(header, records))).toEqual(conclusions(original));
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+/** The redacted export's text of a trace built by `build`, and the parsed frames of it. */
+function exported(t: TraceScript, header: TraceHeader = t.header()) {
+  const out = redactTrace(header, t.records, { full: false });
+  const text = jsonl(out.header, out.records);
+  const frames = out.records.flatMap((r) => (r.type === "frame" ? [JSON.parse(r.raw)] : []));
+  return { text, frames, header: out.header, records: out.records };
+}
+
+describe("redactTrace: credentials, by name and by shape", () => {
+  const TOKEN = "ghp_R4nd0mT0kenValue1234";
+
+  it("replaces MCP server header values in session/new and session/resume, keeping header names", () => {
+    const server = (type: string) => ({
+      type,
+      name: "github",
+      url: "https://api.githubcopilot.com/mcp/",
+      headers: [
+        { name: "Authorization", value: `Bearer ${TOKEN}` },
+        { name: "X-Team", value: "team-PLAIN-1" },
+      ],
+    });
+    const t = new TraceScript()
+      .request(1, C2A, 1, "session/new", { cwd: "/p", mcpServers: [server("http")] })
+      .request(1, C2A, 2, "session/resume", { sessionId: S, cwd: "/p", mcpServers: [server("sse")] });
+    const { text, frames } = exported(t);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain("team-PLAIN-1");
+    for (const f of frames) {
+      const headers = f.params.mcpServers[0].headers;
+      expect(headers.map((h: { name: string }) => h.name)).toEqual(["Authorization", "X-Team"]);
+      expect(headers[0].value).toBe(`[redacted #1: ${TOKEN.length + 7} chars]`);
+      expect(f.params.mcpServers[0].url).toBe("https://api.githubcopilot.com/mcp/");
+    }
+  });
+
+  it("replaces a header map's values, keeping its keys", () => {
+    const t = new TraceScript().request(1, C2A, 1, "_x/connect", {
+      headers: { "X-Api-Key": TOKEN, Accept: "a/b" },
+    });
+    const { frames } = exported(t);
+    expect(Object.keys(frames[0].params.headers)).toEqual(["X-Api-Key", "Accept"]);
+    expect(JSON.stringify(frames)).not.toContain(TOKEN);
+  });
+
+  it("replaces env values of stdio MCP servers", () => {
+    const t = new TraceScript().request(1, C2A, 1, "session/new", {
+      cwd: "/p",
+      mcpServers: [{ name: "db", command: "/bin/mcp-db", args: [], env: [{ name: "DB_URL", value: TOKEN }] }],
+    });
+    expect(exported(t).text).not.toContain(TOKEN);
+  });
+
+  it("replaces URL userinfo and every query value in any string, keeping scheme, host, path and query names", () => {
+    const t = new TraceScript()
+      .request(1, C2A, 1, "session/new", {
+        cwd: "/p",
+        mcpServers: [
+          {
+            type: "http",
+            name: "m",
+            url: `https://bot:${TOKEN}@mcp.example.com/v1?api_key=${TOKEN}&x=1`,
+            headers: [],
+          },
+        ],
+      })
+      .error(
+        1,
+        1,
+        -32603,
+        `cannot reach wss://agent.example/acp?sig=${TOKEN}#access_token=${TOKEN}: refused`,
+      );
+    const { text, frames } = exported(t);
+    expect(text).not.toContain(TOKEN);
+    expect(frames[0].params.mcpServers[0].url).toMatch(
+      /^https:\/\/\[redacted #\d+: 28 chars\]@mcp\.example\.com\/v1\?api_key=\[redacted #\d+: 24 chars\]&x=\[redacted #\d+: 1 chars\]$/,
+    );
+    expect(frames[1].error.message).toMatch(
+      /^cannot reach wss:\/\/agent\.example\/acp\?sig=\[redacted #\d+: 24 chars\]#access_token=\[/,
+    );
+    expect(frames[1].error.message).toMatch(/\]: refused$/);
+  });
+
+  it.each([
+    "authorization",
+    "Proxy-Authorization",
+    "apiKey",
+    "API_KEY",
+    "x-api-key",
+    "OPENAI_API_KEY",
+    "access_token",
+    "refreshToken",
+    "client_secret",
+    "password",
+    "Cookie",
+    "set-cookie",
+    "credentials",
+    "privateKey",
+    "auth",
+  ])(
+    "replaces the value of a field named %s, in any frame, at any depth, whatever its type of value",
+    (name) => {
+      const t = new TraceScript()
+        .request(1, C2A, 1, "authenticate", { methodId: "m", _meta: { [name]: TOKEN } })
+        .result(1, A2C, 1, { deep: [{ config: { [name]: { value: TOKEN, list: [TOKEN] } } }] })
+        .notify(1, A2C, "_vendor/event", { [name]: TOKEN });
+      const { text, frames } = exported(t);
+      expect(text).not.toContain(TOKEN);
+      expect(frames[0].params.methodId).toBe("m");
+      expect(Object.keys(frames[2].params)).toEqual([name]);
+    },
+  );
+
+  it("keeps names that only look alike, and numbers under secret names (token counts)", () => {
+    const t = new TraceScript()
+      .request(1, C2A, 1, "session/prompt", {
+        sessionId: S,
+        idempotencyKey: KEY,
+        prompt: [],
+        authMethods: ["x-plain"],
+      })
+      .result(1, A2C, 1, { messageId: "m1", usage: { inputTokens: 120, outputTokens: 7, totalTokens: 127 } });
+    const { frames } = exported(t);
+    expect(frames[0].params).toMatchObject({ sessionId: S, idempotencyKey: KEY, authMethods: ["x-plain"] });
+    expect(frames[1].result.usage).toEqual({ inputTokens: 120, outputTokens: 7, totalTokens: 127 });
+  });
+
+  it("replaces the value of a { name, value } pair whose name is a secret", () => {
+    const t = new TraceScript().request(1, C2A, 1, "_x/settings", {
+      list: [
+        { name: "GITHUB_TOKEN", value: TOKEN },
+        { key: "apiKey", value: TOKEN },
+        { name: "color", value: "blue" },
+      ],
+    });
+    const { text, frames } = exported(t);
+    expect(text).not.toContain(TOKEN);
+    expect(frames[0].params.list[2]).toEqual({ name: "color", value: "blue" });
+  });
+
+  it("replaces Bearer and Basic credentials quoted in kept text", () => {
+    const basic = "dXNlcjpwYXNzd29yZA==";
+    const t = new TraceScript().error(
+      1,
+      1,
+      -32001,
+      `401 for Authorization: Bearer ${TOKEN}, then Basic ${basic}`,
+    );
+    const { text, frames } = exported(t);
+    expect(text).not.toContain(TOKEN);
+    expect(text).not.toContain(basic);
+    expect(frames[0].error.message).toMatch(
+      /^401 for Authorization: Bearer \[redacted #1: 24 chars\], then Basic \[/,
+    );
+  });
+
+  it("replaces secrets in the agent's argv (header and agent-spawn), notes and close reasons", () => {
+    const argv = [
+      "my-agent",
+      `--api-key=${TOKEN}`,
+      "--token",
+      TOKEN,
+      `OPENAI_API_KEY=${TOKEN}`,
+      "--model",
+      "m1",
+    ];
+    const t = new TraceScript()
+      .spawn(10, argv)
+      .close(1, `cannot reach the agent at wss://u:${TOKEN}@h/acp: ECONNREFUSED`);
+    t.records.push({
+      type: "note",
+      seq: 3,
+      ts: t.startTs + 3,
+      level: "info",
+      text: `forwarding to the agent at wss://h/acp?token=${TOKEN}`,
+    });
+    const header = { ...t.header(), agent: { command: argv, cwd: "/home/u" } };
+    const out = exported(t, header);
+    expect(out.text).not.toContain(TOKEN);
+    expect(out.header.agent?.command).toEqual([
+      "my-agent",
+      `--api-key=[redacted #1: 24 chars]`,
+      "--token",
+      `[redacted #1: 24 chars]`,
+      `OPENAI_API_KEY=[redacted #1: 24 chars]`,
+      "--model",
+      "m1",
+    ]);
+    expect(out.header.agent?.cwd).toBe("/home/u");
+  });
+
+  it("never lets a planted secret through (property)", () => {
+    fc.assert(
+      fc.property(plantedTrace, (planted) => {
+        const out = redactTrace(planted.header, planted.script.records, { full: false });
+        expect(survivingSecrets(jsonl(out.header, out.records), planted.secrets)).toEqual([]);
+        // the analyzer still concludes the same (display text such as close reasons lost its secrets)
+        const verdicts = (m: TimelineModel) => ({
+          verdictCounts: m.verdictCounts,
+          submissions: m.submissions.map((x) => [
+            x.key,
+            x.messageIds,
+            x.inserts,
+            x.verdicts.map((v) => v.name),
+          ]),
+          requests: m.requests.map((r) => [r.method, r.outcome.kind, r.verdicts.map((v) => v.name)]),
+        });
+        expect(verdicts(analyze(out.header, out.records))).toEqual(
+          verdicts(analyze(planted.header, planted.script.records)),
+        );
+        // and the planted trace really carried them
+        expect(survivingSecrets(planted.jsonl, planted.secrets)).toEqual(planted.secrets);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,18 +1,25 @@
 /**
  * Redacted trace export (Chrome's sanitised-HAR idea): prompt text, message content, file contents,
- * terminal output and agent stderr are replaced by a placeholder that states their length, while
- * the JSON structure, ids, keys, methods, sessionIds, messageIds and error codes stay, so the
+ * terminal output and agent stderr are replaced by a placeholder that states their length, and so
+ * is every credential: secret-named fields (`Authorization`, `apiKey`, `x-api-key`, `*_TOKEN`, ...),
+ * header and env values (`mcpServers` of `session/new` and `session/resume` among them), URL
+ * userinfo and query values, `Bearer` credentials in text and secret options of the agent's argv.
+ * The JSON structure, ids, keys, methods, sessionIds, messageIds and error codes stay, so the
  * analyzer reaches the same verdicts and groups the same submissions on the redacted trace.
  *
  * Two details keep the verdicts equal. Placeholders are numbered per distinct original string
  * (`[redacted #3: 42 chars]`), so two prompts compare equal after redaction exactly when they did
  * before (the `unkeyed-resend` and same-key-different-prompt checks compare prompt content). And a
  * redacted string that contains an idempotency key of this trace keeps the key inside its
- * placeholder, so a key an Agent leaked into its text is still found.
+ * placeholder, so a key an Agent leaked into its text is still found (see placeholders.ts).
+ *
+ * `redactTrace` does it to a trace in memory (the UI's export); `promptKey` and `TraceRedactor` are
+ * the same steps for a caller that streams the trace twice, keys first (the CLI's `export`).
  */
-import { KeyLeakIndex } from "../analyzer/key-leak.js";
 import { classifyFrame } from "../protocol/frame.js";
+import { Placeholders } from "./placeholders.js";
 import type { FrameRecord, TraceHeader, TraceRecord } from "./record.js";
+import { type Hide, hideSecretsInArgv, hideSecretsInText, isSecretName } from "./secret-shapes.js";
 
 /** Options of `redactTrace`. */
 export interface RedactOptions {
@@ -42,69 +49,63 @@ export const REDACTED_STRING_FIELDS: ReadonlySet<string> = new Set([
 /** Fields whose whole value (every string inside, at any depth) is replaced. */
 export const REDACTED_SUBTREE_FIELDS: ReadonlySet<string> = new Set(["rawInput", "rawOutput", "args", "env"]);
 
-/** Numbers distinct redacted strings and keeps the trace's keys visible inside placeholders. */
-class Placeholders {
-  private readonly numbers = new Map<string, number>();
-  private readonly found = new Set<string>();
+/** Fields whose entries' values are replaced and names kept: `[{ name, value }]` or `{ name: value }`. */
+export const HEADER_FIELDS: ReadonlySet<string> = new Set(["headers"]);
 
-  constructor(
-    private readonly keys: KeyLeakIndex,
-    private readonly exactKeys: ReadonlySet<string>,
-  ) {}
-
-  /** The placeholder for `s` (a string equal to a key of this trace stays as it is). */
-  of(s: string): string {
-    if (this.exactKeys.has(s)) return s;
-    let n = this.numbers.get(s);
-    if (n === undefined) {
-      n = this.numbers.size + 1;
-      this.numbers.set(s, n);
-    }
-    this.keys.scan(s, this.found);
-    let keys = "";
-    if (this.found.size > 0) {
-      keys = `; contains key ${[...this.found].map((k) => JSON.stringify(k)).join(", ")}`;
-      this.found.clear();
-    }
-    return `[redacted #${n}: ${s.length} chars${keys}]`;
-  }
+/** The idempotency key a record carries, if it is a Client `session/prompt` with a string key. */
+export function promptKey(r: TraceRecord): string | undefined {
+  if (r.type !== "frame" || r.encoding === "base64" || r.dir !== "client->agent") return undefined;
+  if (!r.raw.includes("idempotencyKey")) return undefined;
+  const f = classifyFrame(r.raw);
+  if (f.kind !== "request" || f.method !== "session/prompt") return undefined;
+  const key = (f.params as { idempotencyKey?: unknown } | null)?.idempotencyKey;
+  return typeof key === "string" ? key : undefined;
 }
 
-/** The idempotency keys the trace's `session/prompt` requests carry (any string value). */
-function collectKeys(records: readonly TraceRecord[]): Set<string> {
-  const keys = new Set<string>();
-  for (const r of records) {
-    if (r.type !== "frame" || r.encoding === "base64" || r.dir !== "client->agent") continue;
-    if (!r.raw.includes("idempotencyKey")) continue;
-    const f = classifyFrame(r.raw);
-    if (f.kind !== "request" || f.method !== "session/prompt") continue;
-    const key = (f.params as { idempotencyKey?: unknown } | null)?.idempotencyKey;
-    if (typeof key === "string") keys.add(key);
-  }
-  return keys;
-}
-
-/** Replaces every string inside `value` (a subtree named by REDACTED_SUBTREE_FIELDS). */
-function redactAll(value: unknown, p: Placeholders): unknown {
-  if (typeof value === "string") return p.of(value);
-  if (Array.isArray(value)) return value.map((v) => redactAll(v, p));
+/** Replaces every string inside `value` (numbers, booleans and null stay: token counts are not secrets). */
+function hideAll(value: unknown, hide: Hide): unknown {
+  if (typeof value === "string") return hide(value);
+  if (Array.isArray(value)) return value.map((v) => hideAll(v, hide));
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactAll(v, p);
+    for (const [k, v] of Object.entries(value)) out[k] = hideAll(v, hide);
     return out;
   }
   return value;
 }
 
-/** Copies `value`, replacing the string values of content fields and everything in subtree fields. */
-function redactValue(value: unknown, p: Placeholders): unknown {
-  if (Array.isArray(value)) return value.map((v) => redactValue(v, p));
+/** Header lists keep each entry's `name` and lose every other string; a header map keeps its keys. */
+function hideHeaderValues(value: unknown, hide: Hide): unknown {
+  if (!Array.isArray(value)) return hideAll(value, hide);
+  return value.map((entry) => {
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return hideAll(entry, hide);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(entry)) out[k] = k === "name" ? v : hideAll(v, hide);
+    return out;
+  });
+}
+
+/** Whether `obj` is a `{ name | key: <secret name>, value }` pair, e.g. `{ name: "API_KEY", value: "…" }`. */
+function isSecretPair(obj: Record<string, unknown>): boolean {
+  if (!("value" in obj)) return false;
+  const name = obj.name ?? obj.key;
+  return typeof name === "string" && isSecretName(name);
+}
+
+/** Copies a parsed frame, replacing content, credentials and the secrets quoted in kept text. */
+function redactValue(value: unknown, hide: Hide): unknown {
+  if (typeof value === "string") return hideSecretsInText(value, hide);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, hide));
   if (value === null || typeof value !== "object") return value;
+  const obj = value as Record<string, unknown>;
+  const secretPair = isSecretPair(obj);
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (REDACTED_SUBTREE_FIELDS.has(k)) out[k] = redactAll(v, p);
-    else if (typeof v === "string") out[k] = REDACTED_STRING_FIELDS.has(k) ? p.of(v) : v;
-    else out[k] = redactValue(v, p);
+  for (const [k, v] of Object.entries(obj)) {
+    if (REDACTED_SUBTREE_FIELDS.has(k) || isSecretName(k) || (secretPair && k === "value"))
+      out[k] = hideAll(v, hide);
+    else if (HEADER_FIELDS.has(k)) out[k] = hideHeaderValues(v, hide);
+    else if (typeof v === "string" && REDACTED_STRING_FIELDS.has(k)) out[k] = hide(v);
+    else out[k] = redactValue(v, hide);
   }
   return out;
 }
@@ -115,23 +116,60 @@ function base64Bytes(b64: string): number {
   return Math.floor((b64.length * 3) / 4) - pad;
 }
 
-function redactFrame(r: FrameRecord, p: Placeholders): FrameRecord {
-  const flagged = r.encoding === "base64" || (r.flags !== undefined && r.flags.length > 0);
-  const frame = flagged ? null : classifyFrame(r.raw);
-  if (frame === null || frame.kind === "malformed") {
-    const { encoding: _encoding, ...rest } = r;
-    const size =
-      r.encoding === "base64" ? `${r.bytes ?? base64Bytes(r.raw)} bytes` : `${r.bytes ?? r.raw.length} chars`;
-    return { ...rest, raw: `[redacted frame: ${size}]` };
+/** Redacts one record at a time, numbering placeholders across all the records it is given. */
+export class TraceRedactor {
+  private readonly hide: Hide;
+
+  /** `keys`: every `promptKey` of the trace (they stay visible, see placeholders.ts). */
+  constructor(keys: Iterable<string>) {
+    this.hide = new Placeholders(keys).of;
   }
-  const before = JSON.stringify(frame.message);
-  const after = JSON.stringify(redactValue(frame.message, p));
-  return after === before ? r : { ...r, raw: after };
+
+  /** The export's header: marked `redacted: true`, secrets in the agent's argv replaced. */
+  header(h: TraceHeader): TraceHeader {
+    const agent = h.agent && { ...h.agent, command: hideSecretsInArgv(h.agent.command, this.hide) };
+    return { ...h, ...(agent && { agent }), redacted: true };
+  }
+
+  /** The record as the export shows it. */
+  record(r: TraceRecord): TraceRecord {
+    switch (r.type) {
+      case "frame":
+        return this.frame(r);
+      case "agent-stderr":
+        return { ...r, text: this.hide(r.text) };
+      case "agent-spawn":
+        return { ...r, command: hideSecretsInArgv(r.command, this.hide) };
+      case "note":
+        return { ...r, text: hideSecretsInText(r.text, this.hide) };
+      case "conn-close":
+        return { ...r, reason: hideSecretsInText(r.reason, this.hide) };
+      default:
+        return r;
+    }
+  }
+
+  private frame(r: FrameRecord): FrameRecord {
+    const flagged = r.encoding === "base64" || (r.flags !== undefined && r.flags.length > 0);
+    const frame = flagged ? null : classifyFrame(r.raw);
+    if (frame === null || frame.kind === "malformed") {
+      const { encoding: _encoding, ...rest } = r;
+      const size =
+        r.encoding === "base64"
+          ? `${r.bytes ?? base64Bytes(r.raw)} bytes`
+          : `${r.bytes ?? r.raw.length} chars`;
+      return { ...rest, raw: `[redacted frame: ${size}]` };
+    }
+    const before = JSON.stringify(frame.message);
+    const after = JSON.stringify(redactValue(frame.message, this.hide));
+    return after === before ? r : { ...r, raw: after };
+  }
 }
 
 /**
- * Redacts a trace for export: `full: false` (the default for exports) replaces content with length
- * placeholders and marks the header `redacted: true`; `full: true` returns header and records as given.
+ * Redacts a trace for export: `full: false` (the default for exports) replaces content and
+ * credentials with length placeholders and marks the header `redacted: true`; `full: true` returns
+ * header and records as given.
  */
 export function redactTrace(
   header: TraceHeader,
@@ -139,14 +177,11 @@ export function redactTrace(
   options: RedactOptions,
 ): RedactedTrace {
   if (options.full) return { header, records };
-  const keys = collectKeys(records);
-  const index = new KeyLeakIndex();
-  for (const k of keys) index.add(k);
-  const p = new Placeholders(index, keys);
-  const out = records.map((r): TraceRecord => {
-    if (r.type === "frame") return redactFrame(r, p);
-    if (r.type === "agent-stderr") return { ...r, text: p.of(r.text) };
-    return r;
-  });
-  return { header: { ...header, redacted: true }, records: out };
+  const keys = new Set<string>();
+  for (const r of records) {
+    const key = promptKey(r);
+    if (key !== undefined) keys.add(key);
+  }
+  const redactor = new TraceRedactor(keys);
+  return { header: redactor.header(header), records: records.map((r) => redactor.record(r)) };
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TraceScript } from "../../../shared/analyzer/trace-script.js";
 import { cliPath } from "../../tools/testing/cli.js";
+import { TERMINAL_CONTROL as ACTIVE } from "../../tools/testing/terminal-controls.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acp-ri-analyze-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,6 +51,24 @@ const clientIssueOnly = new TraceScript()
   .open(2)
   .prompt(2, 1, "s1", "hi")
   .inserted(2, 1, "m");
+
+/** Escape sequences a hostile peer can put on the wire: clear screen, OSC 52 clipboard write, hidden text, 8-bit CSI. */
+const CLEAR = "\u001b[2J";
+const CLIPBOARD = "\u001b]52;c;SGVsbG8=\u0007";
+const HIDDEN = "\u001b[8m";
+const CSI8 = "\u009b2J";
+
+const hostile = new TraceScript()
+  .spawn(7, ["my-agent", `--name=${HIDDEN}`])
+  .open(1)
+  .prompt(1, 1, `s${CLEAR}`, `hi ${CLIPBOARD}`, KEY)
+  .inserted(1, 1, `m${CSI8}`)
+  .prompt(1, 2, `s${CLEAR}`, "again", `bad key ${HIDDEN}`)
+  .error(1, 2, -32603, `boom ${CLEAR}`)
+  .request(1, "client->agent", 3, `x/${CLEAR}`, {})
+  .notify(1, "agent->client", `n/${CLIPBOARD}`, {})
+  .raw(1, "agent->client", `noise ${CSI8} \u202etxt.exe`)
+  .close(1, `gone ${HIDDEN}\n  [VIOLATION] forged-line`);
 
 describe("acp-retry-inspector analyze", () => {
   it("prints submissions with attempts, connections, outcomes and verdicts; exit 0 when clean", () => {
@@ -111,6 +130,28 @@ describe("acp-retry-inspector analyze", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stdout).toBe("");
+  });
+
+  it("prints text from the wire escaped, never as terminal control sequences", () => {
+    const lines = hostile.jsonl().split("\n");
+    // An unreadable line in the middle: the reader's message quotes it.
+    lines.splice(4, 0, `${CLEAR}not json${CLIPBOARD}`);
+    const r = analyze(traceFile("hostile.jsonl", lines.join("\n")));
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toMatch(ACTIVE);
+    expect(r.stdout).toContain("\\x1b[2J");
+    expect(r.stdout).toContain("\\x1b]52;c;SGVsbG8=\\x07");
+    expect(r.stdout).toContain("\\x1b[8m");
+    expect(r.stdout).toContain("gone \\x1b[8m\\n  [VIOLATION] forged-line");
+    expect(r.stdout.split("\n").some((l) => l.trimStart().startsWith("[VIOLATION] forged-line"))).toBe(false);
+  });
+
+  it("keeps --json JSON of the same strings, with nothing a terminal acts on", () => {
+    const r = analyze("--json", traceFile("hostile-json.jsonl", hostile.jsonl()));
+    expect(r.stdout).not.toMatch(ACTIVE);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.submissions[0].sessionId).toBe(`s${CLEAR}`);
+    expect(doc.submissions[0].finalMessageId).toBe(`m${CSI8}`);
   });
 
   it("exits 2 on usage errors", () => {

@@ -3,6 +3,7 @@ import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
 import { renderReport } from "../report/report-text.js";
+import { terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-client-issues]
 
@@ -52,7 +53,7 @@ export const analyzeCommand: CliCommand = {
     const exitStatus = violations > 0 || (failOnClientIssues && clientIssues > 0) ? 1 : 0;
     if (json) {
       const doc = { file, ...model, summary: { violations, clientIssues, exitStatus } };
-      process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      process.stdout.write(`${terminalSafeJson(doc, 2)}\n`);
     } else {
       process.stdout.write(renderReport(file, model));
     }

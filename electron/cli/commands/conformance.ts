@@ -1,9 +1,10 @@
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CASE_NAMES, isCaseName } from "../../../shared/conformance/case-catalogue.js";
 import type { CaseName, ConformanceProgress } from "../../../shared/conformance/conformance-result.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
+import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector conformance [options] (-- <agent command...> | --url URL)
 
@@ -21,7 +22,8 @@ Options:
   --only NAME              run only this case (repeatable, or comma-separated)
   --json                   print the report as JSON instead of the table
   --junit FILE             also write a JUnit XML report to FILE
-  --traces-dir DIR         where the traces go (default: a new folder in the trace folder; printed)
+  --traces-dir DIR         where the traces go: a new or empty folder (default: a new folder in the
+                           private per-user trace folder; printed). Trace files are mode 0600
   --cwd DIR                working directory of the agent and its sessions (default: the current one)
   --case-timeout-ms N      time limit of one case (default: 20000)
   --suite-timeout-ms N     time limit of the whole run (default: 300000)
@@ -33,7 +35,7 @@ Exit status: 0 every required case passed (skips allowed); 1 a required case fai
 did not answer initialize; 2 usage error; 3 the agent does not support v2 (no case ran).
 
 Examples:
-  acp-retry-inspector conformance -- acp-retry-inspector demo-agent --store /tmp/conf-store
+  acp-retry-inspector conformance -- acp-retry-inspector demo-agent --store conf-store
   acp-retry-inspector conformance --junit conformance.xml -- npx my-acp-agent
   acp-retry-inspector conformance --url ws://127.0.0.1:8080/acp --restart-cmd "systemctl restart my-agent"`;
 
@@ -111,7 +113,7 @@ export const conformanceCommand: CliCommand = {
     }
     const quiet = values.quiet === true;
     const say = (line: string) => {
-      if (!quiet) process.stderr.write(`conformance: ${line}\n`);
+      if (!quiet) process.stderr.write(`conformance: ${terminalSafe(line)}\n`);
     };
     // Loaded on demand so `--help` and the other commands never pay for the suite.
     const { runConformance } = await import("../../conformance/run-conformance.js");
@@ -125,8 +127,24 @@ export const conformanceCommand: CliCommand = {
       suiteTimeoutMs: positiveInt("--suite-timeout-ms", values["suite-timeout-ms"] as string | undefined),
       concurrency: positiveInt("--concurrency", values.concurrency as string | undefined),
       onAgentStderr:
-        values.verbose === true ? (name, line) => process.stderr.write(`[${name}] ${line}\n`) : undefined,
+        values.verbose === true
+          ? (name, line) => process.stderr.write(`[${name}] ${terminalSafe(line)}\n`)
+          : undefined,
     });
+    // Trace files are created exclusively, never replaced: a folder a run already used would lose them.
+    if (existsSync(join(options.tracesDir, "probe.jsonl")))
+      throw new CliError(
+        `conformance: --traces-dir ${options.tracesDir} already holds the traces of a run; give a new or empty folder`,
+      );
+    if (values["traces-dir"] === undefined) {
+      const { ensurePrivateDir, PrivateFileError } = await import("../../trace/private-files.js");
+      try {
+        ensurePrivateDir(dirname(options.tracesDir));
+      } catch (err) {
+        if (err instanceof PrivateFileError) throw new CliError(`conformance: ${err.message}`, 1);
+        throw err;
+      }
+    }
     say(`traces: ${options.tracesDir}`);
     const total = only.length > 0 ? only.length : CASE_NAMES.length;
     const done = { n: 0 };
@@ -146,7 +164,7 @@ export const conformanceCommand: CliCommand = {
       }
     }
     if (values.json === true) {
-      process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      process.stdout.write(`${terminalSafeJson(report, 2)}\n`);
     } else {
       const { renderResultTable } = await import("../../conformance/result-table.js");
       process.stdout.write(renderResultTable(report));

@@ -25,7 +25,7 @@ ${AGENT_MODES.map((m) => `                        ${m.padEnd(10)} ${AGENT_MODE_H
                       the "response lost, outcome unknown" case (for crash tests and demos)
 
 Examples:
-  acp-retry-inspector demo-agent --store /tmp/agent
+  acp-retry-inspector demo-agent --store agent-store
   acp-retry-inspector demo-agent --listen ws://127.0.0.1:8080 --mode naive`;
 
 function nonNegativeInt(name: string, value: string | undefined, fallback: number): number {

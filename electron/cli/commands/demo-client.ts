@@ -3,7 +3,9 @@ import { parseArgs } from "node:util";
 import { type AgentTarget, targetForUrl } from "../../peers/client/agent-transport.js";
 import { type ClientReport, runDemoClient } from "../../peers/client/demo-client.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
+import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
+import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector demo-client [options] (--url URL | -- AGENT_COMMAND [ARGS...])
 
@@ -15,6 +17,9 @@ pending submission. Exit status 0 when every submission got a messageId, 1 other
 
 Options:
   --url URL            connect to a remote agent: ws://... (WebSocket) or http://... (Streamable HTTP)
+  --token-file FILE    with --url: send the token in FILE as Authorization: Bearer (a proxy --listen
+                       front writes it next to its trace, TRACE.token); without it, the token in
+                       $${FRONT_TOKEN_ENV}, if set. Never on the command line: other users can read argv
   -- COMMAND...        spawn the agent and speak over its stdio (the default transport)
   --prompt TEXT        a prompt to submit (repeatable, in order)
   --script FILE        prompts from a file, one per line (blank lines and # comments skipped)
@@ -31,7 +36,7 @@ Options:
   --quiet              no progress lines on stderr
 
 Examples:
-  acp-retry-inspector demo-client --prompt "deploy it" -- acp-retry-inspector demo-agent --store /tmp/s
+  acp-retry-inspector demo-client --prompt "deploy it" -- acp-retry-inspector demo-agent --store agent-store
   acp-retry-inspector demo-client --url ws://127.0.0.1:8080/acp --prompt one --prompt two --json`;
 
 function positiveInt(name: string, value: string | undefined, fallback: number, min = 1): number {
@@ -40,6 +45,25 @@ function positiveInt(name: string, value: string | undefined, fallback: number, 
   if (!Number.isInteger(n) || n < min)
     throw new CliError(`${name} expects an integer >= ${min}, got ${value}`);
   return n;
+}
+
+/** The token for `--url`: the first line of `--token-file`, else `$ACP_RETRY_INSPECTOR_LISTEN_TOKEN`, else none. */
+function urlToken(tokenFile: string | undefined): string | undefined {
+  if (tokenFile === undefined) {
+    const fromEnv = process.env[FRONT_TOKEN_ENV];
+    return fromEnv !== undefined && fromEnv !== "" ? fromEnv : undefined;
+  }
+  let text: string;
+  try {
+    text = readFileSync(tokenFile, "utf8");
+  } catch (err) {
+    throw new CliError(
+      `cannot read --token-file ${tokenFile}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  const token = text.split(/\r?\n/, 1)[0]?.trim() ?? "";
+  if (token === "") throw new CliError(`--token-file ${tokenFile} holds no token`);
+  return token;
 }
 
 /** Prompts from a script file: one per line, blank lines and `#` comments skipped. */
@@ -72,7 +96,7 @@ function summary(report: ClientReport): string {
     );
   }
   lines.push(`deploys seen: ${report.observed.deploys.join(", ") || "none"}`);
-  return lines.join("\n");
+  return lines.map((l) => terminalSafe(l)).join("\n");
 }
 
 /** `acp-retry-inspector demo-client`: the reference v2 client with keys, pending file and resends. */
@@ -88,6 +112,7 @@ export const demoClientCommand: CliCommand = {
         args: own,
         options: {
           url: { type: "string" },
+          "token-file": { type: "string" },
           prompt: { type: "string", multiple: true },
           script: { type: "string" },
           "no-key": { type: "boolean" },
@@ -111,10 +136,13 @@ export const demoClientCommand: CliCommand = {
     if ((url === undefined) === (command.length === 0)) {
       throw new CliError("give either --url URL or -- AGENT_COMMAND (see --help)");
     }
+    const tokenFile = values["token-file"] as string | undefined;
+    if (tokenFile !== undefined && url === undefined) throw new CliError("--token-file needs --url");
     let target: AgentTarget;
     try {
-      target = url !== undefined ? targetForUrl(url) : { kind: "stdio", command };
+      target = url !== undefined ? targetForUrl(url, urlToken(tokenFile)) : { kind: "stdio", command };
     } catch (err) {
+      if (err instanceof CliError) throw err;
       throw new CliError(err instanceof Error ? err.message : String(err));
     }
     const prompts = [
@@ -138,10 +166,10 @@ export const demoClientCommand: CliCommand = {
         3_600_000,
         0,
       ),
-      log: quiet ? undefined : (line) => process.stderr.write(`demo-client: ${line}\n`),
-      onAgentStderr: quiet ? undefined : (line) => process.stderr.write(`agent: ${line}\n`),
+      log: quiet ? undefined : (line) => process.stderr.write(`demo-client: ${terminalSafe(line)}\n`),
+      onAgentStderr: quiet ? undefined : (line) => process.stderr.write(`agent: ${terminalSafe(line)}\n`),
     });
-    process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : summary(report)}\n`);
+    process.stdout.write(`${values.json ? terminalSafeJson(report, 2) : summary(report)}\n`);
     return report.ok ? 0 : 1;
   },
 };

@@ -10,6 +10,7 @@ import {
   TOKEN_ENV,
 } from "../../hub-client/hub-client.js";
 import { type CliCommand, CliError } from "../command.js";
+import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage:
   acp-retry-inspector fault <action> [--method M] [--session S] [--key K] [--on request|response]
@@ -87,24 +88,24 @@ async function run(
   positionals: string[],
   values: ReturnType<typeof parse>["values"],
 ) {
-  const out = (text: string) => process.stdout.write(`${text}\n`);
+  const out = (text: string) => process.stdout.write(`${terminalSafe(text, { keepNewlines: true })}\n`);
   if (verb === "list") {
     const { rules } = await callOperation(target, "listFaults");
-    if (values.json) out(JSON.stringify(rules, null, 2));
+    if (values.json) out(terminalSafeJson(rules, 2));
     else if (rules.length === 0) out("no fault rules armed");
     else for (const rule of rules) out(`${rule.id}\t${describeRule(rule)}\tarmed ${rule.armedAt}`);
     return 0;
   }
   if (verb === "clear") {
     const r = await callOperation(target, "clearFaults");
-    out(values.json ? JSON.stringify(r) : `disarmed ${r.cleared} rule(s)`);
+    out(values.json ? terminalSafeJson(r) : `disarmed ${r.cleared} rule(s)`);
     return 0;
   }
   if (verb === "disarm") {
     const id = positionals[1];
     if (!id) throw new CliError("fault disarm needs a rule id (see `fault list`)");
     const r = await callOperation(target, "disarmFault", { id });
-    out(values.json ? JSON.stringify(r) : `disarmed ${id}`);
+    out(values.json ? terminalSafeJson(r) : `disarmed ${id}`);
     return 0;
   }
   const spec = {
@@ -119,7 +120,7 @@ async function run(
     ...(values["delay-ms"] !== undefined && { delayMs: integer("--delay-ms", values["delay-ms"]) }),
   };
   const r = await callOperation(target, "armFault", { spec });
-  if (values.json) out(JSON.stringify(r));
+  if (values.json) out(terminalSafeJson(r));
   else if (r.immediate) out(`${r.rule.id}\t${describeRule(r.rule)}\tsent to ${r.taps} proxy(ies)`);
   else out(`${r.rule.id}\t${describeRule(r.rule)}`);
   if (r.immediate && r.taps === 0)

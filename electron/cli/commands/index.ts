@@ -3,6 +3,7 @@ import { analyzeCommand } from "./analyze.js";
 import { conformanceCommand } from "./conformance.js";
 import { demoAgentCommand } from "./demo-agent.js";
 import { demoClientCommand } from "./demo-client.js";
+import { exportCommand } from "./export.js";
 import { faultCommand } from "./fault.js";
 import { proxyCommand } from "./proxy.js";
 import { serveCommand } from "./serve.js";
@@ -15,6 +16,7 @@ export const commands: readonly CliCommand[] = [
   tapsCommand,
   faultCommand,
   analyzeCommand,
+  exportCommand,
   conformanceCommand,
   demoAgentCommand,
   demoClientCommand,

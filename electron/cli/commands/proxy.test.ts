@@ -1,4 +1,13 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
@@ -215,24 +224,76 @@ describe("proxy process behaviour", () => {
       () => {
         const file = join(dir, "not-a-dir");
         writeFileSync(file, "");
-        return join(file, "trace.jsonl");
+        return { path: join(file, "trace.jsonl"), message: /ENOTDIR/, untouched: [] as string[] };
       },
     ],
-    ["/dev/full (every write fails)", () => "/dev/full"],
-  ])("keeps forwarding when the trace file is %s and says so on stderr", async (_, path) => {
-    const run = startProxy(["--trace", path()], scriptedAgent("echo"));
+    [
+      "an existing file (never replaced)",
+      () => {
+        const path = join(dir, "earlier.jsonl");
+        writeFileSync(path, "an earlier trace\n");
+        return { path, message: /it already exists/, untouched: [path] };
+      },
+    ],
+    [
+      "a symbolic link (never followed)",
+      () => {
+        const target = join(dir, "precious.txt");
+        writeFileSync(target, "precious\n");
+        const path = join(dir, "link.jsonl");
+        symlinkSync(target, path);
+        return { path, message: /it is a symbolic link/, untouched: [target] };
+      },
+    ],
+    [
+      "/dev/full (an existing device)",
+      () => ({ path: "/dev/full", message: /it already exists|belongs to another user/, untouched: [] }),
+    ],
+  ])("keeps forwarding when the trace file is %s and says so once on stderr", async (_, given) => {
+    const { path, message, untouched } = given();
+    const before = untouched.map((f) => readFileSync(f, "utf8"));
+    const run = startProxy(["--no-hub", "--trace", path], scriptedAgent("echo"));
     const input = `${'{"jsonrpc":"2.0","method":"ping"}\n'.repeat(20_000)}`;
     run.child.stdin.end(input);
     const done = await within(run.done, 15_000, "the proxy to exit");
     expect(done.code).toBe(0);
     expect(done.stdout.toString()).toBe(input);
     expect(done.stderr).toMatch(/cannot write trace file .*; still forwarding, without a trace/);
+    expect(done.stderr).toMatch(message);
     expect(done.stderr.match(/cannot write trace file/g)).toHaveLength(1);
+    expect(untouched.map((f) => readFileSync(f, "utf8"))).toEqual(before);
+  });
+
+  it("writes its trace file 0600", async () => {
+    const trace = tracePath();
+    const run = startProxy(["--no-hub", "--trace", trace], scriptedAgent("echo"));
+    run.child.stdin.end('{"jsonrpc":"2.0","method":"hello"}\n');
+    expect((await within(run.done, 10_000, "the proxy to exit")).code).toBe(0);
+    expect(statSync(trace).mode & 0o777).toBe(0o600);
+  });
+
+  it("runs untraced, with one warning, when the default trace folder is a symbolic link", async () => {
+    const target = join(dir, "link-target");
+    mkdirSync(target);
+    const link = join(dir, "linked-traces");
+    symlinkSync(target, link);
+    const run = startProxy(["--no-hub"], scriptedAgent("echo"), { ...process.env, [TRACE_DIR_ENV]: link });
+    run.child.stdin.end('{"jsonrpc":"2.0","method":"hello"}\n');
+    const done = await within(run.done, 10_000, "the proxy to exit");
+    expect(done.code).toBe(0);
+    expect(done.stdout.toString()).toBe('{"jsonrpc":"2.0","method":"hello"}\n');
+    expect(done.stderr).toBe(
+      `acp-retry-inspector: cannot use the folder ${link}: it is a symbolic link; still forwarding, without a trace\n`,
+    );
+    expect(readdirSync(target)).toEqual([]);
   });
 
   it("writes to a new file in the default trace folder when --trace is not given", async () => {
     const traceDir = join(dir, "default", "traces");
-    const run = startProxy([], scriptedAgent("echo"), { ...process.env, [TRACE_DIR_ENV]: traceDir });
+    const run = startProxy(["--no-hub"], scriptedAgent("echo"), {
+      ...process.env,
+      [TRACE_DIR_ENV]: traceDir,
+    });
     run.child.stdin.end('{"jsonrpc":"2.0","method":"hello"}\n');
     const done = await within(run.done, 10_000, "the proxy to exit");
     expect(done.code).toBe(0);
@@ -242,6 +303,10 @@ describe("proxy process behaviour", () => {
     expect(done.stderr).toContain(join(traceDir, files[0]!));
     const events = await traceEvents(join(traceDir, files[0]!));
     expect(events[0]).toMatchObject({ kind: "header", header: { transport: "stdio" } });
+    // private: the folders it created 0700, the file 0600
+    expect(statSync(traceDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, "default")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(traceDir, files[0]!)).mode & 0o777).toBe(0o600);
   });
 
   it("streams a line longer than MAX_FRAME_BYTES through and records its prefix as oversize", async () => {

@@ -1,6 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { constants } from "node:os";
-import { join } from "node:path";
 import type { FaultRule } from "../../../shared/faults/fault-rule.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../shared/trace/record.js";
 import { checkTapName, deriveTapName } from "../../../shared/trace/tap-name.js";
@@ -12,12 +11,15 @@ import { FaultInjector } from "../../tap/faults/fault-injector.js";
 import { createHubLink, type HubLink } from "../../tap/hub-link/hub-link.js";
 import { HubSink } from "../../tap/hub-link/hub-sink.js";
 import { isAgentUrl } from "../../tap/remote/agent-url.js";
+import { FRONT_TOKEN_ENV, newFrontToken, tokenFilePath } from "../../tap/remote/front-token.js";
+import { DEFAULT_MAX_AGENTS } from "../../tap/remote/listen-url.js";
 import { StdioTap } from "../../tap/stdio/stdio-tap.js";
-import { defaultTraceDir, TRACE_DIR_ENV, traceFileName } from "../../trace/default-trace-path.js";
+import { defaultTraceDir, newDefaultTracePath, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 import { RecordSequencer } from "../../trace/record-sequencer.js";
 import { TraceFanout } from "../../trace/trace-fanout.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
 import { type CliCommand, CliError } from "../command.js";
+import { terminalSafe } from "../report/terminal-text.js";
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 /**
@@ -37,13 +39,17 @@ export interface ProxyArgs {
   listen?: string;
   /** `--agent-url URL`: forward to a remote agent instead of spawning one (with `--listen`). */
   agentUrl?: string;
+  /** `--no-auth`: the remote front takes connections without a bearer token (with `--listen`). */
+  noAuth?: true;
+  /** `--max-agents N`: client connections the remote front serves at once (with `--listen`). */
+  maxAgents?: number;
   /** `--name NAME`: what the hub and the UI call this tap (derived from the agent command and folder by default). */
   name?: string;
   command: string[];
 }
 
 const USAGE =
-  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--listen URL] [--agent-url URL] -- <agent command...>";
+  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--listen URL [--agent-url URL] [--max-agents N] [--no-auth]] -- <agent command...>";
 
 /** Splits the options from the agent command (everything after `--`, or from the first non-option). */
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
@@ -68,12 +74,23 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     else if (name === "--listen") out.listen = value("--listen", a);
     else if (name === "--agent-url") out.agentUrl = value("--agent-url", a);
     else if (name === "--name") out.name = value("--name", a);
+    else if (name === "--max-agents") {
+      const v = value("--max-agents", a);
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1)
+        throw new CliError(`--max-agents expects an integer >= 1, got ${v}`);
+      out.maxAgents = n;
+    } else if (a === "--no-auth") out.noAuth = true;
     else if (a === "--no-hub") out.noHub = true;
     else if (a.startsWith("-")) throw new CliError(`unknown option '${a}' (put the agent command after --)`);
     else break;
   }
   out.command = args.slice(i);
   if (out.trace === "") throw new CliError("--trace needs a file path");
+  if (out.listen === undefined && (out.noAuth || out.maxAgents !== undefined))
+    throw new CliError(
+      `${out.noAuth ? "--no-auth" : "--max-agents"} needs --listen (it is about the remote front)`,
+    );
   const badName = out.name === undefined ? undefined : checkTapName(out.name);
   if (badName) throw new CliError(badName);
   if (out.agentUrl !== undefined) {
@@ -89,7 +106,7 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
 }
 
 function say(message: string): void {
-  process.stderr.write(`acp-retry-inspector: ${message}\n`);
+  process.stderr.write(`acp-retry-inspector: ${terminalSafe(message)}\n`);
 }
 
 const HELP = [
@@ -105,9 +122,10 @@ const HELP = [
   "Options:",
   "  --name NAME      what the hub, `taps` and the UI call this tap (up to 120 characters). Default:",
   "                   the agent program and the folder, e.g. `claude-code-acp @ myrepo`",
-  "  --trace FILE     write the trace here (replaced if it exists). Default: a new file in",
+  "  --trace FILE     write the trace here: a new file, mode 0600. A path that exists (a file, a",
+  "                   symbolic link) is refused and the session runs untraced. Default: a new file in",
   `                   ${defaultTraceDir()}`,
-  `                   (set ${TRACE_DIR_ENV} to change the folder)`,
+  `                   (a private 0700 folder; set ${TRACE_DIR_ENV} to change it)`,
   "  --fault RULE     arm a fault rule locally, without a hub (repeatable; first given, first applied):",
   "                   ACTION[:name=value,...] with ACTION one of drop-response, drop-request, delay,",
   "                   disconnect-client, kill-agent, restart-agent and names method, session, key,",
@@ -117,6 +135,16 @@ const HELP = [
   "                   default, PORT 0 picks one) serves WebSocket and Streamable HTTP on that path.",
   "                   Each client connection gets its own agent process (spawned from the command)",
   "                   and its own connection number in the trace. Prints the URLs on stderr.",
+  "                   Every request must carry Authorization: Bearer TOKEN. The token is random per",
+  "                   run, printed once on stderr and written (mode 0600) to TRACE.token, next to",
+  "                   the trace file (removed when the front stops); or it is the value of",
+  `                   ${FRONT_TOKEN_ENV}, which is then neither printed nor written.`,
+  "                   Clients: demo-client --url URL --token-file TRACE.token",
+  `  --max-agents N   with --listen: serve at most N client connections at once (default ${DEFAULT_MAX_AGENTS}), each`,
+  "                   with its agent process; one more is refused with a reason (HTTP 503, or a",
+  "                   WebSocket close 1013) and a note in the trace",
+  "  --no-auth        with --listen: take connections without a token. Any local process can then",
+  "                   connect and start agents (up to --max-agents); a warning says so",
   "  --agent-url URL  with --listen: forward each client connection to this remote agent, over its",
   "                   own upstream connection (ws:// or wss://: WebSocket; http:// or https://:",
   "                   Streamable HTTP), instead of spawning a command",
@@ -124,11 +152,13 @@ const HELP = [
   "Fault semantics (drop, delay, disconnect, kill, restart on stdio and remote): docs/faults.md.",
   "",
   "Examples:",
-  "  acp-retry-inspector proxy --trace /tmp/session.jsonl -- npx @zed-industries/claude-code-acp",
+  "  acp-retry-inspector proxy -- npx @zed-industries/claude-code-acp",
   '  acp-retry-inspector proxy --name "claude, repro of #42" -- npx @zed-industries/claude-code-acp',
   "  acp-retry-inspector proxy --fault drop-response:method=session/prompt,count=1 -- my-agent",
   "  acp-retry-inspector proxy --fault restart-agent:method=session/prompt,on=response -- my-agent --store s",
-  "  acp-retry-inspector proxy --listen ws://127.0.0.1:8080 -- acp-retry-inspector demo-agent --store /tmp/s",
+  "  acp-retry-inspector proxy --listen ws://127.0.0.1:8080 -- acp-retry-inspector demo-agent --store my-store",
+  "  acp-retry-inspector proxy --listen ws://127.0.0.1:8080 --trace run.jsonl --max-agents 2 -- my-agent",
+  "    then: acp-retry-inspector demo-client --url ws://127.0.0.1:8080/acp --token-file run.jsonl.token",
 ].join("\n");
 
 /** The trace, the fault rules and the hub link one proxy run shares. */
@@ -140,16 +170,18 @@ interface ProxyRecorder {
   readonly hubReady: Promise<void>;
 }
 
+/** `null` for `path`: no trace file (the folder could not be used, and the user was told). */
 function startRecorder(
   parsed: ProxyArgs,
   header: TraceHeader,
-  path: string,
+  path: string | null,
   rules: FaultRule[],
 ): ProxyRecorder {
-  const writer = new TraceWriter(path, header, {
-    onError: (m) => say(`${m}; still forwarding, without a trace`),
-  });
-  const trace = new TraceFanout(new RecordSequencer(), [writer], say);
+  const writers =
+    path === null
+      ? []
+      : [new TraceWriter(path, header, { onError: (m) => say(`${m}; still forwarding, without a trace`) })];
+  const trace = new TraceFanout(new RecordSequencer(), writers, say);
   const faults = new FaultInjector(trace);
   if (rules.length > 0) faults.armLocal(rules);
   let link: HubLink | null = null;
@@ -199,16 +231,14 @@ export const proxyCommand: CliCommand = {
     });
     const { command } = parsed;
     const startedAt = new Date();
-    let path = parsed.trace;
-    if (path === undefined) {
-      const dir = defaultTraceDir();
+    let path: string | null = parsed.trace ?? null;
+    if (parsed.trace === undefined) {
       try {
-        mkdirSync(dir, { recursive: true });
-      } catch {
-        // The writer reports the failure when it cannot open the file.
+        path = newDefaultTracePath(startedAt);
+        say(`trace: ${path}`);
+      } catch (err) {
+        say(`${(err as Error).message}; still forwarding, without a trace`);
       }
-      path = join(dir, traceFileName(startedAt));
-      say(`trace: ${path}`);
     }
     const header: TraceHeader = {
       format: TRACE_FORMAT,
@@ -257,7 +287,7 @@ async function runFront(
   parsed: ProxyArgs,
   listen: string,
   header: TraceHeader,
-  path: string,
+  path: string | null,
   rules: FaultRule[],
 ): Promise<number> {
   const { parseListenUrl } = await import("../../tap/remote/listen-url.js");
@@ -276,14 +306,21 @@ async function runFront(
       : { kind: "command" as const, command: parsed.command, cwd: process.cwd() };
   if (agent.kind === "url")
     trace.emit({ type: "note", level: "info", text: `forwarding to the agent at ${agent.url}` });
+  const token = frontToken(parsed);
+  const maxAgents = parsed.maxAgents ?? DEFAULT_MAX_AGENTS;
   let front: Awaited<ReturnType<typeof startRemoteFront>>;
   try {
-    front = await startRemoteFront(where, { agent, trace, faults, errOut: process.stderr });
+    front = await startRemoteFront(
+      where,
+      { agent, trace, faults, errOut: process.stderr },
+      { token: token?.value ?? null, maxAgents },
+    );
   } catch (err) {
     say(`cannot listen on ${listen}: ${(err as Error).message}`);
     await trace.close();
     return 1;
   }
+  const tokenFile = token?.generated ? await publishToken(token.value, path) : null;
   say(`listening ${front.wsUrl} (WebSocket) and ${front.httpUrl} (Streamable HTTP)`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     for (const s of FORWARDED_SIGNALS) process.once(s, () => resolve(s));
@@ -291,5 +328,42 @@ async function runFront(
   trace.emit({ type: "note", level: "info", text: `received ${signal}; closing every connection` });
   await front.close();
   await trace.close();
+  if (tokenFile !== null) rmSync(tokenFile, { force: true });
   return 0;
+}
+
+/** The front's token: from the environment (then taken out of it: agents must not inherit it), or a fresh one; `null` with `--no-auth`. */
+function frontToken(parsed: ProxyArgs): { value: string; generated: boolean } | null {
+  const given = process.env[FRONT_TOKEN_ENV];
+  delete process.env[FRONT_TOKEN_ENV];
+  if (parsed.noAuth) {
+    say(
+      `--no-auth: this front takes connections without a token; any local process can connect and start agents (at most ${parsed.maxAgents ?? DEFAULT_MAX_AGENTS} at a time)`,
+    );
+    return null;
+  }
+  if (given !== undefined && given !== "") {
+    say(`token: from ${FRONT_TOKEN_ENV}`);
+    return { value: given, generated: false };
+  }
+  return { value: newFrontToken(), generated: true };
+}
+
+/** Prints a generated token once and writes it (0600) next to the trace; returns the file written, if any. */
+async function publishToken(token: string, tracePath: string | null): Promise<string | null> {
+  const { writePrivateFile } = await import("../../trace/private-files.js");
+  const file = tracePath === null ? null : tokenFilePath(tracePath);
+  let where = "not written to a file: there is no trace file";
+  let written: string | null = null;
+  if (file !== null) {
+    try {
+      writePrivateFile(file, `${token}\n`);
+      where = `also in ${file}, mode 0600, removed when the front stops`;
+      written = file;
+    } catch (err) {
+      where = `not written to a file: ${(err as Error).message}`;
+    }
+  }
+  say(`token: ${token} (clients send "Authorization: Bearer <token>"; ${where})`);
+  return written;
 }

@@ -9,6 +9,7 @@ import {
   TOKEN_ENV,
 } from "../../hub-client/hub-client.js";
 import { type CliCommand, CliError } from "../command.js";
+import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector taps [--json] [--hub URL]
 
@@ -36,17 +37,19 @@ function localTime(iso: string): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
 
-/** The taps as an aligned text table, one line per tap. */
+/** The taps as an aligned text table, one line per tap; names and commands came from the taps, so they are escaped. */
 export function tapTable(taps: readonly TapSummary[]): string {
-  const rows = taps.map((t) => [
-    t.traceId,
-    t.name,
-    t.status,
-    localTime(t.startedAt),
-    t.agentPids.length > 0 ? t.agentPids.join(",") : describeAgent(t).replace(/^agent /, ""),
-    `${t.connections.open}/${t.connections.total}`,
-    t.command?.join(" ") ?? "",
-  ]);
+  const rows = taps.map((t) =>
+    [
+      t.traceId,
+      t.name,
+      t.status,
+      localTime(t.startedAt),
+      t.agentPids.length > 0 ? t.agentPids.join(",") : describeAgent(t).replace(/^agent /, ""),
+      `${t.connections.open}/${t.connections.total}`,
+      t.command?.join(" ") ?? "",
+    ].map((cell) => terminalSafe(cell)),
+  );
   const head = ["ID", "NAME", "STATUS", "STARTED", "AGENT PID", "CONNS", "COMMAND"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   return [head, ...rows]
@@ -84,7 +87,7 @@ export const tapsCommand: CliCommand = {
     try {
       const target = findHubTarget(values.hub !== undefined ? { url: values.hub } : {});
       const { taps } = await callOperation(target, "listTaps");
-      if (values.json) process.stdout.write(`${JSON.stringify(taps, null, 2)}\n`);
+      if (values.json) process.stdout.write(`${terminalSafeJson(taps, 2)}\n`);
       else process.stdout.write(taps.length === 0 ? "no taps in this hub run\n" : `${tapTable(taps)}\n`);
       return 0;
     } catch (err) {

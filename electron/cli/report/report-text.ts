@@ -8,6 +8,7 @@ import type {
   VerdictHit,
 } from "../../../shared/analyzer/timeline-model.js";
 import { VERDICTS, type VerdictSeverity } from "../../../shared/analyzer/verdicts.js";
+import { terminalSafe } from "./terminal-text.js";
 
 const MARK: Record<VerdictSeverity, string> = {
   ok: "ok",
@@ -69,7 +70,7 @@ function requestSummary(rows: readonly RequestRow[]): string[] {
   return lines;
 }
 
-/** Renders the whole model as a human-readable report. */
+/** Renders the whole model as a human-readable report; every line is terminal safe (wire text is escaped). */
 export function renderReport(file: string, model: TimelineModel): string {
   const out: string[] = [];
   out.push(
@@ -131,5 +132,6 @@ export function renderReport(file: string, model: TimelineModel): string {
     0,
   );
   out.push(`  ${violations} Agent violation(s), ${issues} Client issue(s)`);
-  return `${out.join("\n")}\n`;
+  // Each line is one line of the report: a newline or an escape sequence inside a value is shown escaped.
+  return `${out.map((line) => terminalSafe(line)).join("\n")}\n`;
 }

@@ -8,11 +8,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Stream } from "@agentclientprotocol/sdk/experimental/v2";
 import { nodeNdJsonStream } from "../rpc/ndjson-stream.js";
 
-/** Where the agent is. */
+/** Where the agent is; a remote one may need a bearer token (a `proxy --listen` front does). */
 export type AgentTarget =
   | { readonly kind: "stdio"; readonly command: readonly string[]; readonly cwd?: string }
-  | { readonly kind: "ws"; readonly url: string }
-  | { readonly kind: "http"; readonly url: string };
+  | { readonly kind: "ws"; readonly url: string; readonly token?: string }
+  | { readonly kind: "http"; readonly url: string; readonly token?: string };
 
 /** One open connection to the agent. */
 export interface OpenConnection {
@@ -31,10 +31,11 @@ export interface TransportHooks {
   onAgentStderr?(line: string): void;
 }
 
-/** The target for a URL: `ws://`/`wss://` is WebSocket, `http://`/`https://` Streamable HTTP. */
-export function targetForUrl(url: string): AgentTarget {
-  if (/^wss?:\/\//i.test(url)) return { kind: "ws", url };
-  if (/^https?:\/\//i.test(url)) return { kind: "http", url };
+/** The target for a URL: `ws://`/`wss://` is WebSocket, `http://`/`https://` Streamable HTTP; `token` is sent as `Authorization: Bearer`. */
+export function targetForUrl(url: string, token?: string): AgentTarget {
+  const auth = token !== undefined ? { token } : {};
+  if (/^wss?:\/\//i.test(url)) return { kind: "ws", url, ...auth };
+  if (/^https?:\/\//i.test(url)) return { kind: "http", url, ...auth };
   throw new Error(`expected a ws://, wss://, http:// or https:// URL, got ${url}`);
 }
 
@@ -51,15 +52,23 @@ export async function openConnection(
       // Loaded on demand so a stdio client never pays for them. Node 20 has no global WebSocket.
       const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");
       const { WebSocket } = await import("ws");
-      const stream = createWebSocketStream(target.url, { WebSocket: WebSocket as never });
+      const stream = createWebSocketStream(target.url, {
+        WebSocket: WebSocket as never,
+        headers: authHeaders(target.token),
+      });
       return { stream, close: () => closeStream(stream) };
     }
     case "http": {
       const { createHttpStream } = await import("@agentclientprotocol/sdk/experimental/http-client");
-      const stream = createHttpStream(target.url);
+      const stream = createHttpStream(target.url, { headers: authHeaders(target.token) });
       return { stream, close: () => closeStream(stream) };
     }
   }
+}
+
+/** `Authorization: Bearer <token>` when there is a token (sent on the upgrade, or on every HTTP request). */
+function authHeaders(token: string | undefined): Record<string, string> {
+  return token === undefined ? {} : { Authorization: `Bearer ${token}` };
 }
 
 async function closeStream(stream: Stream): Promise<void> {

@@ -76,7 +76,15 @@ describe("lost response, then a keyed retry", { timeout: 90_000 }, () => {
         ["--no-hub", "--trace", trace, "--fault", "disconnect-client:method=session/prompt,on=response"],
         demoAgent(scratch, "--mode", mode, "--turn-ms", "100"),
       );
-      const report = await demoClient(scratch, ["--timeout", "8000", "--no-wait-idle", "--url", front.wsUrl]);
+      const report = await demoClient(scratch, [
+        "--timeout",
+        "8000",
+        "--no-wait-idle",
+        "--url",
+        front.wsUrl,
+        "--token-file",
+        front.tokenFile,
+      ]);
       await stopFront(front.child);
       expect(report.connections).toBe(2);
       const model = await analyze(scratch, trace);

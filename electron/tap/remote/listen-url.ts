@@ -27,3 +27,6 @@ export function parseListenUrl(value: string): ListenAddress {
   const path = url.pathname === "/" || url.pathname === "" ? "/acp" : url.pathname;
   return { host: "127.0.0.1", port, path };
 }
+
+/** Default of `proxy --max-agents`: concurrent client connections (each with its agent process or upstream connection). */
+export const DEFAULT_MAX_AGENTS = 8;

@@ -71,14 +71,17 @@ describe("proxy --listen (remote front)", { timeout: 90_000 }, () => {
     const { createHttpStream } = await import("@agentclientprotocol/sdk/experimental/http-client");
     const viaWs = await within(
       keyedPrompt(
-        createWebSocketStream(front.wsUrl, { WebSocket: WebSocket as never }) as SdkStream,
+        createWebSocketStream(front.wsUrl, {
+          WebSocket: WebSocket as never,
+          headers: front.headers,
+        }) as SdkStream,
         scratch.dir,
       ),
       30_000,
       "the WebSocket client",
     );
     const viaHttp = await within(
-      keyedPrompt(createHttpStream(front.httpUrl) as SdkStream, scratch.dir),
+      keyedPrompt(createHttpStream(front.httpUrl, { headers: front.headers }) as SdkStream, scratch.dir),
       30_000,
       "the HTTP client",
     );
@@ -108,7 +111,7 @@ describe("proxy --listen (remote front)", { timeout: 90_000 }, () => {
   it("forwards WebSocket messages verbatim both ways and answers the upgrade with Acp-Connection-Id", async () => {
     const trace = scratch.path("verbatim.jsonl");
     const front = await startFront(scratch, ["--no-hub", "--trace", trace], demoAgent(scratch));
-    const ws = new WebSocket(front.wsUrl);
+    const ws = new WebSocket(front.wsUrl, { headers: front.headers });
     const opened = new Promise<void>((resolve) => ws.on("open", () => resolve()));
     const connectionId = await within(
       new Promise<string | undefined>((resolve, reject) => {
@@ -158,12 +161,12 @@ describe("proxy --listen (remote front)", { timeout: 90_000 }, () => {
           method === "POST" ? '{"jsonrpc":"2.0","id":1,"method":"session/list","params":{}}' : undefined,
         );
       });
-    const json = { "Content-Type": "application/json" };
+    const json = { "Content-Type": "application/json", ...front.headers };
     expect(await status({ ...json, Host: "evil.example" })).toBe(403);
     expect(await status({ ...json, Origin: "https://evil.example" })).toBe(403);
     expect(await status({ ...json, "Acp-Connection-Id": "nope" })).toBe(404);
     expect(await status(json)).toBe(400); // no connection id and not an initialize
-    expect(await status({ "Content-Type": "text/plain" })).toBe(415);
+    expect(await status({ "Content-Type": "text/plain", ...front.headers })).toBe(415);
     await stopFront(front.child);
   });
 
@@ -190,6 +193,8 @@ describe("proxy --listen (remote front)", { timeout: 90_000 }, () => {
         "--no-wait-idle",
         "--url",
         front.httpUrl,
+        "--token-file",
+        front.tokenFile,
       ]);
       await stopFront(front.child);
       expect(report.ok).toBe(true);
@@ -222,7 +227,7 @@ describe("proxy --listen --agent-url http:// (Streamable HTTP upstream)", { time
         ["--no-hub", "--trace", trace, "--agent-url", agent.httpUrl],
         [],
       );
-      const ws = new WebSocket(front.wsUrl);
+      const ws = new WebSocket(front.wsUrl, { headers: front.headers });
       const received: string[] = [];
       let wake = () => {};
       ws.on("message", (d) => {
@@ -301,7 +306,15 @@ describe("proxy --listen --agent-url http:// (Streamable HTTP upstream)", { time
         ],
         [],
       );
-      const report = await demoClient(scratch, ["--timeout", "8000", "--no-wait-idle", "--url", front.wsUrl]);
+      const report = await demoClient(scratch, [
+        "--timeout",
+        "8000",
+        "--no-wait-idle",
+        "--url",
+        front.wsUrl,
+        "--token-file",
+        front.tokenFile,
+      ]);
       await stopFront(front.child);
       expect(report.ok).toBe(true);
       expect(report.connections).toBe(2);
@@ -324,7 +337,7 @@ describe("proxy --listen --agent-url http:// (Streamable HTTP upstream)", { time
     await new Promise((resolve) => probe.close(resolve));
     const url = `http://127.0.0.1:${port}/acp`;
     const front = await startFront(scratch, ["--no-hub", "--trace", trace, "--agent-url", url], []);
-    const ws = new WebSocket(front.wsUrl);
+    const ws = new WebSocket(front.wsUrl, { headers: front.headers });
     const closed = new Promise<void>((resolve) => ws.on("close", () => resolve()));
     ws.on("open", () =>
       ws.send(

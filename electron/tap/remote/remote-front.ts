@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
 import { type FrontDeps, type ServedConnection, serveConnection } from "./front-connection.js";
+import { bearerMatches } from "./front-token.js";
 import { HttpChannel } from "./http-channel.js";
 import type { ListenAddress } from "./listen-url.js";
 import { WsChannel } from "./ws-channel.js";
@@ -12,6 +13,17 @@ import { WsChannel } from "./ws-channel.js";
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 /** How long `close()` waits for connections' agents to end before it stops waiting. */
 const CLOSE_GRACE_MS = 3_000;
+
+/** Who may connect, and how many at a time. */
+export interface FrontAdmission {
+  /** Every request must carry `Authorization: Bearer <token>`; `null` only with `--no-auth`. */
+  readonly token: string | null;
+  /** Client connections served at the same time (each has its agent process or upstream connection). */
+  readonly maxAgents: number;
+}
+
+/** WebSocket close code for a connection refused because the front is full ("Try Again Later"). */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 
 /** A running remote front. */
 export interface RemoteFront {
@@ -25,6 +37,8 @@ export interface RemoteFront {
 }
 
 const CONNECTION_ID = "acp-connection-id";
+const UNAUTHORIZED =
+  "Unauthorized: send Authorization: Bearer <token> (proxy --listen prints its token on stderr and writes it next to its trace)";
 const SESSION_ID = "acp-session-id";
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -76,9 +90,15 @@ function rawToBuffer(data: RawData): Buffer {
  * `initialize`, `202` otherwise, SSE `GET` streams per connection and per session, `DELETE` to
  * end). Every client connection is a numbered connection of the trace with its own agent (see
  * `serveConnection`). Requests whose `Host` is not this loopback address, or that carry a foreign
- * `Origin` (a web page), are refused with `403`.
+ * `Origin` (a web page), are refused with `403`; requests without the front's bearer token with
+ * `401`. At most `maxAgents` connections are served at once: one more is refused with a reason
+ * (`503` for an HTTP `initialize`, a WebSocket close `1013`) and a `note` in the trace.
  */
-export async function startRemoteFront(where: ListenAddress, deps: FrontDeps): Promise<RemoteFront> {
+export async function startRemoteFront(
+  where: ListenAddress,
+  deps: FrontDeps,
+  admission: FrontAdmission,
+): Promise<RemoteFront> {
   let nextConn = 1;
   let port = 0;
   const channels = new Map<string, { channel: HttpChannel; served: ServedConnection }>();
@@ -94,7 +114,7 @@ export async function startRemoteFront(where: ListenAddress, deps: FrontDeps): P
     void s.done.then(() => served.delete(s));
     return s;
   };
-  const allowed = (req: IncomingMessage): "ok" | "forbidden" | "not-found" => {
+  const allowed = (req: IncomingMessage): "ok" | "forbidden" | "unauthorized" | "not-found" => {
     const host = header(req, "host");
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return "forbidden";
     const origin = header(req, "origin");
@@ -104,11 +124,24 @@ export async function startRemoteFront(where: ListenAddress, deps: FrontDeps): P
       origin !== `http://localhost:${port}`
     )
       return "forbidden";
+    if (admission.token !== null && !bearerMatches(header(req, "authorization"), admission.token))
+      return "unauthorized";
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     return path === where.path ? "ok" : "not-found";
   };
   const peerOf = (req: IncomingMessage) =>
     `${req.socket.remoteAddress ?? "?"}:${req.socket.remotePort ?? "?"}`;
+  /** Why a new connection is refused now (the front is full), or `null`; a refusal is noted in the trace. */
+  const full = (req: IncomingMessage): string | null => {
+    if (served.size < admission.maxAgents) return null;
+    const reason = `too many connections: ${served.size} agent(s) running, the most this front serves (--max-agents ${admission.maxAgents}); try again later`;
+    deps.trace.emit({
+      type: "note",
+      level: "warn",
+      text: `refused a connection from ${peerOf(req)}: ${reason}`,
+    });
+    return reason;
+  };
 
   async function onPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const type = header(req, "content-type")?.split(";", 1)[0]?.trim().toLowerCase();
@@ -120,6 +153,11 @@ export async function startRemoteFront(where: ListenAddress, deps: FrontDeps): P
     const connectionId = header(req, CONNECTION_ID);
     if (!connectionId) {
       if (!isInitialize || !message) return text(res, 400, "Missing Acp-Connection-Id");
+      const refused = full(req);
+      if (refused !== null) {
+        res.writeHead(503, { "Content-Type": "text/plain; charset=utf-8", "Retry-After": "1" }).end(refused);
+        return;
+      }
       return onInitialize(req, res, body, message);
     }
     const entry = channels.get(connectionId);
@@ -193,6 +231,11 @@ export async function startRemoteFront(where: ListenAddress, deps: FrontDeps): P
   const server = createServer((req, res) => {
     const check = allowed(req);
     if (check === "forbidden") return text(res, 403, "Forbidden");
+    if (check === "unauthorized") {
+      res.writeHead(401, { "Content-Type": "text/plain; charset=utf-8", "WWW-Authenticate": "Bearer" });
+      res.end(UNAUTHORIZED);
+      return;
+    }
     if (check === "not-found") return text(res, 404, "Not Found");
     if (req.method === "POST") void onPost(req, res).catch(() => text(res, 500, "Internal error"));
     else if (req.method === "GET") onGet(req, res);
@@ -202,10 +245,25 @@ export async function startRemoteFront(where: ListenAddress, deps: FrontDeps): P
 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const check = allowed(req);
+    if (check === "unauthorized") {
+      socket.end(
+        `HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(UNAUTHORIZED)}\r\nConnection: close\r\n\r\n${UNAUTHORIZED}`,
+      );
+      return;
+    }
     if (check !== "ok") {
       socket.end(
         `HTTP/1.1 ${check === "forbidden" ? "403 Forbidden" : "404 Not Found"}\r\nConnection: close\r\n\r\n`,
       );
+      return;
+    }
+    const refused = full(req);
+    if (refused !== null) {
+      // Accepted only to say why: a WebSocket client sees the close reason, not an HTTP body.
+      wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
+        ws.on("error", () => {});
+        ws.close(CLOSE_TRY_AGAIN_LATER, refused.slice(0, 123));
+      });
       return;
     }
     const id = randomUUID();

@@ -104,12 +104,27 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
   return new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
 }
 
-/** Starts `proxy --listen ws://127.0.0.1:0 ...`; resolves with its URLs once it listens. */
+/** A running `proxy --listen` front: its URLs and what a client needs to be let in. */
+export interface StartedFront {
+  readonly child: ChildProcess;
+  readonly wsUrl: string;
+  readonly httpUrl: string;
+  /** The token it printed (empty with `--no-auth`). */
+  readonly token: string;
+  /** Where it wrote the token: `<--trace>.token`. */
+  readonly tokenFile: string;
+  /** `{ Authorization: "Bearer <token>" }` (empty with `--no-auth`). */
+  readonly headers: Record<string, string>;
+  /** Everything it wrote to stderr so far. */
+  stderr(): string;
+}
+
+/** Starts `proxy --listen ws://127.0.0.1:0 ...`; resolves with its URLs and token once it listens. */
 export async function startFront(
   scratch: Scratch,
   proxyArgs: readonly string[],
   agent: readonly string[],
-): Promise<{ child: ChildProcess; wsUrl: string; httpUrl: string }> {
+): Promise<StartedFront> {
   const child = scratch.spawnCli([
     "proxy",
     "--listen",
@@ -117,13 +132,30 @@ export async function startFront(
     ...proxyArgs,
     ...(agent.length ? ["--", ...agent] : []),
   ]);
+  const noAuth = proxyArgs.includes("--no-auth");
+  let stderr = "";
+  child.stderr?.on("data", (c: Buffer) => {
+    stderr += c.toString("utf8");
+  });
   const m = await printed(
     child,
     "stderr",
-    /listening (ws:\/\/\S+) \(WebSocket\) and (http:\/\/\S+) /,
-    "the front's URLs",
+    noAuth
+      ? /()listening (ws:\/\/\S+) \(WebSocket\) and (http:\/\/\S+) /
+      : /token: (\S+) \([\s\S]*listening (ws:\/\/\S+) \(WebSocket\) and (http:\/\/\S+) /,
+    "the front's token and URLs",
   );
-  return { child, wsUrl: m[1] as string, httpUrl: m[2] as string };
+  const token = m[1] as string;
+  const trace = proxyArgs[proxyArgs.indexOf("--trace") + 1] ?? "";
+  return {
+    child,
+    wsUrl: m[2] as string,
+    httpUrl: m[3] as string,
+    token,
+    tokenFile: `${trace}.token`,
+    headers: noAuth ? {} : { Authorization: `Bearer ${token}` },
+    stderr: () => stderr,
+  };
 }
 
 /** Stops a front with SIGTERM and waits for it (its trace is then complete). */

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { callOperation } from "../../hub-client/hub-client.js";
 import { rendezvousPath } from "../../hub-client/hub-paths.js";
 import { userDir } from "../../platform/user-dirs.js";
-import { defaultTraceDir } from "../../trace/default-trace-path.js";
+import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
+import { defaultTraceDir, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 import { cliPath } from "./cli.js";
 import { USER_DIR_VARIABLES } from "./hermetic-dirs.js";
 
@@ -24,6 +25,9 @@ describe("the test suite's per-user folders", () => {
     expect(process.env.ACP_RI_SUITE_HOME).toMatch(/acp-ri-suite-home-/);
     // A token the user exported for their own hub never reaches the suite's CLI calls.
     expect(process.env.ACP_RI_TOKEN).toBeUndefined();
+    // Nor the user's traces folder or a token meant for their own `proxy --listen`.
+    expect(process.env[TRACE_DIR_ENV]).toBeUndefined();
+    expect(process.env[FRONT_TOKEN_ENV]).toBeUndefined();
     for (const name of USER_DIR_VARIABLES)
       expect({ name, inside: inside(process.env[name] ?? "") }).toEqual({ name, inside: true });
     for (const path of [

@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TOKEN_ENV } from "../../hub-client/hub-client.js";
 import { RUNTIME_DIR_ENV } from "../../hub-client/hub-paths.js";
+import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
+import { TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 
 /** The environment variables that decide this tool's per-user folders. */
 export const USER_DIR_VARIABLES = [
@@ -40,5 +42,8 @@ export function isolateUserDirs(env: NodeJS.ProcessEnv = process.env): {
   env.ACP_RI_SUITE_HOME = root;
   // The CLI's token for a hub (see hub-client.ts): the user's own must never reach the suite's calls.
   delete env[TOKEN_ENV];
+  // Nor the user's traces folder (it would win over XDG_STATE_HOME), nor a token for `proxy --listen`.
+  delete env[TRACE_DIR_ENV];
+  delete env[FRONT_TOKEN_ENV];
   return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
