@@ -24,6 +24,28 @@ describe("KeyLeakIndex", () => {
     );
   });
 
+  it("finds keys of any characters (two-byte, surrogates) among many other keys", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: "binary", minLength: 16, maxLength: 40 }), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        fc.string({ unit: "binary", maxLength: 30 }),
+        fc.nat(),
+        (keys, around, pick) => {
+          const index = new KeyLeakIndex();
+          for (const k of keys) index.add(k);
+          const key = keys[pick % keys.length] as string;
+          const text = `${around}${key}${around}`;
+          const hits = found(index, { t: text });
+          expect(hits).toContain(key);
+          for (const k of hits) expect(text.includes(k)).toBe(true);
+        },
+      ),
+    );
+  });
+
   it("finds medium keys only as whole values and ignores short keys", () => {
     const index = new KeyLeakIndex();
     index.add("medium-key");

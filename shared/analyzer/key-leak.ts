@@ -9,14 +9,15 @@
  * multiples of W in the searched string. An occurrence of a key of length L >= 2W-1 covers such a
  * window whole at some offset o <= L-W of the key, and o can be any value of its residue class mod W
  * in that range; so indexing, for each residue, one window of the key (the last one) finds every
- * occurrence, reading ~1 char per char of text and probing a bit filter every W chars.
+ * occurrence, reading at most each char of text once (key-windows.ts keeps the table and skips
+ * most windows after reading two of their chars).
  */
 import {
   KEY_LEAK_MIN_LENGTH,
   KEY_LEAK_SUBSTRING_MIN_LENGTH,
   KEY_LEAK_WINDOW,
 } from "../protocol/decisions.js";
-import { KeyWindows, windowHash } from "./key-windows.js";
+import { KeyWindows } from "./key-windows.js";
 
 const W = KEY_LEAK_WINDOW;
 
@@ -41,7 +42,7 @@ export class KeyLeakIndex {
     // One window per residue class mod W, taken from the key's end: generated keys tend to share
     // prefixes (a fixed UUID head, a client name), and shared windows make long candidate lists.
     const last = key.length - W;
-    for (let offset = last; offset > last - W; offset--) this.windows.add(windowHash(key, offset), key);
+    for (let offset = last; offset > last - W; offset--) this.windows.add(key, offset);
   }
 
   /** Adds to `found` every known key that leaks in `value` (a parsed JSON message). */
@@ -74,13 +75,6 @@ export class KeyLeakIndex {
     const len = s.length;
     if (len < KEY_LEAK_MIN_LENGTH) return;
     if (len <= this.longest && this.exact.has(s)) found.add(s);
-    if (len < KEY_LEAK_SUBSTRING_MIN_LENGTH || this.windows.size === 0) return;
-    for (let q = 0; q + W <= len; q += W) {
-      const candidates = this.windows.get(windowHash(s, q));
-      if (candidates === undefined) continue;
-      if (typeof candidates === "string") {
-        if (s.includes(candidates)) found.add(candidates);
-      } else for (const key of candidates) if (s.includes(key)) found.add(key);
-    }
+    if (len >= KEY_LEAK_SUBSTRING_MIN_LENGTH && this.windows.size > 0) this.windows.findIn(s, found);
   }
 }

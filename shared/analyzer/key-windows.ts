@@ -1,19 +1,25 @@
 /**
- * Keys by the hash of one KEY_LEAK_WINDOW-character window of each, behind a bit filter: the lookup
- * table of the key-leak search. A hash holds its keys in the order they came.
+ * The substring half of the key-leak search: keys filed under the hash of KEY_LEAK_WINDOW-character
+ * windows, and the scan of a string's aligned windows for them (the why is in key-leak.ts).
  *
- * Hundreds of thousands of hashes (8 per key) make a JS Map slow to fill, so the table is open
- * addressing over typed arrays; a hash's keys sit in a plain array slot (one key as is, more in an array).
+ * It runs on every string an Agent sends and is filled with 8 windows per key, so it is laid out for
+ * that: typed arrays the garbage collector does not trace (a JS Map of 450k hashes took ~5 µs per
+ * key to fill), and two cheap filters in front of the hash table. Reading a character costs ~30
+ * instructions in V8, so a window is first looked up by the pair of its characters 0 and 4 (a 64 Kbit
+ * table): text windows whose pair no key window has are skipped after two reads instead of eight.
+ * Then a bit filter on the full hash, then the table. Candidates are confirmed with `includes`.
  */
 import { KEY_LEAK_WINDOW } from "../protocol/decisions.js";
 
 const W = KEY_LEAK_WINDOW;
-/** Filter bits per hash: at most 1 in 16 bits is set, so 15 in 16 misses stop at the filter. */
-const BITS_PER_HASH = 16;
+/** The second character of a window's pair: in the middle, so that both halves count. */
+const PAIR_AT = W >> 1;
+/** Bits of the hash filter per distinct hash: 1 in 16 set, so 15 in 16 misses stop there. */
+const FILTER_BITS_PER_HASH = 16;
 const MIN_SLOTS = 1 << 10;
 
 /** The hash of the KEY_LEAK_WINDOW characters of `s` from `at`. */
-export function windowHash(s: string, at: number): number {
+function windowHash(s: string, at: number): number {
   let h = 0;
   for (let j = 0; j < W; j++) h = (Math.imul(h, 31) + s.charCodeAt(at + j)) | 0;
   return h;
@@ -25,78 +31,116 @@ function mix(h: number): number {
   return x ^ (x >>> 16);
 }
 
-/** Window hashes to keys; most hashes have one key, kept as is rather than in an array. */
+/** The pair of characters 0 and PAIR_AT of the window of `s` at `at`, as 16 bits. */
+function pairOf(s: string, at: number): number {
+  return ((s.charCodeAt(at) & 0xff) << 8) | (s.charCodeAt(at + PAIR_AT) & 0xff);
+}
+
+function hasBit(bits: Int32Array, i: number): boolean {
+  return ((bits[i >>> 5] as number) & (1 << (i & 31))) !== 0;
+}
+
+function setBit(bits: Int32Array, i: number): void {
+  bits[i >>> 5] = (bits[i >>> 5] as number) | (1 << (i & 31));
+}
+
+/** Keys filed under window hashes; a hash keeps its keys in the order they were filed. */
 export class KeyWindows {
-  /** Entry i: a distinct hash and its keys. */
-  private hashes = new Int32Array(MIN_SLOTS);
-  private readonly keys: (string | string[])[] = [];
-  /** Slot -> entry + 1 (0: empty), linear probing; never more than half full. */
+  private readonly keys: string[] = [];
+  /** Open addressing, never more than half full: [hash, first item + 1 (0: empty slot)] per slot. */
   private slots = new Int32Array(MIN_SLOTS * 2);
-  private filter = new Int32Array((MIN_SLOTS * BITS_PER_HASH) >>> 5);
+  private hashes = 0;
+  /** Items: the key (an index into `keys`) and the next item of the same hash (-1: none). */
+  private itemKey = new Int32Array(MIN_SLOTS);
+  private itemNext = new Int32Array(MIN_SLOTS);
+  private items = 0;
+  private filter = new Int32Array((MIN_SLOTS * FILTER_BITS_PER_HASH) >>> 5);
+  private readonly pairs = new Int32Array(1 << 11);
 
   /** Number of distinct window hashes. */
   get size(): number {
-    return this.keys.length;
+    return this.hashes;
   }
 
-  /** Files `key` under the window hash `h` (once, when the same key adds the same hash twice in a row). */
-  add(h: number, key: string): void {
-    const e = this.entryOf(h);
-    if (e === -1) {
-      this.insert(h, key);
+  /** Files `key` under its window at `at` (once, when the same key files the same hash twice in a row). */
+  add(key: string, at: number): void {
+    if (this.keys[this.keys.length - 1] !== key) this.keys.push(key);
+    const k = this.keys.length - 1;
+    const h = windowHash(key, at);
+    setBit(this.pairs, pairOf(key, at));
+    const s = this.slotOf(h);
+    const first = (this.slots[s + 1] as number) - 1;
+    if (first === -1) {
+      this.slots[s] = h;
+      this.slots[s + 1] = this.newItem(k) + 1;
+      this.hashes++;
+      if (this.hashes * 2 > this.slots.length >>> 1) this.grow();
+      else setBit(this.filter, mix(h) & ((this.filter.length << 5) - 1));
       return;
     }
-    const keys = this.keys[e] as string | string[];
-    if (typeof keys === "string") {
-      if (keys !== key) this.keys[e] = [keys, key];
-    } else if (keys[keys.length - 1] !== key) keys.push(key);
+    let last = first;
+    while ((this.itemNext[last] as number) !== -1) last = this.itemNext[last] as number;
+    if (this.itemKey[last] !== k) this.itemNext[last] = this.newItem(k);
   }
 
-  /** The keys filed under `h`, in the order they were added, or undefined. */
-  get(h: number): string | readonly string[] | undefined {
-    const m = mix(h);
-    const bit = m & ((this.filter.length << 5) - 1);
-    if (((this.filter[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return undefined;
-    const e = this.entryOf(h);
-    return e === -1 ? undefined : this.keys[e];
-  }
-
-  private entryOf(h: number): number {
-    const slots = this.slots;
-    const mask = slots.length - 1;
-    for (let s = mix(h) & mask; ; s = (s + 1) & mask) {
-      const e = (slots[s] as number) - 1;
-      if (e === -1 || this.hashes[e] === h) return e;
+  /** Adds to `found` every filed key that `s` contains and whose window one of its aligned windows matches. */
+  findIn(s: string, found: Set<string>): void {
+    const pairs = this.pairs;
+    const filter = this.filter;
+    const filterMask = (filter.length << 5) - 1;
+    for (let q = 0; q + W <= s.length; q += W) {
+      if (!hasBit(pairs, pairOf(s, q))) continue;
+      const h = windowHash(s, q);
+      if (!hasBit(filter, mix(h) & filterMask)) continue;
+      const slot = this.slotOf(h);
+      for (
+        let item = (this.slots[slot + 1] as number) - 1;
+        item !== -1;
+        item = this.itemNext[item] as number
+      ) {
+        const key = this.keys[this.itemKey[item] as number] as string;
+        if (s.includes(key)) found.add(key);
+      }
     }
   }
 
-  private insert(h: number, key: string): void {
-    const e = this.keys.length;
-    this.keys.push(key);
-    if (e === this.hashes.length) this.resize(e * 2);
-    this.hashes[e] = h;
-    this.place(e);
-  }
-
-  /** Puts entry `e` in its slot and its filter bit. */
-  private place(e: number): void {
-    const h = this.hashes[e] as number;
-    const m = mix(h);
+  /** The position in `slots` of hash `h`, or of the empty slot where it would go. */
+  private slotOf(h: number): number {
     const slots = this.slots;
-    const mask = slots.length - 1;
-    let s = m & mask;
-    while (slots[s] !== 0) s = (s + 1) & mask;
-    slots[s] = e + 1;
-    const bit = m & ((this.filter.length << 5) - 1);
-    this.filter[bit >>> 5] = (this.filter[bit >>> 5] as number) | (1 << (bit & 31));
+    const mask = slots.length - 2;
+    for (let s = (mix(h) << 1) & mask; ; s = (s + 2) & mask) {
+      if (slots[s + 1] === 0 || slots[s] === h) return s;
+    }
   }
 
-  private resize(entries: number): void {
-    const hashes = new Int32Array(entries);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
-    this.slots = new Int32Array(entries * 2);
-    this.filter = new Int32Array((entries * BITS_PER_HASH) >>> 5);
-    for (let e = 0; e < this.keys.length - 1; e++) this.place(e);
+  private newItem(k: number): number {
+    if (this.items === this.itemKey.length) {
+      const key = new Int32Array(this.items * 2);
+      key.set(this.itemKey);
+      this.itemKey = key;
+      const next = new Int32Array(this.items * 2);
+      next.set(this.itemNext);
+      this.itemNext = next;
+    }
+    const i = this.items++;
+    this.itemKey[i] = k;
+    this.itemNext[i] = -1;
+    return i;
+  }
+
+  /** Doubles the table (and the hash filter with it) and files every hash again. */
+  private grow(): void {
+    const old = this.slots;
+    this.slots = new Int32Array(old.length * 2);
+    this.filter = new Int32Array(this.filter.length * 2);
+    const filterMask = (this.filter.length << 5) - 1;
+    for (let s = 0; s < old.length; s += 2) {
+      if (old[s + 1] === 0) continue;
+      const h = old[s] as number;
+      const to = this.slotOf(h);
+      this.slots[to] = h;
+      this.slots[to + 1] = old[s + 1] as number;
+      setBit(this.filter, mix(h) & filterMask);
+    }
   }
 }
