@@ -29,7 +29,7 @@ export interface ArmedRules {
 /**
  * The fault state of one client connection: the request ledger (which request a response answers),
  * the client's last `initialize` (replayed after a restart), the hold that queues client frames
- * while the agent restarts, and the two `FramePolicy`s its pumps consult.
+ * while the agent restarts, and the `FramePolicy` its pumps consult.
  */
 export class ConnectionFaults {
   private readonly ledger = new RequestLedger();
@@ -45,19 +45,8 @@ export class ConnectionFaults {
     private readonly trace: TraceFanout,
   ) {}
 
-  /** The policy of the client->agent pump. */
-  readonly clientPolicy: FramePolicy = {
-    active: () => this.hold !== null || this.injector.armed(),
-    observe: (f) => this.observe(f),
-    decide: (f) => this.decide(f),
-  };
-
-  /** The policy of the agent->client pump. */
-  readonly agentPolicy: FramePolicy = {
-    active: () => this.tapReplies.size > 0 || this.injector.armed(),
-    observe: (f) => this.observe(f),
-    decide: (f) => this.decide(f),
-  };
+  /** The policy both pumps of the connection consult. */
+  readonly policy: FramePolicy = { decide: (f) => this.decide(f) };
 
   /** Starts a restart: client frames from now on wait until `endRestart`. */
   beginRestart(): void {
@@ -106,13 +95,7 @@ export class ConnectionFaults {
     }
   }
 
-  private observe(f: TapFrame): void {
-    if (!f.frame) return;
-    if (f.dir === "client->agent" && f.frame.kind === "request" && f.frame.method === "initialize")
-      this.lastInitialize = f.frame.message;
-    this.ledger.observe(f.frame, f.dir);
-  }
-
+  /** Keeps the connection's books (ledger, last `initialize`) and applies the hold, the tap's own replies and the armed rules. */
   private decide(f: TapFrame): FrameDecision | Promise<FrameDecision> {
     if (f.dir === "client->agent" && this.hold) {
       const hold = this.hold;

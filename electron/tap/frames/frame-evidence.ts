@@ -1,6 +1,5 @@
 import { isUtf8 } from "node:buffer";
 import { classifyFrame, type Frame } from "../../../shared/protocol/frame.js";
-import { classifyAsciiLine } from "../../../shared/protocol/notification-scan.js";
 import type { FrameFlag } from "../../../shared/trace/record.js";
 
 /** Longest line the tap holds and records whole (the SDK's message cap); longer lines are streamed. */
@@ -17,54 +16,25 @@ export interface FrameEvidence {
 }
 
 /**
- * Turns one line (its bytes without the `\n`) into the evidence fields of its record: the exact
- * text, or base64 with `not-utf8`; `malformed` when it is not a JSON-RPC 2.0 message.
+ * A whole line as `LineSplitter` gives it (its bytes, with the `\n` when `terminated`) turned into
+ * the evidence fields of its record, and classified as JSON-RPC (`frame` is `null` when the line
+ * is not UTF-8): the exact text, or base64 with `not-utf8`; `malformed` when it is not a JSON-RPC
+ * 2.0 message; `unterminated` when the stream ended before its `\n`.
  */
-export function lineEvidence(body: Buffer, terminated: boolean): FrameEvidence {
-  return classifiedLine(body, terminated).evidence;
-}
-
-/** `lineEvidence` plus the line classified as JSON-RPC (`null` when it is not UTF-8), parsed once. */
-export function classifiedLine(
-  body: Buffer,
-  terminated: boolean,
-): { evidence: FrameEvidence; frame: Frame | null } {
-  return classify(body, body.length, terminated);
-}
-
-/** `classifiedLine` of a line as `LineSplitter` gives it: its bytes with the `\n` when `terminated` (no copy made). */
-export function classifiedSplitLine(
+export function classifyLine(
   bytes: Buffer,
   terminated: boolean,
 ): { evidence: FrameEvidence; frame: Frame | null } {
-  return classify(bytes, terminated ? bytes.length - 1 : bytes.length, terminated);
-}
-
-/** Classifies the line `bytes[0, end)`; `bytes` may hold its `\n` after it. */
-function classify(
-  bytes: Buffer,
-  end: number,
-  terminated: boolean,
-): { evidence: FrameEvidence; frame: Frame | null } {
+  const end = terminated ? bytes.length - 1 : bytes.length;
   // A trailing "\n" (ASCII) cannot change whether the bytes before it are UTF-8: test them with it.
-  if (isUtf8(bytes)) return classifiedText(bytes.toString("utf8", 0, end), terminated);
-  const flags: FrameFlag[] = ["malformed", "not-utf8"];
-  if (!terminated) flags.push("unterminated");
-  return { evidence: { raw: bytes.toString("base64", 0, end), encoding: "base64", flags }, frame: null };
-}
-
-/**
- * `classifiedLine` of a line already known to be UTF-8, given as its text. With `ascii`, the text
- * is all ASCII and is also `ascii[from, from + raw.length)`: a notification is then told from its
- * bytes without parsing it (see `classifyAsciiLine`).
- */
-export function classifiedText(
-  raw: string,
-  terminated: boolean,
-  ascii?: Uint8Array,
-  from = 0,
-): { evidence: FrameEvidence; frame: Frame } {
-  const frame = ascii === undefined ? classifyFrame(raw) : classifyAsciiLine(raw, ascii, from);
+  if (!isUtf8(bytes)) {
+    const flags: FrameFlag[] = terminated
+      ? ["malformed", "not-utf8"]
+      : ["malformed", "not-utf8", "unterminated"];
+    return { evidence: { raw: bytes.toString("base64", 0, end), encoding: "base64", flags }, frame: null };
+  }
+  const raw = bytes.toString("utf8", 0, end);
+  const frame = classifyFrame(raw);
   const evidence: FrameEvidence = { raw };
   if (frame.kind === "malformed") evidence.flags = terminated ? ["malformed"] : ["malformed", "unterminated"];
   else if (!terminated) evidence.flags = ["unterminated"];

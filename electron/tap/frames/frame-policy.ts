@@ -30,21 +30,16 @@ export interface FrameFate {
 export type FrameDecision = "forward" | "drop" | FrameFate;
 
 /**
- * The seam for fault injection: decides each frame's fate before it is recorded and forwarded.
- * Returning a promise delays the frame (and everything behind it in that direction: order is
- * kept). Oversize lines are streamed and never reach the policy. While `active()` is false the
- * tap forwards on its fast path and only shows each frame to `observe` (bookkeeping, no decision).
+ * The seam for fault injection: decides each whole line's fate before it is recorded and
+ * forwarded, and sees every one of them (so it can also keep books, e.g. which request a response
+ * answers). Returning a promise delays the frame (and everything behind it in that direction:
+ * order is kept). Oversize lines are streamed and never reach the policy.
  */
 export interface FramePolicy {
-  /** False while no rule can fire: frames go through the fast path, synchronously. */
-  active(): boolean;
-  /** Sees every frame the fast path forwards (e.g. to remember which request a response answers). */
-  observe?(frame: TapFrame): void;
-  /** Decides one frame's fate (only called while `active()`). */
   decide(frame: TapFrame): FrameDecision | Promise<FrameDecision>;
 }
 
-/** A policy that is always active and decides with `fn` (tests, simple hooks). */
+/** A policy that decides with `fn` (tests, simple hooks). */
 export function framePolicy(fn: (frame: TapFrame) => FrameDecision | Promise<FrameDecision>): FramePolicy {
-  return { active: () => true, decide: fn };
+  return { decide: fn };
 }

@@ -7,29 +7,39 @@ import { TraceFanout } from "../../trace/trace-fanout.js";
 import type { TraceSink } from "../../trace/trace-sink.js";
 import { within } from "../testing/proxy-run.js";
 import {
+  classifyLine,
   type FrameEvidence,
-  lineEvidence,
   OVERSIZE_PREFIX_BYTES,
   oversizeEvidence,
 } from "./frame-evidence.js";
-import type { FramePolicy, TapFrame } from "./frame-policy.js";
+import type { FrameDecision, FramePolicy, TapFrame } from "./frame-policy.js";
 import { FramePump } from "./frame-pump.js";
 
-/** What the pump should record for each line of `input`, whatever the chunking. */
-function expectedEvidence(input: Buffer, maxFrameBytes: number): FrameEvidence[] {
-  const out: FrameEvidence[] = [];
+/** Each line of `input` (its bytes with the `\n`, if any), and whether it is too long to hold. */
+function linesOf(
+  input: Buffer,
+  maxFrameBytes: number,
+): { bytes: Buffer; terminated: boolean; oversize: boolean }[] {
+  const out = [];
   for (let pos = 0; pos < input.length; ) {
     const nl = input.indexOf(10, pos);
     const terminated = nl !== -1;
-    const body = input.subarray(pos, terminated ? nl : input.length);
-    out.push(
-      body.length > maxFrameBytes
-        ? oversizeEvidence(body.subarray(0, OVERSIZE_PREFIX_BYTES), body.length, terminated)
-        : lineEvidence(body, terminated),
-    );
-    pos = terminated ? nl + 1 : input.length;
+    const end = terminated ? nl + 1 : input.length;
+    const bytes = input.subarray(pos, end);
+    out.push({ bytes, terminated, oversize: bytes.length - (terminated ? 1 : 0) > maxFrameBytes });
+    pos = end;
   }
   return out;
+}
+
+/** What the pump should record for each line of `input`, whatever the chunking. */
+function expectedEvidence(input: Buffer, maxFrameBytes: number): FrameEvidence[] {
+  return linesOf(input, maxFrameBytes).map(({ bytes, terminated, oversize }) => {
+    const body = terminated ? bytes.subarray(0, -1) : bytes;
+    return oversize
+      ? oversizeEvidence(body.subarray(0, OVERSIZE_PREFIX_BYTES), body.length, terminated)
+      : classifyLine(bytes, terminated).evidence;
+  });
 }
 
 /**
@@ -110,15 +120,27 @@ const line = fc.oneof(
   fc.uint8Array({ maxLength: 30 }).map((b) => Buffer.from(b).toString("latin1")),
 );
 
+/** What a test policy does with one frame: decide at once or after a turn of the event loop, and how. */
+const fate = fc.record({
+  later: fc.boolean(),
+  decision: fc.constantFrom<FrameDecision>(
+    "forward",
+    "forward",
+    "drop",
+    { forward: false, mark: "tap" },
+    { forward: true },
+  ),
+});
+
 describe("FramePump", () => {
-  it("records every line as its own evidence, forwards every byte, and records before forwarding", async () => {
+  it("decides, records, then forwards every line, in order, whatever the chunking and the decisions", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.tuple(line, fc.boolean()), { maxLength: 30 }),
         fc.array(fc.integer({ min: 1, max: 200 }), { minLength: 1, maxLength: 6 }),
         fc.integer({ min: 4, max: 120 }),
-        fc.boolean(),
-        async (lines, sizes, maxFrameBytes, observed) => {
+        fc.option(fc.array(fate, { minLength: 1, maxLength: 8 }), { nil: undefined }),
+        async (lines, sizes, maxFrameBytes, fates) => {
           // Lines as bytes: latin1 text or UTF-8 text, so some are not UTF-8 and some are not ASCII.
           const input = Buffer.concat(
             lines.map(([l, utf8], i) =>
@@ -129,38 +151,52 @@ describe("FramePump", () => {
             ),
           );
           const seen: TapFrame[] = [];
-          const policy: FramePolicy | undefined = observed
-            ? { active: () => false, observe: (f) => seen.push(f), decide: () => "forward" }
-            : undefined;
+          const decided: FrameDecision[] = [];
+          const policy: FramePolicy | undefined = fates && {
+            decide: (f) => {
+              seen.push(f);
+              const { later, decision } = fates[(seen.length - 1) % fates.length]!;
+              decided.push(decision);
+              return later ? new Promise((resolve) => setImmediate(() => resolve(decision))) : decision;
+            },
+          };
           const { output, frames } = await pump(cut(input, sizes), maxFrameBytes, policy);
-          expect(output.equals(input)).toBe(true);
+          const all = linesOf(input, maxFrameBytes);
           expect(frames.map((f) => evidenceOf(f.record))).toEqual(expectedEvidence(input, maxFrameBytes));
+          // The policy saw every line that is not too long to hold, with its exact bytes and text.
+          if (policy) {
+            const whole = all.filter((l) => !l.oversize);
+            expect(seen.map((f) => f.bytes.toString("latin1"))).toEqual(
+              whole.map((l) => l.bytes.toString("latin1")),
+            );
+            expect(seen.map((f) => f.text)).toEqual(
+              frames
+                .filter((f) => !f.record.flags?.includes("oversize"))
+                .map((f) => (f.record.encoding ? null : f.record.raw)),
+            );
+          }
+          // Each line is forwarded or swallowed (and recorded so) as decided; oversize lines always go through.
+          let next = 0;
+          const decisionOf = (l: (typeof all)[number]) =>
+            l.oversize || !policy ? "forward" : decided[next++]!;
+          const decisions = all.map(decisionOf);
+          const forwards = (d: FrameDecision) => d === "forward" || (typeof d === "object" && d.forward);
+          expect(
+            output.equals(Buffer.concat(all.filter((_, i) => forwards(decisions[i]!)).map((l) => l.bytes))),
+          ).toBe(true);
+          expect(frames.map((f) => f.record.dropped === true)).toEqual(
+            decisions.map((d) => d === "drop" || (typeof d === "object" && !d.forward && d.mark !== "tap")),
+          );
+          expect(frames.map((f) => f.record.origin === "tap")).toEqual(
+            decisions.map((d) => typeof d === "object" && !d.forward && d.mark === "tap"),
+          );
           // Each line's record was written before any of its bytes was forwarded (but a line too
           // long to hold is streamed through first and recorded once it ended).
-          let lineStart = 0;
-          for (const f of frames) {
-            if (!f.record.flags?.includes("oversize"))
-              expect(f.forwardedBefore).toBeLessThanOrEqual(lineStart);
-            const nl = input.indexOf(10, lineStart);
-            lineStart = nl === -1 ? input.length : nl + 1;
-          }
-          if (observed && !frames.some((f) => f.record.flags?.includes("oversize"))) {
-            // observe sees each line with its exact bytes (oversize lines may be streamed past it).
-            const whole = frames;
-            expect(seen.map((f) => f.text)).toEqual(
-              whole.map((f) => (f.record.encoding ? null : f.record.raw)),
-            );
-            expect(Buffer.concat(seen.map((f) => f.bytes)).toString("latin1")).toBe(
-              Buffer.concat(
-                whole.map((f) =>
-                  Buffer.concat([
-                    Buffer.from(f.record.raw, f.record.encoding ?? "utf8"),
-                    Buffer.from(f.record.flags?.includes("unterminated") ? "" : "\n"),
-                  ]),
-                ),
-              ).toString("latin1"),
-            );
-          }
+          let forwardedBefore = 0;
+          frames.forEach((f, i) => {
+            if (!all[i]!.oversize) expect(f.forwardedBefore).toBeLessThanOrEqual(forwardedBefore);
+            if (forwards(decisions[i]!)) forwardedBefore += all[i]!.bytes.length;
+          });
         },
       ),
       { numRuns: 300 },

@@ -1,6 +1,23 @@
+import { Writable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type LineEvent, type LineRunEvent, LineSplitter } from "./line-splitter.js";
+import { LineBatch, type LineEvent, LineSplitter } from "./line-splitter.js";
+
+/** A destination that notes each write it is handed (corked ones once uncorked). */
+function recorder(): { dest: Writable; written: Buffer[] } {
+  const written: Buffer[] = [];
+  const dest = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      written.push(chunk);
+      cb();
+    },
+    writev(chunks, cb) {
+      written.push(Buffer.concat(chunks.map((c) => c.chunk as Buffer)));
+      cb();
+    },
+  });
+  return { dest, written };
+}
 
 const b = (s: string) => Buffer.from(s);
 const show = (events: LineEvent[]) =>
@@ -26,6 +43,13 @@ describe("LineSplitter", () => {
     expect(show(s.push(b("de")))).toEqual(["part(abc)", "part(de)"]);
     expect(show(s.push(b("fg")))).toEqual(["part(fg)"]);
     expect(show(s.push(b("h\nok\n")))).toEqual(["part(h\n)", "end(abc,8,true)", "line(ok\n)"]);
+  });
+
+  it("streams a whole line longer than the cap that came in one read, and keeps its prefix", () => {
+    const s = new LineSplitter(4, 3);
+    expect(show(s.push(b("abcdef\nok\n")))).toEqual(["part(abcdef\n)", "end(abc,6,true)", "line(ok\n)"]);
+    expect(show(s.push(b("xy")))).toEqual([]);
+    expect(show(s.push(b("z12\n")))).toEqual(["part(xy)", "part(z12\n)", "end(xyz,5,true)"]);
   });
 
   it("reports an oversize line cut off by the end of the stream as unterminated", () => {
@@ -59,39 +83,78 @@ describe("LineSplitter", () => {
     );
   });
 
-  it("gives the same lines as runs: whole lines of one chunk in one view, nothing else", () => {
+  it("gives each line of a chunk as a view of it; a batch joins the lines of a chunk back into one", () => {
     fc.assert(
       fc.property(
         fc.uint8Array({ maxLength: 400 }).map((a) => Buffer.from(a.map((x) => (x % 5 === 0 ? 10 : x)))),
         fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1 }),
-        fc.integer({ min: 1, max: 64 }),
-        (input, cuts, cap) => {
-          const byLine = new LineSplitter(cap, 8);
-          const byRun = new LineSplitter(cap, 8);
-          const lines: string[] = [];
-          const fromRuns: string[] = [];
-          const take = (events: LineRunEvent[]) => {
-            for (const e of events) {
-              if (e.kind !== "lines") {
-                fromRuns.push(show([e])[0]!);
-                continue;
-              }
-              expect(e.bytes.at(-1)).toBe(10);
-              for (const l of e.bytes.toString("latin1").split(/(?<=\n)/))
-                fromRuns.push(`line(${Buffer.from(l, "latin1").toString()})`);
-            }
-          };
+        fc.array(fc.boolean(), { minLength: 1 }),
+        (input, cuts, keep) => {
+          const s = new LineSplitter(1000, 8);
+          const { dest, written } = recorder();
+          const batch = new LineBatch(() => dest);
+          const kept: Buffer[] = [];
+          let n = 0;
           for (let pos = 0, i = 0; pos < input.length; i++) {
-            const chunk = input.subarray(pos, pos + cuts[i % cuts.length]!);
-            lines.push(...show(byLine.push(chunk)));
-            take(byRun.pushRuns(chunk));
+            // Each read in memory of its own, as a socket's reads are.
+            const piece = input.subarray(pos, pos + cuts[i % cuts.length]!);
+            const chunk = Buffer.alloc(piece.length);
+            piece.copy(chunk);
             pos += chunk.length;
+            let fromChunk = 0;
+            const lines = s.push(chunk);
+            for (const e of lines) {
+              if (e.kind !== "line") throw new Error(`no oversize lines here: ${e.kind}`);
+              if (e.bytes.buffer === chunk.buffer) fromChunk++;
+              if (!keep[n++ % keep.length]) continue;
+              kept.push(e.bytes);
+              batch.add(e.bytes);
+            }
+            const before = written.length;
+            batch.flush();
+            // When every line is kept and none was carried over, the lines of a chunk leave as one view of it.
+            if (fromChunk > 0 && fromChunk === lines.length && keep.every((k) => k)) {
+              expect(written.slice(before).map((w) => w.buffer === chunk.buffer)).toEqual([true]);
+            }
           }
-          lines.push(...show(byLine.end()));
-          take(byRun.end());
-          expect(fromRuns).toEqual(lines);
+          batch.flush();
+          expect(Buffer.concat(written).equals(Buffer.concat(kept))).toBe(true);
         },
       ),
     );
+  });
+
+  it("writes the first send of a turn at once and the later ones of that turn together when it ends", async () => {
+    const { dest, written } = recorder();
+    const batch = new LineBatch(() => dest);
+    const text = () => written.map(String);
+    const chunk = b("a\nb\nc\n");
+    batch.add(chunk.subarray(0, 2));
+    batch.add(chunk.subarray(2, 4));
+    batch.send();
+    expect(text()).toEqual(["a\nb\n"]);
+    batch.add(chunk.subarray(4, 6));
+    batch.send();
+    batch.add(b("d\n"));
+    batch.send();
+    expect(text()).toEqual(["a\nb\n"]);
+    expect(dest.writableLength).toBe(4); // held by the destination: its backpressure counts them
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(text()).toEqual(["a\nb\n", "c\nd\n"]);
+    batch.add(b("e\n"));
+    batch.send();
+    expect(text()).toEqual(["a\nb\n", "c\nd\n", "e\n"]);
+  });
+
+  it("writes nothing while the destination cannot take writes", () => {
+    const { dest, written } = recorder();
+    let open = false;
+    const batch = new LineBatch(() => (open ? dest : null));
+    batch.add(b("lost\n"));
+    batch.flush();
+    open = true;
+    batch.add(b("kept\n"));
+    batch.flush();
+    expect(written.map(String)).toEqual(["kept\n"]);
   });
 });

@@ -1,8 +1,10 @@
+import type { Writable } from "node:stream";
+
 /** What a `LineSplitter` found in the bytes pushed into it, in stream order. */
 export type LineEvent =
   /** A whole line: its exact bytes including the `\n` (none when `terminated` is false: the stream ended first). */
   | { readonly kind: "line"; readonly bytes: Buffer; readonly terminated: boolean }
-  /** Bytes of a line too long to hold: forward them now, the line is still going on. */
+  /** Bytes of a line too long to hold: forward them now. */
   | { readonly kind: "oversize-part"; readonly bytes: Buffer }
   /** The long line ended: its first bytes, its full length (without `\n`) and whether a `\n` ended it. */
   | {
@@ -12,17 +14,11 @@ export type LineEvent =
       readonly terminated: boolean;
     };
 
-/** What `LineSplitter.pushRuns` found: `LineEvent`s, and runs of whole lines read in one chunk. */
-export type LineRunEvent =
-  | LineEvent
-  /** Whole lines that arrived together: their exact bytes, each line with its `\n` (so it ends with one). */
-  | { readonly kind: "lines"; readonly bytes: Buffer };
-
 /**
- * Splits a byte stream into `\n`-terminated lines without copying whole chunks. A line is held
- * until its newline arrives, but never more than `maxLineBytes` of it: past that the splitter
- * switches to streaming the line's bytes as `oversize-part` events and keeps only a
- * `prefixBytes` prefix, so memory stays bounded whatever the line length.
+ * Splits a byte stream into `\n`-terminated lines, each a view of the chunk it came in (a line
+ * that spans chunks is joined). A line is held until its newline arrives, but never more than
+ * `maxLineBytes` of it: a longer line comes as `oversize-part`s to forward as they arrive and an
+ * `oversize-end` with a `prefixBytes` prefix, so memory stays bounded whatever the line length.
  */
 export class LineSplitter {
   private carry: Buffer[] = [];
@@ -34,79 +30,52 @@ export class LineSplitter {
     private readonly prefixBytes: number,
   ) {}
 
-  /** Feeds the next chunk; returns what it completed, in order, one event per line. */
+  /** Feeds the next chunk; returns what it completed, in order. */
   push(chunk: Buffer): LineEvent[] {
     const events: LineEvent[] = [];
-    for (const ev of this.pushRuns(chunk)) {
-      if (ev.kind !== "lines") {
-        events.push(ev);
-        continue;
-      }
-      const run = ev.bytes;
-      for (let pos = 0; pos < run.length; ) {
-        const next = run.indexOf(10, pos) + 1;
-        events.push({ kind: "line", bytes: run.subarray(pos, next), terminated: true });
-        pos = next;
-      }
-    }
-    return events;
-  }
-
-  /**
-   * `push`, except that the whole lines found in the chunk itself (after any line its start
-   * completes) come as one `lines` run, a view of the chunk: no per-line objects for the common case.
-   */
-  pushRuns(chunk: Buffer): LineRunEvent[] {
-    const events: LineRunEvent[] = [];
     let pos = 0;
     if (this.oversize) {
       const nl = chunk.indexOf(10);
-      if (nl === -1) {
-        this.growOversize(chunk);
-        events.push({ kind: "oversize-part", bytes: chunk });
-        return events;
-      }
-      const part = chunk.subarray(0, nl + 1);
-      this.growOversize(part.subarray(0, nl));
+      const part = nl === -1 ? chunk : chunk.subarray(0, nl + 1);
+      this.growOversize(nl === -1 ? chunk : part.subarray(0, nl));
       events.push({ kind: "oversize-part", bytes: part });
+      if (nl === -1) return events;
       events.push({ kind: "oversize-end", ...this.oversize, terminated: true });
       this.oversize = null;
       pos = nl + 1;
     }
-    if (this.carryBytes > 0) {
-      const nl = chunk.indexOf(10, pos);
-      if (nl !== -1) {
-        this.carry.push(chunk.subarray(pos, nl + 1));
-        const bytes = Buffer.concat(this.carry, this.carryBytes + nl + 1 - pos);
-        this.carry = [];
-        this.carryBytes = 0;
-        events.push({ kind: "line", bytes, terminated: true });
-        pos = nl + 1;
+    for (let nl = chunk.indexOf(10, pos); nl !== -1; nl = chunk.indexOf(10, pos)) {
+      const length = this.carryBytes + nl - pos;
+      const piece = chunk.subarray(pos, nl + 1);
+      pos = nl + 1;
+      if (length > this.maxLineBytes) {
+        this.oversize = { prefix: Buffer.alloc(0), bytes: 0 };
+        for (const held of this.carry) this.growOversize(held);
+        this.growOversize(piece.subarray(0, piece.length - 1));
+        for (const bytes of [...this.carry, piece]) events.push({ kind: "oversize-part", bytes });
+        events.push({ kind: "oversize-end", ...this.oversize, terminated: true });
+        this.oversize = null;
+      } else if (this.carryBytes === 0) {
+        events.push({ kind: "line", bytes: piece, terminated: true });
+      } else {
+        this.carry.push(piece);
+        events.push({ kind: "line", bytes: Buffer.concat(this.carry, length + 1), terminated: true });
       }
-    }
-    if (this.carryBytes === 0) {
-      const last = chunk.lastIndexOf(10);
-      if (last >= pos) {
-        events.push({
-          kind: "lines",
-          bytes: pos === 0 && last === chunk.length - 1 ? chunk : chunk.subarray(pos, last + 1),
-        });
-        pos = last + 1;
-      }
+      this.carry = [];
+      this.carryBytes = 0;
     }
     if (pos < chunk.length) {
       const rest = chunk.subarray(pos);
-      if (this.carryBytes + rest.length > this.maxLineBytes) {
+      this.carry.push(rest);
+      this.carryBytes += rest.length;
+      if (this.carryBytes > this.maxLineBytes) {
         this.oversize = { prefix: Buffer.alloc(0), bytes: 0 };
-        for (const piece of [...this.carry, rest]) {
-          this.growOversize(piece);
-          events.push({ kind: "oversize-part", bytes: piece });
+        for (const bytes of this.carry) {
+          this.growOversize(bytes);
+          events.push({ kind: "oversize-part", bytes });
         }
         this.carry = [];
         this.carryBytes = 0;
-      } else {
-        this.carry.push(rest);
-        this.carryBytes += rest.length;
       }
     }
     return events;
@@ -132,5 +101,79 @@ export class LineSplitter {
     const room = this.prefixBytes - o.prefix.length;
     if (room > 0) o.prefix = Buffer.concat([o.prefix, piece.subarray(0, room)]);
     o.bytes += piece.length;
+  }
+}
+
+/** Where a `LineBatch` writes: a `Writable`, or `null` while it cannot take writes (broken, ended). */
+export type BatchTarget = () => Writable | null;
+
+/**
+ * The bytes a pump forwards, batched: the lines of a chunk that follow each other leave as one
+ * view of it, and the reads of one event-loop turn together. The first `send` of a turn writes at
+ * once (a lone line, a request or its answer, is not held back); later ones in the same turn are
+ * corked in the destination (so they count for its backpressure) and leave together when the turn
+ * ends.
+ */
+export class LineBatch {
+  private head: Buffer | null = null;
+  private headEnd = 0;
+  private readonly held: Buffer[] = [];
+  private turn = false;
+  private corked: Writable | null = null;
+
+  constructor(private readonly target: BatchTarget) {}
+
+  /** Adds the next bytes to forward. */
+  add(bytes: Buffer): void {
+    const head = this.head;
+    if (head !== null && bytes.buffer === head.buffer && bytes.byteOffset === this.headEnd) {
+      this.headEnd += bytes.length;
+      return;
+    }
+    if (head !== null) this.held.push(this.headView(head));
+    this.head = bytes;
+    this.headEnd = bytes.byteOffset + bytes.length;
+  }
+
+  /** Writes what was added: at once if this is the first send of the turn, else corked until the turn ends. */
+  send(): void {
+    const head = this.head;
+    if (head === null) return;
+    this.head = null;
+    this.held.push(this.headView(head));
+    const dest = this.target();
+    if (dest !== null) {
+      if (this.turn && this.corked === null) {
+        this.corked = dest;
+        dest.cork();
+      }
+      for (const bytes of this.held) dest.write(bytes);
+    }
+    this.held.length = 0;
+    if (!this.turn) {
+      this.turn = true;
+      setImmediate(this.endTurn);
+    }
+  }
+
+  /** Writes what was added and what is corked now (before the destination changes or ends). */
+  flush(): void {
+    this.send();
+    this.uncork();
+  }
+
+  private readonly endTurn = () => {
+    this.turn = false;
+    this.uncork();
+  };
+
+  private uncork(): void {
+    this.corked?.uncork();
+    this.corked = null;
+  }
+
+  private headView(head: Buffer): Buffer {
+    const length = this.headEnd - head.byteOffset;
+    return length === head.length ? head : Buffer.from(head.buffer, head.byteOffset, length);
   }
 }

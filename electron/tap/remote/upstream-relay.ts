@@ -80,7 +80,7 @@ export class UpstreamRelay {
           dir: "agent->client",
           trace,
           maxFrameBytes: MAX_FRAME_BYTES,
-          policy: faults?.agentPolicy,
+          policy: faults?.policy,
           onEnd: resolve,
         }).start();
       });
@@ -91,7 +91,7 @@ export class UpstreamRelay {
         dir: "client->agent",
         trace,
         maxFrameBytes: MAX_FRAME_BYTES,
-        policy: faults?.clientPolicy,
+        policy: faults?.policy,
         onEnd: () => {
           if (!this.clientOpen) return;
           this.clientOpen = false;

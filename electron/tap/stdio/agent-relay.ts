@@ -80,7 +80,6 @@ export class AgentRelay {
         this.o.closeClient?.();
         return agent.end;
       }
-      const clientPolicy = this.connFaults?.clientPolicy ?? this.o.policy;
       const clientPump = new FramePump({
         source: this.o.clientIn,
         dest: agent.process.child.stdin,
@@ -88,7 +87,7 @@ export class AgentRelay {
         dir: "client->agent",
         trace,
         maxFrameBytes: this.o.maxFrameBytes ?? MAX_FRAME_BYTES,
-        policy: clientPolicy,
+        policy: this.connFaults?.policy ?? this.o.policy,
         onEnd: () => {
           if (!this.clientOpen) return;
           this.clientOpen = false;
@@ -206,7 +205,7 @@ export class AgentRelay {
         dir: "agent->client",
         trace,
         maxFrameBytes: this.o.maxFrameBytes ?? MAX_FRAME_BYTES,
-        policy: this.connFaults?.agentPolicy ?? this.o.policy,
+        policy: this.connFaults?.policy ?? this.o.policy,
         onEnd: resolve,
         onDestError: (err) =>
           trace.emit({ type: "note", level: "warn", text: `cannot write to the client: ${err.message}` }),
