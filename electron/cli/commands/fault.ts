@@ -88,12 +88,14 @@ async function run(
   positionals: string[],
   values: ReturnType<typeof parse>["values"],
 ) {
-  const out = (text: string) => process.stdout.write(`${terminalSafe(text, { keepNewlines: true })}\n`);
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  /** One tab-separated row; each cell made terminal safe on its own, so the tabs stay columns. */
+  const row = (...cells: string[]) => out(cells.map((c) => terminalSafe(c)).join("\t"));
   if (verb === "list") {
     const { rules } = await callOperation(target, "listFaults");
     if (values.json) out(terminalSafeJson(rules, 2));
     else if (rules.length === 0) out("no fault rules armed");
-    else for (const rule of rules) out(`${rule.id}\t${describeRule(rule)}\tarmed ${rule.armedAt}`);
+    else for (const rule of rules) row(rule.id, describeRule(rule), `armed ${rule.armedAt}`);
     return 0;
   }
   if (verb === "clear") {
@@ -105,7 +107,7 @@ async function run(
     const id = positionals[1];
     if (!id) throw new CliError("fault disarm needs a rule id (see `fault list`)");
     const r = await callOperation(target, "disarmFault", { id });
-    out(values.json ? terminalSafeJson(r) : `disarmed ${id}`);
+    out(values.json ? terminalSafeJson(r) : `disarmed ${terminalSafe(id)}`);
     return 0;
   }
   const spec = {
@@ -121,8 +123,8 @@ async function run(
   };
   const r = await callOperation(target, "armFault", { spec });
   if (values.json) out(terminalSafeJson(r));
-  else if (r.immediate) out(`${r.rule.id}\t${describeRule(r.rule)}\tsent to ${r.taps} proxy(ies)`);
-  else out(`${r.rule.id}\t${describeRule(r.rule)}`);
+  else if (r.immediate) row(r.rule.id, describeRule(r.rule), `sent to ${r.taps} proxy(ies)`);
+  else row(r.rule.id, describeRule(r.rule));
   if (r.immediate && r.taps === 0)
     process.stderr.write("acp-retry-inspector: no proxy is attached, so nothing was affected\n");
   return 0;
