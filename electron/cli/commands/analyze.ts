@@ -50,9 +50,10 @@ export const analyzeCommand: CliCommand = {
       VERDICTS.filter((v) => v.severity === severity).reduce((n, v) => n + model.verdictCounts[v.name], 0);
     const violations = count("violation");
     const clientIssues = count("client-issue");
+    const notes = count("info");
     const exitStatus = violations > 0 || (failOnClientIssues && clientIssues > 0) ? 1 : 0;
     if (json) {
-      const doc = { file, ...model, summary: { violations, clientIssues, exitStatus } };
+      const doc = { file, ...model, summary: { violations, clientIssues, notes, exitStatus } };
       process.stdout.write(`${terminalSafeJson(doc, 2)}\n`);
     } else {
       process.stdout.write(renderReport(file, model));
