@@ -103,7 +103,7 @@ describe("the words of an attempt", () => {
       .inserted(2, 1, "m1");
     const s = only(run(t));
     expect(words(s)).toEqual([
-      "lost: connection #1 closed before the answer; whether it inserted is unknown",
+      "lost: connection #1 closed before the answer, after a user message update showed it inserted → messageId m1",
       "answered with the original messageId m1 (no new insert)",
     ]);
   });
@@ -121,6 +121,20 @@ describe("the words of an attempt", () => {
     expect(names(s)).toEqual(["withdrawn"]);
     expect(s.result).toBe("withdrawn: every attempt cancelled (-32800), nothing inserted");
     expect(everything(s)).not.toMatch(/pending/);
+  });
+
+  it("an agent killed after the user message showed: lost, but inserted, and the client never saw it", () => {
+    const t = v2(new TraceScript().spawn(9).open(1))
+      .prompt(1, 1, S, "hi", KEY)
+      .userMessage(1, S, "m1")
+      .exit(9, null, "SIGKILL");
+    const s = only(run(t));
+    expect(words(s)).toEqual([
+      "lost: the agent died before answering, after a user message update showed it inserted → messageId m1",
+    ]);
+    expect(s.attempts[0]?.effect).toBe("inserted");
+    expect(s.result).toBe("inserted → messageId m1, but the client never saw an answer");
+    expect(s.clientMessageId).toBeNull();
   });
 
   it("an agent killed mid-turn: lost, whether it inserted is unknown, never 'not inserted'", () => {

@@ -70,6 +70,27 @@ function isOriginal(s: SubmissionState, i: number, id: string): boolean {
   return firstSeen !== undefined && firstSeen < (attempts[i] as Attempt).requestSeq;
 }
 
+/**
+ * The messageId a user message update showed for attempt `i` between its request and its loss at
+ * `lostSeq`, when no earlier answer of the submission had named it (so it is this attempt's
+ * insert), or null.
+ */
+function shownBeforeLoss(s: SubmissionState, i: number, lostSeq: number): string | null {
+  const attempts = s.row.attempts;
+  const from = (attempts[i] as Attempt).requestSeq;
+  for (let k = 0; k < s.row.messageIds.length; k++) {
+    const seen = s.messageIdSeqs[k] as number;
+    if (seen < from || seen > lostSeq) continue;
+    const id = s.row.messageIds[k] as string;
+    const answered = attempts.some((a) => {
+      const answer = agentAnswer(a.outcome);
+      return answer?.kind === "inserted" && answer.messageId === id && (a.responseSeq ?? seen) < seen;
+    });
+    if (!answered) return id;
+  }
+  return null;
+}
+
 /** Sets `effect` and `words` of attempt `i` from its outcome. */
 function describeAttempt(s: SubmissionState, i: number): void {
   const a = s.row.attempts[i] as Attempt;
@@ -80,11 +101,16 @@ function describeAttempt(s: SubmissionState, i: number): void {
       a.words = s.v1 ? "pending (a v1 answer comes at the end of the turn)" : "pending (held)";
       return;
     case "lost": {
-      a.effect = "unknown";
       const agent = o.cause === "agent-exit" || (o.cause === undefined && o.reason.startsWith("agent "));
-      a.words = agent
-        ? "lost: the agent died before answering; whether it inserted is unknown"
-        : `lost: connection #${a.conn} closed before the answer; whether it inserted is unknown`;
+      const why = agent
+        ? "the agent died before answering"
+        : `connection #${a.conn} closed before the answer`;
+      const shown = shownBeforeLoss(s, i, o.seq);
+      a.effect = shown === null ? "unknown" : "inserted";
+      a.words =
+        shown === null
+          ? `lost: ${why}; whether it inserted is unknown`
+          : `lost: ${why}, after a user message update showed it inserted → messageId ${shown}`;
       return;
     }
     case "dropped": {

@@ -134,7 +134,7 @@ export const VERDICTS: readonly VerdictDefinition[] = [
     name: "v1-answer-lost",
     severity: "info",
     explanation:
-      "In a v1 session no answer reached the Client and nothing is pending: v1 has no keys, so whether the prompt was inserted is unknown and a resend may insert it twice.",
+      "In a v1 session no answer reached the Client and nothing is pending: the Client cannot know whether the prompt ran, and v1 has no keys, so a resend may insert it twice.",
     rule: V1_RULE,
   },
   {

@@ -79,7 +79,7 @@ describe("acp-retry-inspector analyze", () => {
     expect(r.stdout).toContain("conn #1 id 7");
     expect(r.stdout).toContain("closed at seq 4 (EOF)");
     expect(r.stdout).toContain(
-      "seq 2  lost: connection #1 closed before the answer; whether it inserted is unknown",
+      "seq 2  lost: connection #1 closed before the answer, after a user message update showed it inserted → messageId m1",
     );
     expect(r.stdout).toContain("conn #2 id 2");
     expect(r.stdout).toContain("answered with the original messageId m1 (no new insert)");
