@@ -27,7 +27,11 @@ async function analyzeText(trace: string): Promise<string> {
   return r.stdout;
 }
 
-/** `proxy --no-hub --trace T --fault F -- demo-agent ...` as the demo client's stdio agent command. */
+/**
+ * `proxy --no-hub --trace T --fault F -- demo-agent ...` as the demo client's stdio agent command.
+ * The client's --timeout is long: on a loaded machine a short one makes it respawn this command
+ * before it prompts, and the respawned proxy (its trace file taken) runs untraced.
+ */
 function proxied(trace: string, fault: string, agentArgs: string[]): string[] {
   return [
     "--",
@@ -70,7 +74,7 @@ describe("analyze on real tap traces", { timeout: 90_000 }, () => {
     const trace = scratch.path("dedup.jsonl");
     const report = await demoClient(scratch, [
       "--timeout",
-      "3000",
+      "10000",
       "--no-wait-idle",
       ...proxied(trace, "drop-response:method=session/prompt", ["--turn-ms", "100"]),
     ]);
@@ -126,12 +130,12 @@ describe("analyze on real tap traces", { timeout: 90_000 }, () => {
   it("the agent killed mid-turn: lost, and 'not inserted' is never claimed", async () => {
     const trace = scratch.path("killed.jsonl");
     // Two prompts: the first is inserted (its user message shows) when the agent is killed; the
-    // second is held behind it. Neither answer comes; the client does not resend (--retries 0).
+    // second is held behind it and never answered; the client does not resend (--retries 0).
     const report = await demoClient(scratch, [
       "--prompt",
       "and then this",
       "--timeout",
-      "3000",
+      "10000",
       "--retries",
       "0",
       "--no-wait-idle",
@@ -141,17 +145,23 @@ describe("analyze on real tap traces", { timeout: 90_000 }, () => {
     const model = await analyze(scratch, await finishedTrace(trace));
     expect(model.submissions).toHaveLength(2);
     const [first, held] = model.submissions as [Submission, Submission];
-    expect(first.attempts[0]?.words).toBe(
-      `lost: the agent died before answering, after a user message update showed it inserted → messageId ${first.messageIds[0]}`,
-    );
-    expect(first.result).toBe(
-      `inserted → messageId ${first.messageIds[0]}, but the client never saw an answer`,
-    );
+    // The kill fires on the first user message; the first prompt's answer may slip out just before it.
+    const m = first.messageIds[0];
+    if (first.attempts[0]?.outcome.kind === "inserted") {
+      expect(first.attempts[0]?.words).toBe(`inserted → messageId ${m}`);
+      expect(first.result).toBe(`inserted once → messageId ${m}`);
+    } else {
+      expect(first.attempts[0]?.words).toBe(
+        `lost: the agent died before answering, after a user message update showed it inserted → messageId ${m}`,
+      );
+      expect(first.result).toBe(`inserted → messageId ${m}, but the client never saw an answer`);
+      expect(first.clientMessageId).toBeNull();
+    }
     expect(held.attempts[0]?.words).toBe(
       "lost: the agent died before answering; whether it inserted is unknown",
     );
     expect(held.result).toBe("unknown: no answer reached the client; whether it inserted is unknown");
-    expect(first.clientMessageId).toBeNull();
+    expect(held.verdicts.map((v) => v.name)).toEqual(["unresolved"]);
     const text = await analyzeText(trace);
     expectSameWords(text, model.submissions);
     expect(text.slice(0, text.indexOf("Other requests"))).not.toContain("not inserted");
