@@ -100,7 +100,7 @@ test("expands a submission into attempts and frames, explains verdicts and diffs
   await expect(dedup).toHaveAttribute("aria-expanded", "true");
   await page.keyboard.press("ArrowDown");
   await expect(details).toContainText("Attempt 1 of 2");
-  await expect(details).toContainText("dropped response");
+  await expect(details).toContainText("answer dropped by the inspector: the client never saw it");
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("ArrowDown");

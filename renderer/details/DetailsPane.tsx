@@ -9,7 +9,7 @@ import { Badge } from "../components/Badge.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { KeyBadge } from "../components/KeyBadge.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
-import { outcomeLabel } from "../timeline/outcome-label.js";
+import { attemptLabel, outcomeLabel } from "../timeline/outcome-label.js";
 import { diffParams, paramsOf } from "../timeline/params-diff.js";
 import type { LoadedTrace } from "../traces/loaded-trace.js";
 import { FrameView } from "./FrameView.js";
@@ -31,6 +31,14 @@ export function parseSelectionKey(key: string): {
     ...(m[3] !== undefined && { attempt: Number(m[3]) }),
     ...(m[4] !== undefined && { frame: Number(m[4]) }),
   };
+}
+
+/** Why a submission has no verdict: still waiting, settled by a resend, or none of the RFD's cases. */
+function noVerdict(s: Submission): string {
+  if (s.attempts.some((a) => a.outcome.kind === "pending")) return "No verdict yet (an attempt is pending).";
+  if (s.resentAs !== null)
+    return "No verdict of its own: the Client resent it, and the resend carries the verdict.";
+  return "No verdict: every attempt is answered, and no RFD rule applies to them.";
 }
 
 function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace | undefined }) {
@@ -60,19 +68,20 @@ function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace
         <dt>Inserted</dt>
         <dd>
           {s.inserts} user message{s.inserts === 1 ? "" : "s"}
-          {s.messageIds.length ? ` (${s.messageIds.join(", ")})` : ""}; final messageId{" "}
-          {s.finalMessageId ?? "none yet"}
+          {s.messageIds.length ? ` (${s.messageIds.join(", ")})` : ""} seen in the trace
         </dd>
+        <dt>Result</dt>
+        <dd>{s.result}</dd>
       </dl>
       <h3>Verdicts</h3>
-      {s.verdicts.length === 0 ? <p className="muted">No verdict yet (an attempt is pending).</p> : null}
+      {s.verdicts.length === 0 ? <p className="muted">{noVerdict(s)}</p> : null}
       {s.verdicts.map((v) => (
         <VerdictExplanation key={v.name} hit={v} />
       ))}
       <h3>Attempts</h3>
       <ol className="attempts">
         {s.attempts.map((a) => {
-          const o = outcomeLabel(a.outcome);
+          const o = attemptLabel(a);
           return (
             <li key={a.requestSeq}>
               connection #{a.conn}, id {String(a.id)}
@@ -112,7 +121,7 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
     if (!s) return null;
     const a = key.attempt === undefined ? undefined : s.attempts[key.attempt];
     if (!a) return <SubmissionDetails s={s} session={session} />;
-    const o = outcomeLabel(a.outcome);
+    const o = attemptLabel(a);
     return (
       <>
         <h2 className="panel-title">

@@ -1,5 +1,5 @@
 /** How an outcome reads in a chip: a short label, a tone, and a sentence on hover. */
-import type { Outcome } from "../../shared/analyzer/timeline-model.js";
+import type { Attempt, Outcome } from "../../shared/analyzer/timeline-model.js";
 import type { BadgeTone } from "../components/Badge.js";
 
 /** The chip text, tone and hover explanation of an outcome. */
@@ -33,4 +33,22 @@ export function outcomeLabel(o: Outcome): { label: string; tone: BadgeTone; titl
             : `Fault injection swallowed the response${o.answer ? ` (${outcomeLabel(o.answer).label})` : ""}: the Client never saw it.`,
       };
   }
+}
+
+/**
+ * The chip of a prompt attempt: the analyzer's words for it (what happened and what the Client saw,
+ * the same words `analyze` prints), toned by what the Client got.
+ */
+export function attemptLabel(a: Attempt): { label: string; tone: BadgeTone; title: string } {
+  const o = a.outcome;
+  const tone: BadgeTone =
+    o.kind === "lost" || o.kind === "dropped"
+      ? "error"
+      : o.kind === "pending"
+        ? "info"
+        : o.kind === "error" || o.kind === "cancelled"
+          ? "warn"
+          : "ok";
+  const origin = a.origin !== undefined ? ` Sent by the ${a.origin}, not the Client.` : "";
+  return { label: a.words, tone, title: `${a.words}.${origin}` };
 }

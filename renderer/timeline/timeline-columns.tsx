@@ -10,7 +10,7 @@ import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
 import { virtualColumnHelper } from "../components/VirtualTable.js";
-import { outcomeLabel } from "./outcome-label.js";
+import { attemptLabel, outcomeLabel } from "./outcome-label.js";
 import type { TimelineRow } from "./timeline-rows.js";
 
 const col = virtualColumnHelper<TimelineRow>();
@@ -28,12 +28,13 @@ const SEVERITY_TONE: Readonly<Record<string, BadgeTone>> = {
   ok: "ok",
   violation: "error",
   "client-issue": "warn",
+  info: "info",
 };
 
 /** The verdict chip: the worst verdict of a row, with its explanation on hover. */
 export function VerdictBadges({ verdicts }: { verdicts: readonly VerdictHit[] }) {
   if (verdicts.length === 0) return null;
-  const order = ["violation", "client-issue", "ok"];
+  const order = ["violation", "client-issue", "info", "ok"];
   const sorted = [...verdicts].sort((a, b) => order.indexOf(a.severity) - order.indexOf(b.severity));
   return (
     <>
@@ -182,12 +183,13 @@ export const TIMELINE_COLUMNS = col.columns([
     size: 150,
     cell: (c) => {
       const r = c.row.original;
-      if (r.kind === "submission") return r.row.finalMessageId ?? "";
+      // The Client's side: a dropped answer's messageId is not shown as if the Client had it.
+      if (r.kind === "submission") return <span title={r.row.result}>{r.row.result}</span>;
       const outcome =
         r.kind === "attempt" ? r.attempt.outcome : r.kind === "request" ? r.row.outcome : undefined;
       if (r.kind === "frame" && r.dropped) return <Badge tone="error">dropped</Badge>;
       if (!outcome) return "";
-      const o = outcomeLabel(outcome);
+      const o = r.kind === "attempt" ? attemptLabel(r.attempt) : outcomeLabel(outcome);
       return (
         <Badge tone={o.tone} title={o.title}>
           {o.label}

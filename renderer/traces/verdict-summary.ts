@@ -18,7 +18,7 @@ export function verdictSummary(counts: Readonly<Record<VerdictName, number>>): V
     const severity = verdictSeverity(name);
     if (severity === "ok") ok += n;
     else if (severity === "violation") violation += n;
-    else clientIssue += n;
+    else if (severity === "client-issue") clientIssue += n;
   }
   return { ok, violation, clientIssue };
 }

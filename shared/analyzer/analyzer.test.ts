@@ -230,7 +230,8 @@ describe("verdict cancel-not-propagated", () => {
       .error(1, 1, -32800)
       .error(1, 2, -32800);
     const s = only(run(t));
-    expect(names(s)).toEqual([]);
+    // Every attempt was answered -32800 as the RFD asks: the submission was withdrawn.
+    expect(names(s)).toEqual(["withdrawn"]);
     expect(s.attempts.map((a) => a.outcome.kind)).toEqual(["cancelled", "cancelled"]);
   });
 });
@@ -289,8 +290,10 @@ describe("verdict unkeyed-resend", () => {
       .prompt(2, 1, S, "hi")
       .inserted(2, 1, "m2");
     const m = run(t);
-    expect(m.submissions.map(names)).toEqual([["unresolved"], ["unkeyed-resend"]]);
+    // The resend settles the original: one resend is one Client issue, not two.
+    expect(m.submissions.map(names)).toEqual([[], ["unkeyed-resend"]]);
     expect(m.submissions[1]?.resendOf).toBe(m.submissions[0]?.id);
+    expect(m.submissions[0]?.resentAs).toBe(m.submissions[1]?.id);
   });
   it("does not fire for a different prompt, or after an answered one", () => {
     const other = new TraceScript()

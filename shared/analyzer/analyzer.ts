@@ -6,7 +6,7 @@
  */
 import { AGENT_EXIT_LOSES_ALL_OPEN_CONNECTIONS } from "../protocol/decisions.js";
 import { classifyFrame, type NotificationFrame, type ResponseFrame } from "../protocol/frame.js";
-import type { FrameRecord, TraceHeader, TraceRecord } from "../trace/record.js";
+import type { ConnCloseRecord, FrameRecord, TraceHeader, TraceRecord } from "../trace/record.js";
 import { ChangeSet, copyRequest, copySubmission } from "./change-set.js";
 import { LifecycleRows, type RowContext } from "./lifecycle.js";
 import { MessageIndex } from "./message-index.js";
@@ -24,6 +24,12 @@ import type {
   TraceProblem,
 } from "./timeline-model.js";
 import { VerdictTally } from "./verdict-tally.js";
+
+/** `connection #n closed: reason`, or just `connection #n closed` when the record gives no reason. */
+function connClosedReason(r: ConnCloseRecord): string {
+  const reason = typeof r.reason === "string" && r.reason !== "" ? `: ${r.reason}` : "";
+  return `connection #${r.conn} closed${reason}`;
+}
 
 function opposite(dir: FrameRecord["dir"]): FrameRecord["dir"] {
   return dir === "client->agent" ? "agent->client" : "client->agent";
@@ -60,6 +66,7 @@ export class Analyzer {
   });
   private readonly prompts = new PromptAttempts({
     ctx: this.ctx,
+    lifecycle: this.lifecycle,
     links: this.links,
     pending: this.pending,
     tally: this.tally,
@@ -91,7 +98,7 @@ export class Analyzer {
         break;
       case "conn-close":
         this.lifecycle.closed(record);
-        this.loseConnection(record.conn, `connection #${record.conn} closed: ${record.reason}`, record.seq);
+        this.loseConnection(record.conn, connClosedReason(record), record.seq, "conn-close");
         break;
       case "agent-spawn":
         this.lifecycle.spawned(record);
@@ -103,7 +110,7 @@ export class Analyzer {
         // An agent that served one connection only (a remote front's per-connection agent) loses just that one.
         const open = this.lifecycle.openConnections();
         const lost = record.conn !== undefined ? open.filter((c) => c === record.conn) : open;
-        for (const conn of lost) this.loseConnection(conn, why, record.seq);
+        for (const conn of lost) this.loseConnection(conn, why, record.seq, "agent-exit");
         break;
       }
       case "agent-stderr":
@@ -210,9 +217,14 @@ export class Analyzer {
 
   // ---- connections ----------------------------------------------------------------------------
 
-  private loseConnection(conn: number, reason: string, seq: number): void {
+  private loseConnection(
+    conn: number,
+    reason: string,
+    seq: number,
+    cause: "conn-close" | "agent-exit",
+  ): void {
     this.links.connectionGone(conn);
-    const lost: Outcome = { kind: "lost", reason, seq };
+    const lost: Outcome = { kind: "lost", reason, seq, cause };
     for (const p of this.pending.takeConnection(conn)) {
       if (p.kind === "prompt") this.prompts.lost(p, lost);
       else this.requests.lost(p.row, lost);

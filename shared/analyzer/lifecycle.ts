@@ -63,7 +63,13 @@ export class LifecycleRows {
   closed(r: ConnCloseRecord): void {
     const c = this.conn(r.conn);
     c.closedSeq = r.seq;
-    c.closeReason = r.reason;
+    // A record may come without a reason (older or hand-written traces): none is shown then.
+    c.closeReason = typeof r.reason === "string" && r.reason !== "" ? r.reason : null;
+  }
+
+  /** The protocol version agreed on connection `conn` so far, without marking it changed. */
+  versionOf(conn: number): number | null {
+    return this.connByNumber.get(conn)?.protocolVersion ?? null;
   }
 
   /** The numbers of the connections not closed yet. */

@@ -9,7 +9,7 @@ import type { FrameRecord } from "../trace/record.js";
 import { appended } from "./appended.js";
 import { asObject } from "./frame-params.js";
 import { KeyLeakIndex } from "./key-leak.js";
-import type { RowContext } from "./lifecycle.js";
+import type { LifecycleRows, RowContext } from "./lifecycle.js";
 import type { MessageIndex } from "./message-index.js";
 import type { Pending, PendingRequests } from "./pending-requests.js";
 import { canonicalJson } from "./prompt-content.js";
@@ -26,6 +26,7 @@ export type PendingPrompt = Extract<Pending, { kind: "prompt" }>;
 /** The analyzer's parts the prompt attempts read and update besides their own. */
 export interface PromptAttemptsParts {
   readonly ctx: RowContext;
+  readonly lifecycle: Pick<LifecycleRows, "versionOf">;
   readonly links: MessageIndex;
   readonly pending: PendingRequests;
   readonly tally: VerdictTally;
@@ -46,13 +47,28 @@ export class PromptAttempts {
 
   /** Adds a Client's `session/prompt` as an attempt of its submission. */
   sent(r: FrameRecord, frame: RequestFrame): void {
-    const { ctx, links, pending, tally } = this.parts;
+    const { ctx, lifecycle, links, pending, tally } = this.parts;
     const params = asObject(frame.params);
     const sessionId = typeof params?.sessionId === "string" ? params.sessionId : null;
     const check = checkPromptParamsKey(params);
     const digest = canonicalJson(params?.prompt);
-    const facts = { sessionId, check, rawKey: params?.idempotencyKey, prompt: params?.prompt, digest };
+    const foreign = r.origin !== undefined;
+    const facts = {
+      sessionId,
+      check,
+      rawKey: params?.idempotencyKey,
+      prompt: params?.prompt,
+      digest,
+      foreign,
+    };
     const { state, created } = this.book.submissionFor(facts, () => ctx.newRowId(), ctx.revision());
+    if (created) {
+      const version = lifecycle.versionOf(r.conn);
+      state.row.protocolVersion = version;
+      if (version === 1) state.v1 = true;
+      // A v1 resend is judged by v1 too, whatever the earlier one's connection said.
+      if (state.resend?.of.v1) state.v1 = true;
+    }
     if (created && check.kind === "valid") this.leaks.add(check.key);
     const attempt = newAttempt(r, frame.id);
     state.row.attempts = appended(state.row.attempts, attempt);
@@ -62,6 +78,8 @@ export class PromptAttempts {
       links.queuePrompt(r.conn, sessionId ?? "", attempt, state);
     }
     tally.judge(state);
+    // The earlier submission this one resends is settled by it: judge it again.
+    if (created && state.resend) tally.judge(state.resend.of);
   }
 
   /** Applies a notification about prompts: a user message the Agent shows, or a `$/cancel_request`. */
@@ -102,8 +120,12 @@ export class PromptAttempts {
     a.responseSeq = r.seq;
     a.latencyMs = r.ts - a.sentAt;
     a.frameSeqs = appended(a.frameSeqs, r.seq);
-    if (answer.kind === "inserted" && answer.messageId === null) p.state.nullInserts++;
-    else if (answer.kind === "inserted" && answer.messageId !== null) {
+    if (answer.kind === "inserted" && answer.messageId === null) {
+      p.state.nullInserts++;
+      // A v1 answer (a stopReason, no messageId) shows the session speaks v1 when no initialize said otherwise.
+      if (answer.stopReason !== undefined && this.parts.lifecycle.versionOf(r.conn) === null)
+        p.state.v1 = true;
+    } else if (answer.kind === "inserted" && answer.messageId !== null) {
       const displaced = links.claim(p.state, answer.messageId, r.seq);
       if (displaced) tally.judge(displaced);
       p.state.row.finalMessageId ??= answer.messageId;

@@ -54,7 +54,8 @@ export class RequestBook {
     );
     this.rows.push(row);
     ctx.changes.requests.add(row);
-    if (retryClass === "duplicating" && r.dir === "client->agent") this.checkDuplicatingResend(row, frame);
+    if (retryClass === "duplicating" && r.dir === "client->agent" && r.origin === undefined)
+      this.checkDuplicatingResend(row, frame);
     if (frame.method === "initialize") {
       const version = asObject(frame.params)?.protocolVersion;
       const c = lifecycle.conn(r.conn);
@@ -100,10 +101,16 @@ export class RequestBook {
     const previous = this.lastDuplicating.get(k);
     this.lastDuplicating.set(k, row);
     if (!previous || !answerLost(previous.outcome)) return;
+    const earlier = `conn #${previous.conn} id ${JSON.stringify(previous.jsonRpcId)} (seq ${previous.requestSeq})`;
+    // A v1 session is judged by v1, which the RFD's method audit does not cover.
+    const v1 = this.parts.lifecycle.versionOf(row.conn) === 1;
+    const name = v1 ? "v1-resend" : "duplicating-resend";
     const hit: VerdictHit = {
-      name: "duplicating-resend",
-      severity: verdictSeverity("duplicating-resend"),
-      detail: `${frame.method} resent with the same params after request ${previous.id}'s answer was lost`,
+      name,
+      severity: verdictSeverity(name),
+      detail: v1
+        ? `v1 has no keys: this ${frame.method} resends ${earlier} after its answer was lost, and may create a second session`
+        : `${frame.method} resent with the same params after the answer to ${earlier} was lost`,
       seqs: [previous.requestSeq, row.requestSeq].filter((s): s is number => s !== null),
     };
     this.parts.tally.assign(row, [hit]);

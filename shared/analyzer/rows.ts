@@ -12,7 +12,8 @@ export function initialOutcome(r: FrameRecord): Outcome {
 
 /** A prompt attempt for the request frame `r`. */
 export function newAttempt(r: FrameRecord, id: string | number): Attempt {
-  return {
+  const dropped = r.dropped === true;
+  const attempt: Attempt = {
     conn: r.conn,
     id,
     requestSeq: r.seq,
@@ -22,8 +23,14 @@ export function newAttempt(r: FrameRecord, id: string | number): Attempt {
     outcome: initialOutcome(r),
     cancelSeq: null,
     frameSeqs: [r.seq],
+    effect: dropped ? "not-delivered" : "pending",
+    words: dropped ? NOT_DELIVERED : "pending",
   };
+  return r.origin === undefined ? attempt : { ...attempt, origin: r.origin };
 }
+
+/** The words of an attempt whose request the inspector dropped. */
+export const NOT_DELIVERED = "request dropped by the inspector: the Agent never saw it";
 
 /** A request row for the request frame `r` (or, with `method` null, an unmatched response). */
 export function newRequestRow(
@@ -37,7 +44,7 @@ export function newRequestRow(
   sessionId: string | null = null,
 ): RequestRow {
   const unmatched = method === null;
-  return {
+  const row: RequestRow = {
     id,
     rev,
     conn: r.conn,
@@ -55,6 +62,7 @@ export function newRequestRow(
     createdSessionId: null,
     verdicts: [],
   };
+  return r.origin === undefined ? row : { ...row, origin: r.origin };
 }
 
 /** A malformed-frame row keeping the first characters of the frame. */
@@ -95,7 +103,11 @@ export function newSubmissionRow(
     messageIds: [],
     inserts: 0,
     finalMessageId: null,
+    clientMessageId: null,
+    result: "pending",
     resendOf: null,
+    resentAs: null,
+    protocolVersion: null,
     verdicts: [],
   };
 }

@@ -1,14 +1,15 @@
 /**
  * Finding the submission a `session/prompt` belongs to: valid keys group by (sessionId, key); every
- * unkeyed or invalid-key prompt opens its own submission, and an unkeyed one is checked against the
- * latest identical unkeyed prompt of its session for `unkeyed-resend`.
+ * unkeyed or invalid-key prompt opens its own submission. A new submission (unkeyed, or under a new
+ * key) is checked against the latest identical prompt of its session: when that one's answer was
+ * lost, or was an error, the new one is its resend (`unkeyed-resend`, `new-key-on-resend`).
  */
 import type { KeyCheck } from "../protocol/idempotency-key.js";
-import { answerLost } from "./outcome.js";
+import { answerLost, clientSawAnswer } from "./outcome.js";
 import { PairMap } from "./pair-map.js";
 import { promptPreview } from "./prompt-content.js";
 import { newSubmissionRow } from "./rows.js";
-import { newSubmissionState, type SubmissionState } from "./submission-state.js";
+import { newSubmissionState, type Resend, type SubmissionState } from "./submission-state.js";
 import type { Submission } from "./timeline-model.js";
 
 /** What the book needs to know about one prompt request. */
@@ -20,6 +21,18 @@ export interface PromptFacts {
   readonly prompt: unknown;
   /** Canonical JSON of `prompt`. */
   readonly digest: string;
+  /** True when the Client did not send it (the record has an `origin`): never a resend, never resent. */
+  readonly foreign: boolean;
+}
+
+/** What an earlier submission's answers told the Client, when a resend of it is worth linking. */
+function resendReason(previous: SubmissionState): Resend["after"] | null {
+  const attempts = previous.row.attempts.filter((a) => a.origin === undefined);
+  if (attempts.length === 0 || attempts.some((a) => a.outcome.kind === "pending")) return null;
+  if (attempts.some((a) => clientSawAnswer(a.outcome) && a.outcome.kind !== "error")) return null;
+  const last = attempts[attempts.length - 1];
+  if (last?.outcome.kind === "error") return "error";
+  return attempts.some((a) => answerLost(a.outcome)) ? "lost" : null;
 }
 
 function shownKey(value: unknown): string {
@@ -35,8 +48,8 @@ export class SubmissionBook {
   private readonly keyed = new PairMap<string, string, SubmissionState>();
   /** Keyed submissions by key alone, in any session (usually one). */
   private readonly byKey = new Map<string, SubmissionState | SubmissionState[]>();
-  /** The latest unkeyed submission by (sessionId, canonical prompt). */
-  private readonly lastUnkeyed = new PairMap<string, string, SubmissionState>();
+  /** The latest Client submission (unkeyed or keyed) by (sessionId, canonical prompt). */
+  private readonly lastByPrompt = new PairMap<string, string, SubmissionState>();
 
   /**
    * The submission for this prompt; `created` is true when it is new (a new key in its session, or
@@ -53,6 +66,7 @@ export class SubmissionBook {
       const existing = this.keyed.get(session, key);
       if (existing) return { state: existing, created: false };
       const state = this.create(p, newId(), rev, key, "valid", null);
+      this.linkResend(session, p, state, "new-key");
       this.keyed.set(session, key, state);
       const owners = this.byKey.get(key);
       if (owners === undefined) this.byKey.set(key, state);
@@ -65,12 +79,25 @@ export class SubmissionBook {
       return { state: this.create(p, newId(), rev, null, "invalid", invalid), created: true };
     }
     const state = this.create(p, newId(), rev, null, "absent", null);
-    const previous = this.lastUnkeyed.get(session, p.digest);
-    const previousAttempt = previous?.row.attempts[0];
-    if (previous && previousAttempt && answerLost(previousAttempt.outcome))
-      state.row.resendOf = previous.row.id;
-    this.lastUnkeyed.set(session, p.digest, state);
+    this.linkResend(session, p, state, "unkeyed");
     return { state, created: true };
+  }
+
+  /**
+   * Links a new Client submission to the latest identical prompt of its session when that one's
+   * answer was lost or an error (the earlier one is re-judged by the caller through `resend.of`).
+   */
+  private linkResend(session: string, p: PromptFacts, state: SubmissionState, kind: Resend["kind"]): void {
+    if (p.foreign) return;
+    const previous = this.lastByPrompt.get(session, p.digest);
+    this.lastByPrompt.set(session, p.digest, state);
+    if (!previous || previous.resentAs !== null) return;
+    const after = resendReason(previous);
+    if (after === null) return;
+    state.resend = { of: previous, after, kind };
+    state.row.resendOf = previous.row.id;
+    previous.resentAs = state;
+    previous.row.resentAs = state.row.id;
   }
 
   /** Every keyed submission using this key string, in any session. */

@@ -15,11 +15,36 @@ export interface SubmissionState {
   readonly cancelGroups: Attempt[][];
   /** Seqs of Agent frames where the key appeared (capped). */
   readonly leakSeqs: number[];
+  /** True when the session speaks v1 (agreed on the first attempt's connection, or a v1 answer): the RFD's rules do not apply. */
+  v1: boolean;
+  /** When this submission resends an earlier one: that one, and whether its answer was lost or an error. */
+  resend: Resend | null;
+  /** The later submission that resends this one. */
+  resentAs: SubmissionState | null;
+}
+
+/** How a submission repeats an earlier one (the same prompt in the same session). */
+export interface Resend {
+  readonly of: SubmissionState;
+  /** What the Client knew of the earlier one when it resent: its answer was lost, or it was an error. */
+  readonly after: "lost" | "error";
+  /** `unkeyed`: sent without a key; `new-key`: under a key other than the earlier one's. */
+  readonly kind: "unkeyed" | "new-key";
 }
 
 /** Creates the state of a new submission around its row. */
 export function newSubmissionState(row: Submission): SubmissionState {
-  return { row, digests: [], messageIdSeqs: [], nullInserts: 0, cancelGroups: [], leakSeqs: [] };
+  return {
+    row,
+    digests: [],
+    messageIdSeqs: [],
+    nullInserts: 0,
+    cancelGroups: [],
+    leakSeqs: [],
+    v1: false,
+    resend: null,
+    resentAs: null,
+  };
 }
 
 /** User messages inserted for the submission: distinct messageIds plus v1 answers without one. */

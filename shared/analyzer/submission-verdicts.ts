@@ -1,8 +1,14 @@
-/** Judging one submission: which verdicts of `VERDICTS` apply to its attempts as they stand now. */
+/**
+ * Judging one submission: which verdicts of `VERDICTS` apply to its attempts as they stand now. A v1
+ * session is judged by what v1 promises (the RFD doesn't change v1): no v2 rule is cited for it, and
+ * its lost answers and resends are information. Attempts the Client did not send (an `origin`) are
+ * never judged as the Client's. A submission a later one resends is settled by it: no `unresolved`.
+ */
 import { CANCELLED_INVALID_KEY_IS_ACCEPTED } from "../protocol/decisions.js";
 import { ErrorCode } from "../protocol/error-codes.js";
 import { agentAnswer, answerSignature, clientSawAnswer, describeOutcome } from "./outcome.js";
 import { insertCount, type SubmissionState } from "./submission-state.js";
+import { attemptRef, submissionRef } from "./submission-words.js";
 import type { Attempt, Outcome, VerdictHit } from "./timeline-model.js";
 import { type VerdictName, verdictSeverity } from "./verdicts.js";
 
@@ -11,7 +17,7 @@ function hit(name: VerdictName, detail: string, seqs: readonly number[]): Verdic
 }
 
 function label(a: Attempt): string {
-  return `#${a.conn}/${JSON.stringify(a.id)}`;
+  return attemptRef(a);
 }
 
 function answerSeqs(attempts: readonly Attempt[]): number[] {
@@ -22,10 +28,14 @@ function answerSeqs(attempts: readonly Attempt[]): number[] {
 export function judgeSubmission(s: SubmissionState): VerdictHit[] {
   const row = s.row;
   const attempts = row.attempts;
+  const client = attempts.some((a) => a.origin !== undefined)
+    ? attempts.filter((a) => a.origin === undefined)
+    : attempts;
   const hits: VerdictHit[] = [];
   const inserts = insertCount(s);
+  const v2 = !s.v1;
 
-  if (row.keyStatus === "valid" && inserts > 1) {
+  if (v2 && row.keyStatus === "valid" && inserts > 1) {
     const inserting = attempts.filter((a) => {
       const answer = agentAnswer(a.outcome);
       return answer?.kind === "inserted" && answer.messageId === null;
@@ -41,7 +51,7 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
     );
   }
 
-  if (row.keyStatus === "invalid") {
+  if (v2 && row.keyStatus === "invalid") {
     for (const a of attempts) {
       const answer = agentAnswer(a.outcome);
       if (!answer) continue;
@@ -59,7 +69,7 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
     }
   }
 
-  if (s.leakSeqs.length > 0) {
+  if (v2 && s.leakSeqs.length > 0) {
     hits.push(
       hit(
         "key-leaked",
@@ -69,7 +79,7 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
     );
   }
 
-  for (const group of s.cancelGroups) {
+  for (const group of v2 ? s.cancelGroups : []) {
     const answered: { attempt: Attempt; answer: Outcome }[] = [];
     for (const attempt of group) {
       const answer = agentAnswer(attempt.outcome);
@@ -77,7 +87,7 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
     }
     const signatures = new Set(answered.map((x) => answerSignature(x.answer)));
     if (signatures.size > 1) {
-      const parts = answered.map((x) => `${label(x.attempt)} ${describeOutcome(x.answer)}`);
+      const parts = answered.map((x) => `${label(x.attempt)} ${x.attempt.words}`);
       hits.push(
         hit(
           "cancel-not-propagated",
@@ -88,9 +98,9 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
     }
   }
 
-  if (row.keyStatus === "valid" && s.digests.length > 1) {
+  if (v2 && row.keyStatus === "valid" && s.digests.length > 1) {
     const first = s.digests[0];
-    const differing = attempts.filter((_, i) => s.digests[i] !== first);
+    const differing = attempts.filter((a, i) => a.origin === undefined && s.digests[i] !== first);
     if (differing.length > 0) {
       hits.push(
         hit(
@@ -103,34 +113,88 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
   }
 
   const anyPending = attempts.some((a) => a.outcome.kind === "pending");
-  const seen = attempts.filter((a) => clientSawAnswer(a.outcome));
-  if (attempts.length > 0 && !anyPending && seen.length === 0) {
+  const seen = client.filter((a) => clientSawAnswer(a.outcome));
+  if (client.length > 0 && !anyPending && seen.length === 0 && s.resentAs === null) {
+    const what = client.map((a) => `${label(a)}: ${a.words}`).join("; ");
     hits.push(
-      hit(
-        "unresolved",
-        `none of ${attempts.length} attempt(s) got an answer the Client saw (${attempts.map((a) => a.outcome.kind).join(", ")})`,
-        attempts.map((a) => a.requestSeq),
-      ),
+      v2
+        ? hit(
+            "unresolved",
+            `no answer reached the Client and it did not resend: ${what}`,
+            client.map((a) => a.requestSeq),
+          )
+        : hit(
+            "v1-answer-lost",
+            `no answer reached the Client: ${what}`,
+            client.map((a) => a.requestSeq),
+          ),
     );
   }
 
-  if (row.resendOf !== null) {
+  const resend = s.resend;
+  if (resend !== null) {
+    const of = submissionRef(resend.of.row);
+    const why = resend.after === "lost" ? "its answer was lost" : "its error answer";
+    const seqs = [...resend.of.row.attempts.map((a) => a.requestSeq), ...client.map((a) => a.requestSeq)];
+    if (!v2) {
+      hits.push(
+        hit(
+          "v1-resend",
+          `v1 has no keys: this resend may insert twice (it repeats ${of} after ${why})`,
+          seqs,
+        ),
+      );
+    } else if (resend.after === "lost" && resend.kind === "unkeyed") {
+      hits.push(hit("unkeyed-resend", `resends ${of} without a key after ${why}`, seqs));
+    } else if (resend.after === "lost") {
+      const earlier = resend.of.row.key === null ? "no key" : `key ${resend.of.row.key}`;
+      hits.push(
+        hit("new-key-on-resend", `resends ${of} under a new key (it had ${earlier}) after ${why}`, seqs),
+      );
+    }
+  }
+
+  if (!v2 && row.keyStatus === "valid" && client.length > 1) {
+    // v1 has no idempotencyKey: a retry under the same key is just another prompt to a v1 Agent.
+    const twice = inserts > 1 ? `, and it did: ${inserts} inserts` : "";
     hits.push(
       hit(
-        "unkeyed-resend",
-        `resends submission ${row.resendOf} without a key after its answer was lost`,
-        attempts.map((a) => a.requestSeq),
+        "v1-resend",
+        `v1 has no keys: ${client.length - 1} retry(s) of ${submissionRef(row)} under the same key may insert twice${twice}`,
+        client.map((a) => a.requestSeq),
       ),
     );
   }
 
   // Arrays built by push keep spare room; the verdicts a row keeps are copied at their exact length.
   if (hits.length > 0 || seen.length === 0) return hits.length === 0 ? [] : hits.slice();
-  const only = attempts.length === 1 ? attempts[0] : undefined;
-  if (only) {
-    return [hit("single", `one attempt: ${describeOutcome(only.outcome)}`, answerSeqs(attempts))];
+  if (inserts === 0 && attempts.every((a) => agentAnswer(a.outcome)?.kind === "cancelled")) {
+    return [
+      hit(
+        "withdrawn",
+        `${attempts.length === 1 ? "the attempt was" : `all ${attempts.length} attempts were`} answered -32800: nothing inserted`,
+        answerSeqs(attempts),
+      ),
+    ];
   }
   if (inserts > 1) return [];
+  if (resend !== null) {
+    // A resend after an error answer: the error said the earlier one was not inserted.
+    if (inserts !== 1) return [];
+    return [
+      hit(
+        "retried-after-error",
+        `resends ${submissionRef(resend.of.row)} after its error answer; inserted ${row.clientMessageId ?? row.finalMessageId ?? "(v1)"}`,
+        [...resend.of.row.attempts.map((a) => a.responseSeq ?? a.requestSeq), ...answerSeqs(attempts)],
+      ),
+    ];
+  }
+  // A submission a later one resends was retried: "sent once, nothing to retry" would not be true.
+  if (s.resentAs !== null) return [];
+  const only = attempts.length === 1 ? attempts[0] : undefined;
+  if (only) {
+    return [hit("single", `one attempt: ${only.words}`, answerSeqs(attempts))];
+  }
   const firstError = attempts.findIndex((a) => a.outcome.kind === "error");
   const insertedAfterError =
     firstError !== -1 && attempts.slice(firstError + 1).some((a) => a.outcome.kind === "inserted");

@@ -20,8 +20,16 @@ export type Outcome =
   | { readonly kind: "error"; readonly code: number; readonly message: string }
   /** A -32800 (request cancelled) error response. */
   | { readonly kind: "cancelled"; readonly message: string }
-  /** The connection closed or the Agent exited before an answer. */
-  | { readonly kind: "lost"; readonly reason: string; readonly seq: number }
+  /**
+   * The connection closed or the Agent exited before an answer (`cause` says which; absent in
+   * models built before it was recorded).
+   */
+  | {
+      readonly kind: "lost";
+      readonly reason: string;
+      readonly seq: number;
+      readonly cause?: "conn-close" | "agent-exit";
+    }
   /**
    * The inspector's fault injection swallowed the request (the Agent never saw it) or the response
    * (the Agent answered `answer`, the Client never saw it).
@@ -46,6 +54,25 @@ export interface VerdictHit {
   readonly seqs: readonly number[];
 }
 
+/**
+ * What happened to one prompt attempt, as far as the trace shows:
+ * - `pending`: no answer yet (v2: held, not inserted yet; v1: the turn has not ended);
+ * - `inserted`: this attempt inserted the user message (its answer named a new messageId, or v1 answered);
+ * - `original`: answered with the messageId an earlier attempt produced: no new insert;
+ * - `error`: an error response (v2: not inserted);
+ * - `cancelled`: a -32800 response: withdrawn before insertion;
+ * - `unknown`: the connection or the Agent went away before the answer: whether it inserted is unknown;
+ * - `not-delivered`: the inspector dropped the request: the Agent never saw it.
+ */
+export type AttemptEffect =
+  | "pending"
+  | "inserted"
+  | "original"
+  | "error"
+  | "cancelled"
+  | "unknown"
+  | "not-delivered";
+
 /** One `session/prompt` request of a submission. */
 export interface Attempt {
   readonly conn: number;
@@ -63,6 +90,12 @@ export interface Attempt {
   cancelSeq: number | null;
   /** Seqs of this attempt's own frames: request, response, cancel. */
   frameSeqs: number[];
+  /** What happened to it (see `AttemptEffect`); the Agent's side, also when the Client never saw the answer. */
+  effect: AttemptEffect;
+  /** What happened to it and what the Client saw, in the words every view shows. */
+  words: string;
+  /** Set when the Client did not send this request itself (`"tap"`: the tap wrote it); never judged as the Client's. */
+  readonly origin?: string;
 }
 
 /** How a submission's key was read: absent (null/omitted), valid, or invalid (must be answered -32602). */
@@ -85,10 +118,21 @@ export interface Submission {
   messageIds: string[];
   /** User messages inserted for this submission: distinct messageIds plus v1 answers without one. */
   inserts: number;
-  /** The messageId the submission settled on (the first one answered), or null. */
+  /** The messageId the submission settled on (the first one answered, dropped answers included), or null. */
   finalMessageId: string | null;
-  /** For an unkeyed resend: the submission it repeats. */
+  /** The first messageId in an answer the Client saw, or null (a dropped answer's messageId is not here). */
+  clientMessageId: string | null;
+  /** The submission's result as the Client stands, in the words every view shows. */
+  result: string;
+  /**
+   * For a resend (the same prompt in the same session, without a key or under a new key, after an
+   * earlier submission's answer was lost or was an error): the row id of the submission it repeats.
+   */
   resendOf: number | null;
+  /** The row id of the later submission that resends this one (see `resendOf`), or null. */
+  resentAs: number | null;
+  /** The protocol version agreed on the connection of the first attempt, when known. */
+  protocolVersion: number | null;
   verdicts: VerdictHit[];
 }
 
@@ -115,6 +159,8 @@ export interface RequestRow {
   /** For `session/new` and `session/fork` results: the sessionId they created. */
   createdSessionId: string | null;
   verdicts: VerdictHit[];
+  /** Set when the Client did not send this request (`"tap"`: the tap's own, e.g. a replayed `initialize`). */
+  readonly origin?: string;
 }
 
 /** A frame that is not a readable JSON-RPC 2.0 message, kept verbatim. */

@@ -5,6 +5,7 @@
 import type { RowContext } from "./lifecycle.js";
 import { insertCount, type SubmissionState } from "./submission-state.js";
 import { judgeSubmission } from "./submission-verdicts.js";
+import { describeSubmission } from "./submission-words.js";
 import type { VerdictHit } from "./timeline-model.js";
 import { VERDICT_NAMES, type VerdictName, verdictSeverity } from "./verdicts.js";
 
@@ -21,6 +22,7 @@ export class VerdictTally {
   judge(state: SubmissionState): void {
     const row = state.row;
     row.inserts = insertCount(state);
+    describeSubmission(state);
     this.assign(row, judgeSubmission(state));
     row.rev = this.ctx.revision();
     this.ctx.changes.submissions.add(row);

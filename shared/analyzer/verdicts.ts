@@ -8,6 +8,7 @@ export type VerdictName =
   | "single"
   | "deduplicated"
   | "retried-after-error"
+  | "withdrawn"
   | "duplicate-insert"
   | "invalid-key-accepted"
   | "key-leaked"
@@ -15,10 +16,17 @@ export type VerdictName =
   | "key-reused-different-prompt"
   | "unresolved"
   | "unkeyed-resend"
-  | "duplicating-resend";
+  | "duplicating-resend"
+  | "new-key-on-resend"
+  | "v1-answer-lost"
+  | "v1-resend";
 
-/** `ok`: behaved as the RFD intends; `violation`: the Agent broke an RFD rule; `client-issue`: the Client did something the RFD warns against. */
-export type VerdictSeverity = "ok" | "violation" | "client-issue";
+/**
+ * `ok`: behaved as the RFD intends; `violation`: the Agent broke an RFD rule; `client-issue`: the
+ * Client did something the RFD warns against; `info`: worth knowing, but no rule applies (a v1
+ * session, which the RFD does not change).
+ */
+export type VerdictSeverity = "ok" | "violation" | "client-issue" | "info";
 
 /** One verdict's definition. */
 export interface VerdictDefinition {
@@ -30,7 +38,11 @@ export interface VerdictDefinition {
   readonly rule: string;
 }
 
-/** Every verdict, ok first, then Agent violations, then Client issues. */
+/** The RFD's word on v1, cited by the verdicts of v1 sessions. */
+const V1_RULE =
+  "This RFD doesn't change v1. A v1 session/prompt response arrives at the end of the turn, so a keyed retry would need different rules for what it returns.";
+
+/** Every verdict, ok first, then Agent violations, then Client issues, then information. */
 export const VERDICTS: readonly VerdictDefinition[] = [
   {
     name: "single",
@@ -48,8 +60,16 @@ export const VERDICTS: readonly VerdictDefinition[] = [
   {
     name: "retried-after-error",
     severity: "ok",
-    explanation: "An attempt failed with an error and a later attempt with the same key was inserted once.",
+    explanation:
+      "An attempt failed with an error and a later attempt (with the same key, or the same unkeyed prompt resent) was inserted once.",
     rule: "Errors leave the key unused. An error response to session/prompt already means the message was not inserted. The Agent records nothing, and the Client can send the same prompt with the same key again.",
+  },
+  {
+    name: "withdrawn",
+    severity: "ok",
+    explanation:
+      "Every attempt of the submission was answered -32800 (cancelled) and nothing was inserted: the prompt was withdrawn.",
+    rule: "$/cancel_request for any pending request with the key withdraws a prompt that is not inserted yet. The Agent then answers every pending request for that key with -32800.",
   },
   {
     name: "duplicate-insert",
@@ -86,7 +106,7 @@ export const VERDICTS: readonly VerdictDefinition[] = [
     name: "unresolved",
     severity: "client-issue",
     explanation:
-      "No attempt of the submission got a definite answer the Client saw, and nothing is pending: the user's input may be lost.",
+      "No attempt of the submission got an answer the Client saw, nothing is pending, and the Client did not resend it: the Client cannot know whether the user's input was inserted.",
     rule: "Clients SHOULD resend a pending prompt as soon as they have resumed the session.",
   },
   {
@@ -102,6 +122,27 @@ export const VERDICTS: readonly VerdictDefinition[] = [
     explanation:
       "A session/new or session/fork was resent with the same params after its answer was lost, which can create a second session.",
     rule: "The method audit finds one keyed method, session/prompt, and two duplicating methods, session/new and session/fork.",
+  },
+  {
+    name: "new-key-on-resend",
+    severity: "client-issue",
+    explanation:
+      "The same prompt was resent in the same session under a new key after an earlier attempt's answer was lost, so the Agent cannot tell it is a retry and may insert it twice.",
+    rule: "It sends the same key on every attempt, including after reconnecting or restarting.",
+  },
+  {
+    name: "v1-answer-lost",
+    severity: "info",
+    explanation:
+      "In a v1 session no answer reached the Client and nothing is pending: the Client cannot know whether the prompt ran, and v1 has no keys, so a resend may insert it twice.",
+    rule: V1_RULE,
+  },
+  {
+    name: "v1-resend",
+    severity: "info",
+    explanation:
+      "In a v1 session the Client resent a request after its answer was lost or failed: v1 has no keys, so this resend may insert twice (or, for session/new, create a second session).",
+    rule: V1_RULE,
   },
 ];
 

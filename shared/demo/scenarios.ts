@@ -137,7 +137,8 @@ export const SCENARIOS: readonly Scenario[] = [
         rfd: "An error response to session/prompt already means the message was not inserted.",
         action: { do: "observe" },
         until: { kind: "all-cancelled", label: "B" },
-        expectation: "Every attempt of B answered -32800 and nothing was inserted for it: no violation.",
+        expectation:
+          "Every attempt of B answered -32800 and nothing was inserted for it: withdrawn, no violation.",
       },
     ],
   },

@@ -77,9 +77,13 @@ describe("acp-retry-inspector analyze", () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`key ${KEY}  "hello there"`);
     expect(r.stdout).toContain("conn #1 id 7");
-    expect(r.stdout).toContain("lost (connection #1 closed: EOF)");
+    expect(r.stdout).toContain("closed at seq 4 (EOF)");
+    expect(r.stdout).toContain(
+      "seq 2  lost: connection #1 closed before the answer, after a user message update showed it inserted → messageId m1",
+    );
     expect(r.stdout).toContain("conn #2 id 2");
-    expect(r.stdout).toContain("inserted m1");
+    expect(r.stdout).toContain("answered with the original messageId m1 (no new insert)");
+    expect(r.stdout).toContain("2 attempt(s), 1 insert(s) seen, inserted once → messageId m1");
     expect(r.stdout).toContain("[ok] deduplicated");
     expect(r.stdout).toContain("session/resume (client->agent)  [safe]");
     expect(r.stdout).toContain("Malformed frames (1)");
@@ -97,7 +101,7 @@ describe("acp-retry-inspector analyze", () => {
     const r = analyze("--json", traceFile("dup2.jsonl", violating.jsonl()));
     expect(r.status).toBe(1);
     const doc = JSON.parse(r.stdout);
-    expect(doc.summary).toEqual({ violations: 1, clientIssues: 0, exitStatus: 1 });
+    expect(doc.summary).toEqual({ violations: 1, clientIssues: 0, notes: 0, exitStatus: 1 });
     expect(doc.submissions).toHaveLength(1);
     expect(doc.submissions[0].key).toBe(KEY);
     expect(doc.submissions[0].messageIds).toEqual(["m1", "m2"]);
@@ -112,6 +116,70 @@ describe("acp-retry-inspector analyze", () => {
     expect(plain.status).toBe(0);
     expect(plain.stdout).toContain("[client issue] unkeyed-resend");
     expect(analyze(path, "--fail-on-client-issues").status).toBe(1);
+  });
+
+  it("says the same words in the text report and in --json", () => {
+    const t = new TraceScript()
+      .spawn(4)
+      .open(1)
+      .prompt(1, 1, "s1", "hi", KEY)
+      .inserted(1, 1, "m1", { dropped: true })
+      .prompt(1, 2, "s1", "hi", KEY)
+      .inserted(1, 2, "m1")
+      .prompt(1, 3, "s1", "deploy", "b1c2d3e4-0000-4000-8000-000000000001")
+      .prompt(1, 4, "s1", "deploy", "b1c2d3e4-0000-4000-8000-000000000001")
+      .cancelRequest(1, 3)
+      .error(1, 3, -32800, "cancelled")
+      .error(1, 4, -32800, "cancelled")
+      .prompt(1, 5, "s1", "long task", "b1c2d3e4-0000-4000-8000-000000000002")
+      .exit(4, null, "SIGKILL");
+    const path = traceFile("words.jsonl", t.jsonl());
+    const text = analyze(path).stdout;
+    const doc = JSON.parse(analyze("--json", path).stdout);
+    const said = doc.submissions.flatMap((s: { result: string; attempts: { words: string }[] }) => [
+      s.result,
+      ...s.attempts.map((a) => a.words),
+    ]);
+    expect(said).toEqual([
+      "inserted once → messageId m1",
+      "inserted → messageId m1; answer dropped by the inspector: the client never saw it",
+      "answered with the original messageId m1 (no new insert)",
+      "withdrawn: every attempt cancelled (-32800), nothing inserted",
+      "cancelled (-32800) before insertion",
+      "cancelled (-32800) before insertion",
+      "unknown: no answer reached the client; whether it inserted is unknown",
+      "lost: the agent died before answering; whether it inserted is unknown",
+    ]);
+    for (const words of said) expect(text).toContain(words);
+    expect(text).toContain("[ok] withdrawn: all 2 attempts were answered -32800: nothing inserted");
+    // "not inserted" only with an error or -32800 answer: never about the attempt the agent's death cut off.
+    expect(text.slice(0, text.indexOf("Other requests"))).not.toContain("not inserted");
+    expect(doc.submissions[0].clientMessageId).toBe("m1");
+  });
+
+  it("prints a close without a reason as closed, never '(undefined)'", () => {
+    const t = new TraceScript().open(1).prompt(1, 1, "s1", "hi", KEY);
+    const lines = `${t.jsonl()}${JSON.stringify({ type: "conn-close", seq: 3, ts: t.startTs + 3, conn: 1 })}\n`;
+    const r = analyze(traceFile("noreason.jsonl", lines));
+    expect(r.stdout).toMatch(/conn #1 stdio, 1 frames, closed at seq 3$/m);
+    expect(r.stdout).not.toContain("undefined");
+  });
+
+  it("does not count the tap's own initialize as the client's", () => {
+    const init = (id: number) =>
+      JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: 2 } });
+    const answer = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, result: { protocolVersion: 2 } });
+    const t = new TraceScript()
+      .open(1)
+      .raw(1, "client->agent", init(0))
+      .raw(1, "agent->client", answer(0))
+      .raw(1, "client->agent", init(900), { origin: "tap" })
+      .raw(1, "agent->client", answer(900), { origin: "tap" });
+    const r = analyze(traceFile("tap-init.jsonl", t.jsonl()));
+    expect(r.stdout).toContain("initialize (client->agent)  [safe]  1: 1 answered");
+    expect(r.stdout).toContain(
+      "initialize (client->agent, sent by the tap, not the client)  [safe]  1: 1 answered",
+    );
   });
 
   it("keeps going past a truncated last line", () => {

@@ -14,6 +14,10 @@ Options:
   --json                    print the timeline model as JSON instead of the text report
   --fail-on-client-issues   exit 1 also when only Client issues were found
 
+Each attempt says what happened to it and what the Client saw (the same words as --json's
+"words" and the app). A v1 session is judged by v1: its notes (severity "info") never change the
+exit status.
+
 Exit status: 0 no Agent violation, 1 at least one Agent violation (verdict severity "violation"),
 2 usage error or unreadable trace file.
 
@@ -50,9 +54,10 @@ export const analyzeCommand: CliCommand = {
       VERDICTS.filter((v) => v.severity === severity).reduce((n, v) => n + model.verdictCounts[v.name], 0);
     const violations = count("violation");
     const clientIssues = count("client-issue");
+    const notes = count("info");
     const exitStatus = violations > 0 || (failOnClientIssues && clientIssues > 0) ? 1 : 0;
     if (json) {
-      const doc = { file, ...model, summary: { violations, clientIssues, exitStatus } };
+      const doc = { file, ...model, summary: { violations, clientIssues, notes, exitStatus } };
       process.stdout.write(`${terminalSafeJson(doc, 2)}\n`);
     } else {
       process.stdout.write(renderReport(file, model));

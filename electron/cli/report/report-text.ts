@@ -1,5 +1,5 @@
 /** The plain-text report of `acp-retry-inspector analyze`: submissions by session and key, then requests, frames, verdicts. */
-import { describeOutcome } from "../../../shared/analyzer/outcome.js";
+import { submissionRef } from "../../../shared/analyzer/submission-words.js";
 import type {
   Attempt,
   RequestRow,
@@ -14,6 +14,7 @@ const MARK: Record<VerdictSeverity, string> = {
   ok: "ok",
   violation: "VIOLATION",
   "client-issue": "client issue",
+  info: "info",
 };
 const MAX_LISTED = 50;
 
@@ -25,7 +26,8 @@ function attemptLine(a: Attempt): string {
   const seqs = `seq ${a.requestSeq}${a.responseSeq !== null ? `->${a.responseSeq}` : ""}`;
   const latency = a.latencyMs !== null ? ` ${a.latencyMs.toFixed(1)} ms` : "";
   const cancel = a.cancelSeq !== null ? ` (cancel requested at seq ${a.cancelSeq})` : "";
-  return `    conn #${a.conn} id ${JSON.stringify(a.id)}  ${seqs}${latency}  ${describeOutcome(a.outcome)}${cancel}`;
+  const origin = a.origin !== undefined ? ` (sent by the ${a.origin}, not the client)` : "";
+  return `    conn #${a.conn} id ${JSON.stringify(a.id)}${origin}  ${seqs}${latency}  ${a.words}${cancel}`;
 }
 
 function keyLabel(s: Submission): string {
@@ -34,12 +36,13 @@ function keyLabel(s: Submission): string {
   return "no key";
 }
 
-function submissionBlock(s: Submission): string[] {
-  const result =
-    s.finalMessageId !== null ? `messageId ${s.finalMessageId}` : s.inserts > 0 ? "inserted" : "not inserted";
+function submissionBlock(s: Submission, byId: ReadonlyMap<number, Submission>): string[] {
+  const of = s.resendOf !== null ? byId.get(s.resendOf) : undefined;
+  const as = s.resentAs !== null ? byId.get(s.resentAs) : undefined;
+  const links = `${of ? `, resends ${submissionRef(of)}` : ""}${as ? `, resent as ${submissionRef(as)}` : ""}`;
   const lines = [
     `  ${keyLabel(s)}  "${s.promptPreview}"`,
-    `    ${s.attempts.length} attempt(s), ${s.inserts} insert(s), ${result}${s.resendOf !== null ? `, resends submission ${s.resendOf}` : ""}`,
+    `    ${s.attempts.length} attempt(s), ${s.inserts} insert(s) seen, ${s.result}${links}`,
     ...s.attempts.map(attemptLine),
     ...s.verdicts.map(verdictLine),
   ];
@@ -49,7 +52,8 @@ function submissionBlock(s: Submission): string[] {
 function requestSummary(rows: readonly RequestRow[]): string[] {
   const byMethod = new Map<string, { retryClass: string; outcomes: Map<string, number>; count: number }>();
   for (const r of rows) {
-    const name = r.unmatched ? "(unmatched response)" : `${r.method} (${r.dir})`;
+    const by = r.origin !== undefined ? `, sent by the ${r.origin}, not the client` : "";
+    const name = r.unmatched ? "(unmatched response)" : `${r.method} (${r.dir}${by})`;
     let m = byMethod.get(name);
     if (!m) {
       m = { retryClass: r.retryClass, outcomes: new Map(), count: 0 };
@@ -77,7 +81,8 @@ export function renderReport(file: string, model: TimelineModel): string {
     `Trace ${file}: ${model.records} records, ${model.frames} frames, ${model.connections.length} connection(s), ${model.agents.length} agent process(es)`,
   );
   for (const c of model.connections) {
-    const closed = c.closedSeq !== null ? `, closed at seq ${c.closedSeq} (${c.closeReason})` : "";
+    const reason = c.closeReason !== null ? ` (${c.closeReason})` : "";
+    const closed = c.closedSeq !== null ? `, closed at seq ${c.closedSeq}${reason}` : "";
     const version = c.protocolVersion !== null ? ` v${c.protocolVersion}` : "";
     out.push(`  conn #${c.conn} ${c.transport ?? "?"}${version}, ${c.frames} frames${closed}`);
   }
@@ -95,9 +100,10 @@ export function renderReport(file: string, model: TimelineModel): string {
     if (list) list.push(s);
     else bySession.set(k, [s]);
   }
+  const byId = new Map(model.submissions.map((s) => [s.id, s]));
   for (const [session, list] of bySession) {
     out.push(` session ${session}`);
-    for (const s of list) out.push(...submissionBlock(s));
+    for (const s of list) out.push(...submissionBlock(s, byId));
   }
 
   out.push("", `Other requests (${model.requests.length})`, ...requestSummary(model.requests));
@@ -131,7 +137,13 @@ export function renderReport(file: string, model: TimelineModel): string {
     (n, v) => n + model.verdictCounts[v.name],
     0,
   );
-  out.push(`  ${violations} Agent violation(s), ${issues} Client issue(s)`);
+  const notes = VERDICTS.filter((v) => v.severity === "info").reduce(
+    (n, v) => n + model.verdictCounts[v.name],
+    0,
+  );
+  out.push(
+    `  ${violations} Agent violation(s), ${issues} Client issue(s)${notes > 0 ? `, ${notes} note(s) for v1 sessions` : ""}`,
+  );
   // Each line is one line of the report: a newline or an escape sequence inside a value is shown escaped.
   return `${out.map((line) => terminalSafe(line)).join("\n")}\n`;
 }
