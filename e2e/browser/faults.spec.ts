@@ -140,7 +140,7 @@ test("rules arm on the shown trace's tap by default; all live taps is a choice; 
   await fx(page).getByLabel("Frame", { exact: true }).selectOption("request");
   await fx(page).getByLabel("Count", { exact: true }).fill("3");
   await fx(page).getByLabel("Delay ms").fill("1500");
-  await page.getByRole("button", { name: "Delay next response" }).click();
+  await page.getByRole("button", { name: "Delay next request" }).click();
   await expect(armed.getByRole("listitem")).toHaveCount(2);
   await expect(armed).toContainText("Delay the next 3 session/prompt requests in session");
   await expect(armed).toContainText("all live taps (2)");
@@ -162,7 +162,7 @@ test("rules arm on the shown trace's tap by default; all live taps is a choice; 
   await target.selectOption({ index: 0 });
   await page.getByRole("button", { name: "Kill agent" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Confirm fault" });
-  await expect(confirm).toContainText(`SIGKILL pid ${ta.agentPids[0]} of tap tap-a (pid ${ta.agentPids[0]})?`);
+  await expect(confirm).toContainText(`SIGKILL agent pid ${ta.agentPids[0]} of tap tap-a?`);
   await shoot(page, "faults-kill-confirm");
   await confirm.getByRole("button", { name: "Cancel" }).click();
   await expect(confirm).toBeHidden();
@@ -186,7 +186,7 @@ test("a row's fault menu (right-click, ⋯, Shift+F10) fills the rule in for tha
 
   await row.click({ button: "right" });
   const menu = page.getByRole("menu", { name: "Faults for this row" });
-  await expect(menu).toContainText("on tap tap-b");
+  await expect(menu).toContainText(`Faults on tap tap-b (pid ${tb.agentPids[0]})`);
   const items = menu.getByRole("menuitem");
   await expect(items.filter({ hasText: "Drop the next response in this session" })).toHaveCount(1);
   await expect(items.filter({ hasText: "Delay the next response of this key…" })).toHaveCount(1);

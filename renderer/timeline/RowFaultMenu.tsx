@@ -4,7 +4,7 @@
  */
 import { createContext, type KeyboardEvent, useContext, useEffect, useRef } from "react";
 import { useInspector } from "../store/inspector-store.js";
-import { faultForm, liveTaps } from "../toolbar/fault-form.js";
+import { faultForm, liveTaps, tapWords } from "../toolbar/fault-form.js";
 import { useArmFault } from "../toolbar/FaultControls.js";
 import { rowFaultItems } from "./row-faults.js";
 import type { TimelineRow } from "./timeline-rows.js";
@@ -77,7 +77,7 @@ export function RowFaultMenu({ at, onClose }: { at: RowMenuAt; onClose: () => vo
       onKeyDown={onKeyDown}
     >
       <div className="row-menu__where muted">
-        {tap ? `on tap ${tap.name}` : "this trace's tap is not live: nothing to arm on"}
+        {tap ? `Faults on ${tapWords([tap], false)}` : "This trace's tap is not live: nothing to arm on"}
       </div>
       {items.map((item) => (
         <button

@@ -32,19 +32,24 @@ export function useArmFault(): (label: string, spec: FaultRuleSpec, taps: readon
   const bridge = useBridge();
   const run = useOperation();
   return (label, spec, taps) => {
-    const where = tapWords(taps, spec.target !== undefined && "all" in spec.target);
+    const all = spec.target !== undefined && "all" in spec.target;
+    const where = tapWords(taps, all);
     const arm = () =>
       void run(
         `${label} on ${where}`,
         () => bridge.armFault({ spec }),
-        (r) => (r.immediate ? `done (acknowledged by ${r.taps} tap${r.taps === 1 ? "" : "s"})` : "armed"),
+        (r) =>
+          `${describeRuleInWords(r.rule)}: ${
+            r.immediate ? `done (acknowledged by ${r.taps} tap${r.taps === 1 ? "" : "s"})` : "armed (acknowledged)"
+          }`,
       );
     if (!CONFIRMED_ACTIONS.has(spec.action)) return arm();
     const pids = taps.flatMap((t) => t.agentPids);
+    const names = all ? `all live taps (${taps.length})` : taps.map((t) => `tap ${t.name}`).join(", ");
     askFault({
       text: `${label}: ${spec.action === "kill-agent" ? "SIGKILL" : "SIGKILL and respawn"} ${
-        pids.length === 0 ? "the agent" : `pid ${pids.join(", ")}`
-      } of ${where}?`,
+        pids.length === 0 ? "the agent (no agent running now)" : `agent pid ${pids.join(", ")}`
+      } of ${names}?`,
       confirmLabel: pids.length === 0 ? label : `${label} (pid ${pids.join(", ")})`,
       run: arm,
     });
@@ -239,6 +244,7 @@ export function FaultControls({ disabled }: { disabled: boolean }) {
   const shown = useInspector((s) => s.traceId);
   const setNotice = useInspector((s) => s.setNotice);
   const armFault = useArmFault();
+  const on = useFaultForm((s) => s.on);
   const live = liveTaps(traces);
   const shownLive = live.find((t) => t.traceId === shown);
   const press = (b: FaultButton) => {
@@ -254,7 +260,7 @@ export function FaultControls({ disabled }: { disabled: boolean }) {
       <RuleFields />
       {FAULT_BUTTONS.map((b) => (
         <button key={b.action} type="button" title={b.explanation} disabled={disabled} onClick={() => press(b)}>
-          {b.label}
+          {b.action === "delay" && on === "request" ? "Delay next request" : b.label}
         </button>
       ))}
       <FaultConfirmBar />
