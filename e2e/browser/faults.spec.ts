@@ -10,8 +10,8 @@ import { expect, type Page, test } from "@playwright/test";
 import type { ArmedFault } from "../../shared/faults/armed-fault.js";
 import { FAULT_ACTIONS } from "../../shared/faults/fault-rule.js";
 import type { TapSummary } from "../../shared/hub/tap-summary.js";
-import { guardConsole } from "../harness/console-guard.js";
 import { cliPath } from "../harness/build-once.js";
+import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { pickTrace } from "../harness/trace-picker.js";
 
@@ -51,7 +51,11 @@ async function tap(name: string): Promise<{ child: ChildProcess; sessionId: stri
       check();
     });
   const send = (m: object) => child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`);
-  send({ id: 0, method: "initialize", params: { protocolVersion: 2, info: { name: "t", version: "1" }, capabilities: {} } });
+  send({
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: 2, info: { name: "t", version: "1" }, capabilities: {} },
+  });
   await answer(0);
   send({ id: 1, method: "session/new", params: { cwd: hub.scratch("."), mcpServers: [] } });
   const sessionId = ((await answer(1)).result as { sessionId: string }).sessionId;
@@ -76,11 +80,10 @@ async function board(): Promise<ArmedFault[]> {
   return (JSON.parse(r.stdout) as { faults: ArmedFault[] }).faults;
 }
 
-let a: { child: ChildProcess; sessionId: string };
 let b: { child: ChildProcess; sessionId: string };
 test.beforeAll(async () => {
   hub = await startServe();
-  a = await tap("tap-a");
+  await tap("tap-a");
   b = await tap("tap-b");
   await expect.poll(async () => (await taps()).length, { timeout: 15_000 }).toBe(2);
 });

@@ -146,11 +146,9 @@ export class DemoStage {
         const tap = this.parts.watch.traceId;
         if (tap === null) throw new Error("the demo's tap is not attached to the hub yet");
         const spec = { ...action.rule, target: { tap } };
-        const r = await callOperation(this.parts.hub, "armFault", { spec }).catch(
-          (err: Error) => {
-            throw new Error(`the hub refused the fault rule: ${err.message}`);
-          },
-        );
+        const r = await callOperation(this.parts.hub, "armFault", { spec }).catch((err: Error) => {
+          throw new Error(`the hub refused the fault rule: ${err.message}`);
+        });
         this.armed.push(r.rule.id);
         return;
       }

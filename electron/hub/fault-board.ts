@@ -78,7 +78,8 @@ export class FaultBoard {
       if (!t) return { ok: false, error: `no tap ${target.tap} is attached to this hub (see \`taps\`)` };
       taps = [t.traceId];
     } else {
-      if (live.length === 0) return { ok: false, error: "no tap is attached to this hub, so nothing to arm on" };
+      if (live.length === 0)
+        return { ok: false, error: "no tap is attached to this hub, so nothing to arm on" };
       taps = live.map((t) => t.traceId);
     }
     const rule: FaultRule = {
@@ -86,7 +87,15 @@ export class FaultBoard {
       ...check.spec,
       armedAt: now.toISOString(),
     };
-    this.armed.push({ rule, taps, acked: new Set(), refused: new Set(), fired: 0, lastFired: null, used: false });
+    this.armed.push({
+      rule,
+      taps,
+      acked: new Set(),
+      refused: new Set(),
+      fired: 0,
+      lastFired: null,
+      used: false,
+    });
     this.publish();
     return { ok: true, rule, immediate: isImmediate(rule) };
   }

@@ -116,7 +116,12 @@ function nextRules(
   });
 }
 
-const tapHeader = { format: TRACE_FORMAT, version: 1, tool: "test", startedAt: "2026-01-01T00:00:00Z" } as const;
+const tapHeader = {
+  format: TRACE_FORMAT,
+  version: 1,
+  tool: "test",
+  startedAt: "2026-01-01T00:00:00Z",
+} as const;
 
 const frame = (seq: number): TraceRecord => ({
   type: "frame",

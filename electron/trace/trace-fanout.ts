@@ -10,7 +10,10 @@ export type UnstampedRecord = TraceRecord extends infer R
   : never;
 
 /** The bytes-derived and marking fields of a frame record, for `TraceFanout.emitFrame`. */
-export type FrameFields = Pick<FrameRecord, "raw" | "encoding" | "flags" | "bytes" | "dropped" | "held" | "origin">;
+export type FrameFields = Pick<
+  FrameRecord,
+  "raw" | "encoding" | "flags" | "bytes" | "dropped" | "held" | "origin"
+>;
 
 type MutableFrameRecord = { -readonly [K in keyof FrameRecord]: FrameRecord[K] };
 

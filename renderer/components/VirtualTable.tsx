@@ -92,7 +92,11 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
     if (count === 0) return;
     const selectedIndex = selectedKey === undefined ? -1 : rows.findIndex((r) => getKey(r) === selectedKey);
     const selected = selectedIndex >= 0 ? rows[selectedIndex] : undefined;
-    if (selected !== undefined && props.onRowMenu && (e.key === "ContextMenu" || (e.key === "F10" && e.shiftKey))) {
+    if (
+      selected !== undefined &&
+      props.onRowMenu &&
+      (e.key === "ContextMenu" || (e.key === "F10" && e.shiftKey))
+    ) {
       e.preventDefault();
       const el = document.getElementById(`vrow-${getKey(selected)}`)?.getBoundingClientRect();
       props.onRowMenu(selected, { x: el?.left ?? 0, y: el?.bottom ?? 0 });

@@ -4,8 +4,8 @@
  */
 import { createContext, type KeyboardEvent, useContext, useEffect, useRef } from "react";
 import { useInspector } from "../store/inspector-store.js";
-import { faultForm, liveTaps, tapWords } from "../toolbar/fault-form.js";
 import { useArmFault } from "../toolbar/FaultControls.js";
+import { faultForm, liveTaps, tapWords } from "../toolbar/fault-form.js";
 import { rowFaultItems } from "./row-faults.js";
 import type { TimelineRow } from "./timeline-rows.js";
 

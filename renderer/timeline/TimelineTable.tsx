@@ -3,10 +3,10 @@ import { useCallback, useMemo, useState } from "react";
 import { EmptyState } from "../components/EmptyState.js";
 import { VirtualTable } from "../components/VirtualTable.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
-import { TIMELINE_COLUMNS } from "./timeline-columns.js";
-import { isFiltering, NO_FILTER } from "./timeline-filter.js";
 import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js";
 import { hasFaultMenu } from "./row-faults.js";
+import { TIMELINE_COLUMNS } from "./timeline-columns.js";
+import { isFiltering, NO_FILTER } from "./timeline-filter.js";
 import { displayRows, type TimelineRow, topRows } from "./timeline-rows.js";
 
 const getKey = (r: TimelineRow) => r.key;

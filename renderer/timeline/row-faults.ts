@@ -35,12 +35,21 @@ export function rowFaultItems(row: TimelineRow, actions: readonly string[] = FAU
   const items: RowFaultItem[] = [];
   if (actions.includes("retry") && s.sessionId !== null)
     items.push({
-      label: s.key !== null ? "Retry this submission now" : "Retry this submission now (unkeyed: a correct agent inserts again)",
+      label:
+        s.key !== null
+          ? "Retry this submission now"
+          : "Retry this submission now (unkeyed: a correct agent inserts again)",
       spec: { action: "retry" as FaultRuleSpec["action"], match: { method, ...session, ...key } },
     });
   items.push(
-    { label: "Drop the next response in this session", spec: { action: "drop-response", match: { method, ...session } } },
-    { label: "Drop the next request in this session", spec: { action: "drop-request", match: { method, ...session } } },
+    {
+      label: "Drop the next response in this session",
+      spec: { action: "drop-response", match: { method, ...session } },
+    },
+    {
+      label: "Drop the next request in this session",
+      spec: { action: "drop-request", match: { method, ...session } },
+    },
   );
   if (s.key !== null)
     items.push({
@@ -48,7 +57,8 @@ export function rowFaultItems(row: TimelineRow, actions: readonly string[] = FAU
       spec: { action: "drop-response", match: { method, ...session, ...key } },
     });
   items.push({
-    label: s.key !== null ? "Delay the next response of this key…" : "Delay the next response in this session…",
+    label:
+      s.key !== null ? "Delay the next response of this key…" : "Delay the next response in this session…",
     form: { method, sessionId: s.sessionId ?? "", key: s.key ?? "", on: "response", target: "shown" },
   });
   items.push(

@@ -40,7 +40,9 @@ export function useArmFault(): (label: string, spec: FaultRuleSpec, taps: readon
         () => bridge.armFault({ spec }),
         (r) =>
           `${describeRuleInWords(r.rule)}: ${
-            r.immediate ? `done (acknowledged by ${r.taps} tap${r.taps === 1 ? "" : "s"})` : "armed (acknowledged)"
+            r.immediate
+              ? `done (acknowledged by ${r.taps} tap${r.taps === 1 ? "" : "s"})`
+              : "armed (acknowledged)"
           }`,
       );
     if (!CONFIRMED_ACTIONS.has(spec.action)) return arm();
@@ -193,7 +195,8 @@ function RuleFields() {
         Method <input size={14} value={f.method} onChange={(e) => set({ method: e.currentTarget.value })} />
       </label>
       <label title="params.sessionId (empty: any session)">
-        Session <input size={10} value={f.sessionId} onChange={(e) => set({ sessionId: e.currentTarget.value })} />
+        Session{" "}
+        <input size={10} value={f.sessionId} onChange={(e) => set({ sessionId: e.currentTarget.value })} />
       </label>
       <label title="params.idempotencyKey (empty: any key, or none)">
         Key <input size={10} value={f.key} onChange={(e) => set({ key: e.currentTarget.value })} />
@@ -217,7 +220,9 @@ function RuleFields() {
           min={1}
           max={1_000_000}
           value={f.count}
-          onChange={(e) => set({ count: Math.max(1, Math.min(1_000_000, Math.round(Number(e.currentTarget.value) || 1))) })}
+          onChange={(e) =>
+            set({ count: Math.max(1, Math.min(1_000_000, Math.round(Number(e.currentTarget.value) || 1))) })
+          }
         />
       </label>
       <label>
@@ -259,7 +264,13 @@ export function FaultControls({ disabled }: { disabled: boolean }) {
       <TargetPicker live={live} shownLive={shownLive} />
       <RuleFields />
       {FAULT_BUTTONS.map((b) => (
-        <button key={b.action} type="button" title={b.explanation} disabled={disabled} onClick={() => press(b)}>
+        <button
+          key={b.action}
+          type="button"
+          title={b.explanation}
+          disabled={disabled}
+          onClick={() => press(b)}
+        >
           {b.action === "delay" && on === "request" ? "Delay next request" : b.label}
         </button>
       ))}

@@ -97,7 +97,8 @@ export function tapWords(taps: readonly LiveTap[], all: boolean): string {
 export function specFor(b: FaultButton, f: FaultFormFields, target: FaultTarget): FaultRuleSpec {
   if (!b.usesMethod) return { action: b.action, target };
   const trim = (s: string) => s.trim();
-  const on = b.action === "delay" ? f.on || "response" : b.action.startsWith("drop-") ? undefined : f.on || undefined;
+  const on =
+    b.action === "delay" ? f.on || "response" : b.action.startsWith("drop-") ? undefined : f.on || undefined;
   const match = {
     ...(trim(f.method) !== "" && { method: trim(f.method) }),
     ...(trim(f.sessionId) !== "" && { sessionId: trim(f.sessionId) }),

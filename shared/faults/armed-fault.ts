@@ -49,7 +49,9 @@ function capitalised(action: string): string {
 
 function what(rule: FaultRule): string {
   const m = rule.match;
-  const on = m.on ?? (rule.action === "drop-response" ? "response" : rule.action === "drop-request" ? "request" : undefined);
+  const on =
+    m.on ??
+    (rule.action === "drop-response" ? "response" : rule.action === "drop-request" ? "request" : undefined);
   const n = rule.count > 1 ? ` ${rule.count}` : "";
   const noun = on === "response" ? "response" : on === "request" ? "request" : "message";
   const frame = `the next${n}${m.method ? ` ${m.method}` : ""} ${noun}${rule.count > 1 ? "s" : ""}`;

@@ -101,7 +101,8 @@ export function decodeTapMessage(text: string): TapToHub | string {
     return m as unknown as TapRecords;
   }
   if (m.t === "fault-ack") {
-    const ids = (v: unknown) => Array.isArray(v) && v.length <= 10_000 && v.every((x) => typeof x === "string");
+    const ids = (v: unknown) =>
+      Array.isArray(v) && v.length <= 10_000 && v.every((x) => typeof x === "string");
     if (!ids(m.ids) || (m.refused !== undefined && !ids(m.refused)))
       return "fault-ack needs ids (and refused) as arrays of rule ids";
     return m as unknown as TapFaultAck;

@@ -1,9 +1,9 @@
 import type { ConformanceBoard } from "../conformance/conformance-run.js";
 import type { DemoStatus } from "../demo/demo-wire.js";
-import { OPERATION_NAMES, OPERATIONS, type OperationName } from "../ops/operations.js";
-import type { HubEvent } from "./hub-event.js";
 import type { ArmedFault } from "../faults/armed-fault.js";
 import type { FaultRule } from "../faults/fault-rule.js";
+import { OPERATION_NAMES, OPERATIONS, type OperationName } from "../ops/operations.js";
+import type { HubEvent } from "./hub-event.js";
 import type { HubError } from "./tap-wire.js";
 
 /** UI -> hub: send me every event with seq > `after`, then live events (0 = from the start of the ring). */

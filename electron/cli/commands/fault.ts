@@ -163,10 +163,7 @@ async function run(
 }
 
 /** The rule's target from --tap / --all, or the one tap attached; a usage error (exit 2) listing the taps otherwise. */
-async function chooseTap(
-  hub: HubTarget,
-  values: ReturnType<typeof parse>["values"],
-): Promise<FaultTarget> {
+async function chooseTap(hub: HubTarget, values: ReturnType<typeof parse>["values"]): Promise<FaultTarget> {
   if (values.all && values.tap !== undefined) throw new CliError("give --tap or --all, not both", 2);
   if (values.all) return { all: true };
   const { taps } = await callOperation(hub, "listTaps");

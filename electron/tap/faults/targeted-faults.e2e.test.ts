@@ -147,7 +147,11 @@ describe("targeted faults with two taps on one hub", { timeout: 120_000 }, () =>
       rule: { target: { tap: tb.traceId } },
     });
 
-    const newSession = (id: number) => ({ id, method: "session/new", params: { cwd: scratch.dir, mcpServers: [] } });
+    const newSession = (id: number) => ({
+      id,
+      method: "session/new",
+      params: { cwd: scratch.dir, mcpServers: [] },
+    });
     a.send(newSession(1));
     b.send(newSession(1));
     await a.answered(1); // A's answer came through
@@ -158,7 +162,11 @@ describe("targeted faults with two taps on one hub", { timeout: 120_000 }, () =>
       after = await board();
     }
     expect(after.faults).toEqual([]);
-    expect(after.recent[0]).toMatchObject({ state: "used", fired: 1, lastFired: { traceId: tb.traceId, name: "tap-b" } });
+    expect(after.recent[0]).toMatchObject({
+      state: "used",
+      fired: 1,
+      lastFired: { traceId: tb.traceId, name: "tap-b" },
+    });
     const listed = await cli(["fault", "list"]);
     expect(listed.stdout).toContain("no fault rules armed");
     expect(listed.stdout).toMatch(/fired at \d\d:\d\d:\d\d on tap tap-b/);
@@ -182,7 +190,9 @@ describe("targeted faults with two taps on one hub", { timeout: 120_000 }, () =>
     const recB = await traceRecords(b.trace);
     // A: the kill and only it; its one agent was the one killed; its session/new answer went through
     expect(faults(recA).map((f) => f.action)).toEqual(["kill-agent"]);
-    expect(recA.filter((r) => r.type === "agent-spawn").map((r) => (r as { pid: number }).pid)).toEqual([pidA]);
+    expect(recA.filter((r) => r.type === "agent-spawn").map((r) => (r as { pid: number }).pid)).toEqual([
+      pidA,
+    ]);
     expect(recA.find((r) => r.type === "agent-exit")).toMatchObject({ pid: pidA, signal: "SIGKILL" });
     expect(recA.some((r) => r.type === "frame" && r.dropped)).toBe(false);
     // B: the drop and only it, on its own session/new answer; its agent never killed
@@ -191,7 +201,9 @@ describe("targeted faults with two taps on one hub", { timeout: 120_000 }, () =>
     const dropped = recB.find((r) => r.seq === fb[0]?.frameSeq) as FrameRecord;
     expect(dropped).toMatchObject({ dir: "agent->client", dropped: true });
     expect(JSON.parse(dropped.raw).id).toBe(1);
-    expect(recB.filter((r) => r.type === "agent-spawn").map((r) => (r as { pid: number }).pid)).toEqual([pidB]);
+    expect(recB.filter((r) => r.type === "agent-spawn").map((r) => (r as { pid: number }).pid)).toEqual([
+      pidB,
+    ]);
     expect(recB.find((r) => r.type === "agent-exit")).toMatchObject({ pid: pidB, signal: null });
   });
 
@@ -203,7 +215,10 @@ describe("targeted faults with two taps on one hub", { timeout: 120_000 }, () =>
     const [t] = (await liveTaps(1)) as [TapSummary];
     const one = await cli(["fault", "delay", "--delay-ms", "10", "--method", "session/new", "--json"]);
     expect(one.code, one.stderr).toBe(0);
-    expect(JSON.parse(one.stdout)).toMatchObject({ rule: { target: { tap: t.traceId } }, fault: { state: "armed" } });
+    expect(JSON.parse(one.stdout)).toMatchObject({
+      rule: { target: { tap: t.traceId } },
+      fault: { state: "armed" },
+    });
     const all = await cli(["fault", "drop-request", "--method", "x/none", "--all"]);
     expect(all.code, all.stderr).toBe(0);
     expect(all.stdout).toContain("all live taps (1)");

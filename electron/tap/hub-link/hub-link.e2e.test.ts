@@ -11,7 +11,6 @@ import { WebSocket } from "ws";
 import { takeFragmentToken } from "../../../shared/hub/hub-auth.js";
 import { UI_PATH } from "../../../shared/hub/protocol-version.js";
 import type { FrameRecord, TraceRecord } from "../../../shared/trace/record.js";
-import { cliPath } from "../../tools/testing/cli.js";
 import {
   analyze,
   demoAgent,

@@ -3,13 +3,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { TRACE_FORMAT } from "../../../shared/trace/record.js";
 import { callOperation } from "../../hub-client/hub-client.js";
 import { rendezvousPath } from "../../hub-client/hub-paths.js";
 import { userDir } from "../../platform/user-dirs.js";
+import { createHubLink, type HubLink } from "../../tap/hub-link/hub-link.js";
 import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { defaultTraceDir, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
-import { TRACE_FORMAT } from "../../../shared/trace/record.js";
-import { createHubLink, type HubLink } from "../../tap/hub-link/hub-link.js";
 import { cliPath } from "./cli.js";
 import { USER_DIR_VARIABLES } from "./hermetic-dirs.js";
 
@@ -67,7 +67,13 @@ describe("the test suite's per-user folders", () => {
     const target = { base: `http://127.0.0.1:${port}`, token };
     // The user's own tap, and a rule armed on every tap the hub has.
     const userTap = createHubLink({
-      header: { format: TRACE_FORMAT, version: 1, tool: "test", startedAt: new Date().toISOString(), name: "user-tap" },
+      header: {
+        format: TRACE_FORMAT,
+        version: 1,
+        tool: "test",
+        startedAt: new Date().toISOString(),
+        name: "user-tap",
+      },
       hub: { port, token },
     });
     links.push(userTap);
