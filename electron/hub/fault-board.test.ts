@@ -30,6 +30,23 @@ describe("FaultBoard", () => {
     );
   });
 
+  it("says so when a rule's tap is no longer attached, instead of a plain armed", () => {
+    let attached = true;
+    const b = new FaultBoard("x", { list: () => [{ ...taps[0]!, attached }] });
+    const r = b.arm({ action: "drop-response", target: { tap: "T-a" } });
+    if (!r.ok) throw new Error(r.error);
+    b.ack("T-a", [r.rule.id]);
+    let published = 0;
+    b.onChange(() => published++);
+    attached = false;
+    b.refresh();
+    expect(published).toBe(1);
+    expect(describeArmedFault(b.views().faults[0]!)).toBe(
+      "Drop the next response · tap tap-a (pid 11) · armed · 1 left · tap tap-a is not attached",
+    );
+    expect(b.arm({ action: "drop-response", target: { tap: "T-a" } }).ok).toBe(false);
+  });
+
   it("all live taps means the ones attached when armed; no target, or a tap not attached, is refused", () => {
     const b = board();
     const all = b.arm({ action: "delay", delayMs: 5, target: { all: true } });

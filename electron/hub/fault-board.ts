@@ -213,11 +213,17 @@ export class FaultBoard {
         name: byId.get(t)?.name ?? t,
         agentPids: byId.get(t)?.agentPids ?? [],
         acked: e.acked.has(t),
+        attached: byId.get(t)?.attached ?? false,
       })),
       lastFired: e.lastFired,
       fired: e.fired,
     });
     return { faults: this.armed.map(view), recent: this.recent.map(view) };
+  }
+
+  /** A tap came or went: the board's words (attached, pids) changed. */
+  refresh(): void {
+    if (this.armed.length > 0) this.publish();
   }
 
   /** Calls `fn` on every change; returns an unsubscribe function. */

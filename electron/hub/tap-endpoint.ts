@@ -83,6 +83,7 @@ export class TapEndpoint {
           at: Date.now(),
         });
         deps.taps.attached(trace.traceId, m.tapId, m.header, m.pid, trace.lastSeq);
+        deps.board.refresh();
         return;
       }
       if (!trace) return fail("hello first");
@@ -115,6 +116,7 @@ export class TapEndpoint {
       if (trace && tapId) {
         deps.store.detach(tapId);
         deps.taps.detached(trace.traceId);
+        deps.board.refresh();
         deps.feed.publish({
           kind: "tap-detached",
           traceId: trace.traceId,

@@ -14,6 +14,8 @@ export interface FaultTapRef {
   readonly agentPids: readonly number[];
   /** The tap acknowledged holding the rule. */
   readonly acked: boolean;
+  /** The tap is attached to the hub now (a detached one applies nothing until it is back). */
+  readonly attached?: boolean;
 }
 
 /** One firing of a rule, as a tap's `fault` record reported it. */
@@ -111,7 +113,8 @@ export function describeFaultState(f: ArmedFault): string {
   }
   if (f.state === "used") return fired || "done";
   const left = isImmediate(f.rule) ? "" : `${f.rule.count} left`;
-  return ["armed", left, fired].filter((s) => s !== "").join(" · ");
+  const gone = f.taps.filter((t) => t.attached === false).map((t) => `tap ${t.name} is not attached`);
+  return ["armed", left, fired, ...gone].filter((s) => s !== "").join(" · ");
 }
 
 /** The whole line: what, where, state. */
