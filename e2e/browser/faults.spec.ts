@@ -21,7 +21,9 @@ const KEY = "faults-spec-key-0001";
 let hub: ServeProcess;
 
 /** A stdio tap named `name` with a demo agent; the test is its client. Resolves once its prompt was answered. */
-async function tap(name: string): Promise<{ child: ChildProcess; sessionId: string }> {
+async function tap(
+  name: string,
+): Promise<{ child: ChildProcess; sessionId: string; send: (m: object) => void }> {
   const child = hub.spawnCli([
     "proxy",
     "--name",
@@ -65,7 +67,7 @@ async function tap(name: string): Promise<{ child: ChildProcess; sessionId: stri
     params: { sessionId, prompt: [{ type: "text", text: `hello from ${name}` }], idempotencyKey: KEY },
   });
   await answer(2);
-  return { child, sessionId };
+  return { child, sessionId, send };
 }
 
 async function taps(): Promise<TapSummary[]> {
@@ -80,7 +82,7 @@ async function board(): Promise<ArmedFault[]> {
   return (JSON.parse(r.stdout) as { faults: ArmedFault[] }).faults;
 }
 
-let b: { child: ChildProcess; sessionId: string };
+let b: { child: ChildProcess; sessionId: string; send: (m: object) => void };
 test.beforeAll(async () => {
   hub = await startServe();
   await tap("tap-a");
@@ -208,6 +210,20 @@ test("a row's fault menu (right-click, ⋯, Shift+F10) fills the rule in for tha
     taps: [{ traceId: tb.traceId, acked: true }],
     rule: { action: "drop-response", match: { sessionId: b.sessionId, idempotencyKey: KEY } },
   });
+
+  // the rule fires on tap-b's next prompt with that key: it leaves the armed list, and says when and where
+  b.send({
+    id: 3,
+    method: "session/prompt",
+    params: { sessionId: b.sessionId, prompt: [{ type: "text", text: "again" }], idempotencyKey: KEY },
+  });
+  await expect(armed).toContainText("No fault armed");
+  const fired = armed.getByRole("list", { name: "Fired lately" });
+  await expect(fired).toContainText(
+    /Drop the next session\/prompt response in session .* · fired at \d\d:\d\d:\d\d on tap tap-b/,
+  );
+  await expect(page.locator("output.toolbar__notice")).toContainText("fired at");
+  await shoot(page, "fired");
 
   // the ⋯ button: "Delay…" fills the toolbar's form for the user to finish, and focuses the delay
   await row.getByRole("button", { name: "Faults for this row" }).click();
