@@ -148,7 +148,7 @@ test("a server on another port of 127.0.0.1 receives no credential after the UI 
   await expect(page.locator("body")).toContainText("Origin is not this hub");
 
   const rules = await hub.cli(["fault", "list", "--json"]);
-  expect(JSON.parse(rules.stdout)).toEqual([]);
+  expect(JSON.parse(rules.stdout).rules).toEqual([]);
 });
 
 test("the page can connect to its own hub only: the CSP blocks any other port", async ({ page }) => {

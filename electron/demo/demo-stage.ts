@@ -141,11 +141,14 @@ export class DemoStage {
         this.labelled.set(action.label, await client.send(action.text, action.withKey));
         return;
       case "arm": {
-        const r = await callOperation(this.parts.hub, "armFault", { spec: action.rule }).catch(
-          (err: Error) => {
-            throw new Error(`the hub refused the fault rule: ${err.message}`);
-          },
-        );
+        // on the demo's own tap only; the hub answers once the tap acknowledged the rule, so the
+        // step's next prompt cannot pass before the rule is in place
+        const tap = this.parts.watch.traceId;
+        if (tap === null) throw new Error("the demo's tap is not attached to the hub yet");
+        const spec = { ...action.rule, target: { tap } };
+        const r = await callOperation(this.parts.hub, "armFault", { spec }).catch((err: Error) => {
+          throw new Error(`the hub refused the fault rule: ${err.message}`);
+        });
         this.armed.push(r.rule.id);
         return;
       }

@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ArmedFault } from "../../shared/faults/armed-fault.js";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { FaultRuleSet } from "../../shared/faults/fault-rule-set.js";
+import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import type { HubReply } from "../../shared/hub/ui-wire.js";
 import { classifyFrame } from "../../shared/protocol/frame.js";
 import { TRACE_FORMAT } from "../../shared/trace/record.js";
 import { createHubLink, type HubLink } from "../tap/hub-link/hub-link.js";
+import { TapSocket } from "../tap/hub-link/tap-socket.js";
 import { connectUiProbe, type UiProbe } from "../tools/testing/ui-probe.js";
 import { type RunningHub, startHub } from "./hub-server.js";
 
@@ -50,7 +53,12 @@ describe("fault rules from UI to tap and back", () => {
     ui.send({
       t: "fault-arm",
       ref: "a1",
-      spec: { action: "drop-request", match: { method: "session/prompt" }, count: 2 },
+      spec: {
+        action: "drop-request",
+        match: { method: "session/prompt" },
+        count: 2,
+        target: { tap: link.stats().traceId },
+      },
     });
     const reply = (await ui.waitFor((m) => m.t === "reply" && m.ref === "a1")) as HubReply;
     expect(reply.ok).toBe(true);
@@ -87,7 +95,14 @@ describe("fault rules from UI to tap and back", () => {
     const rulesNow = await fetch(`http://127.0.0.1:${hub.port}/api/faults`, {
       headers: { Authorization: `Bearer ${hub.token}` },
     });
-    expect(await rulesNow.json()).toEqual({ rules: [] });
+    const board = (await rulesNow.json()) as { rules: unknown[]; recent: ArmedFault[] };
+    expect(board.rules).toEqual([]);
+    // the used-up rule left the armed list and says where and how often it fired
+    expect(board.recent[0]).toMatchObject({
+      state: "used",
+      fired: 2,
+      lastFired: { traceId: link.stats().traceId },
+    });
   });
 
   it("delivers an immediate rule once to the attached taps, then disarms it", async () => {
@@ -98,7 +113,7 @@ describe("fault rules from UI to tap and back", () => {
     const res = await fetch(`http://127.0.0.1:${hub.port}/api/faults`, {
       method: "POST",
       headers: { Authorization: `Bearer ${hub.token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ action: "restart-agent" }),
+      body: JSON.stringify({ action: "restart-agent", target: { all: true } }),
     });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ immediate: true, taps: 1, rule: { action: "restart-agent" } });
@@ -113,6 +128,72 @@ describe("fault rules from UI to tap and back", () => {
         ).json()) as { rules: unknown[] }
       ).rules,
     ).toEqual([]);
+  });
+
+  it("answers only once the tap acknowledged; a rule no tap acknowledges is refused and disarmed", async () => {
+    // the link acknowledges: the reply comes after the ack, and the board says armed
+    ui.send({
+      t: "fault-arm",
+      ref: "k1",
+      spec: { action: "drop-response", target: { tap: link.stats().traceId } },
+    });
+    const ok = (await ui.waitFor((m) => m.t === "reply" && m.ref === "k1")) as HubReply;
+    expect(ok).toMatchObject({
+      ok: true,
+      value: { fault: { state: "armed", taps: [{ traceId: link.stats().traceId, acked: true }] } },
+    });
+    // a tap that says hello but never acknowledges (an old or stuck tap)
+    const slowHub = await startHub({ tracesDir: join(dir, "slow"), flushMs: 10, faultAckTimeoutMs: 300 });
+    const seen: string[] = [];
+    const mute = new TapSocket(
+      { port: slowHub.port, token: slowHub.token },
+      { t: "hello", v: HUB_PROTOCOL_VERSION, tapId: "mute-tap-0001", header: { ...header, name: "mute" } },
+      { onMessage: (m) => seen.push(m.t), onClose: () => {}, log: () => {} },
+    );
+    try {
+      let traceId: string | undefined;
+      for (let i = 0; i < 100 && !traceId; i++) {
+        const taps = (await (
+          await fetch(`http://127.0.0.1:${slowHub.port}/api/taps`, {
+            headers: { Authorization: `Bearer ${slowHub.token}` },
+          })
+        ).json()) as { taps: { traceId: string; attached: boolean }[] };
+        traceId = taps.taps.find((t) => t.attached)?.traceId;
+        if (!traceId) await new Promise((r) => setTimeout(r, 20));
+      }
+      const res = await fetch(`http://127.0.0.1:${slowHub.port}/api/faults`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${slowHub.token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ action: "drop-response", target: { tap: traceId } }),
+      });
+      expect(res.status).toBe(409);
+      expect(await res.text()).toContain("tap mute did not acknowledge rule");
+      expect(seen).toContain("fault-rules"); // it was sent, just never acknowledged
+      const board = (await (
+        await fetch(`http://127.0.0.1:${slowHub.port}/api/faults`, {
+          headers: { Authorization: `Bearer ${slowHub.token}` },
+        })
+      ).json()) as { rules: unknown[] };
+      expect(board.rules).toEqual([]);
+    } finally {
+      await mute.close();
+      await slowHub.close();
+    }
+  });
+
+  it("refuses a rule with no target, or for a tap that is not attached", async () => {
+    for (const [spec, words] of [
+      [{ action: "drop-response" }, "a rule needs a target"],
+      [{ action: "drop-response", target: { tap: "nope" } }, "no tap nope is attached"],
+      [{ action: "drop-response", target: { all: false } }, "target must be"],
+    ] as const) {
+      const ref = `t-${words.length}`;
+      ui.send({ t: "fault-arm", ref, spec });
+      expect(await ui.waitFor((m) => m.t === "reply" && m.ref === ref)).toMatchObject({
+        ok: false,
+        error: expect.stringContaining(words),
+      });
+    }
   });
 
   it("answers bad UI commands with an error and never runs anything", async () => {

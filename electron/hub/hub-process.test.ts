@@ -116,6 +116,13 @@ function nextRules(
   });
 }
 
+const tapHeader = {
+  format: TRACE_FORMAT,
+  version: 1,
+  tool: "test",
+  startedAt: "2026-01-01T00:00:00Z",
+} as const;
+
 const frame = (seq: number): TraceRecord => ({
   type: "frame",
   seq,
@@ -135,6 +142,14 @@ describe("serve and fault (real processes)", { timeout: 120_000 }, () => {
     const rendezvous = join(runDir, "hub.json");
     expect(statSync(rendezvous).mode & 0o777).toBe(0o600);
 
+    // no tap yet: nothing to arm on
+    const none = await cli(["fault", "drop-response"]);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain("no tap is attached");
+    const link = createHubLink({ header: { ...tapHeader, name: "only" }, rendezvousPath: rendezvous });
+    links.push(link);
+    await nextAttach(link, true);
+
     const armed = await cli([
       "fault",
       "drop-response",
@@ -147,11 +162,12 @@ describe("serve and fault (real processes)", { timeout: 120_000 }, () => {
     ]);
     expect(armed).toMatchObject({ status: 0 });
     const id = armed.stdout.split("\t")[0] as string;
-    expect(armed.stdout).toContain("drop-response on=response method=session/prompt key=K-1 x2");
+    expect(armed.stdout).toContain("Drop the next 2 session/prompt responses with key K-1\ttap only (");
+    expect(armed.stdout).toContain("armed · 2 left");
     expect((await cli(["fault", "delay", "--delay-ms", "150", "--on", "request"])).status).toBe(0);
 
     const listed = await cli(["fault", "list", "--json"]);
-    const rules = JSON.parse(listed.stdout) as FaultRule[];
+    const rules = (JSON.parse(listed.stdout) as { rules: FaultRule[] }).rules;
     expect(rules.map((r) => r.action)).toEqual(["drop-response", "delay"]);
     expect(rules[0]).toMatchObject({
       id,
@@ -166,16 +182,16 @@ describe("serve and fault (real processes)", { timeout: 120_000 }, () => {
 
     expect((await cli(["fault", "disarm", id])).status).toBe(0);
     expect((await cli(["fault", "disarm", id])).status).toBe(2);
-    expect((await cli(["fault", "list"])).stdout).toContain("delay 150ms on=request x1");
+    expect((await cli(["fault", "list"])).stdout).toContain("Delay the next request by 150 ms");
     expect((await cli(["fault", "clear"])).stdout).toContain("disarmed 1 rule(s)");
     expect((await cli(["fault", "list"])).stdout).toContain("no fault rules armed");
 
     child.kill("SIGTERM");
     expect(await exited(child)).toBe(0);
     expect(existsSync(rendezvous)).toBe(false);
-    const none = await cli(["fault", "list"]);
-    expect(none.status).toBe(1);
-    expect(none.stderr).toContain("no hub is running");
+    const gone = await cli(["fault", "list"]);
+    expect(gone.status).toBe(1);
+    expect(gone.stderr).toContain("no hub is running");
   });
 
   it("fault takes the token from ACP_RI_TOKEN or the rendezvous file, never from its command line", async () => {
@@ -206,12 +222,15 @@ describe("serve and fault (real processes)", { timeout: 120_000 }, () => {
     const none = await cli(["fault", "list", "--hub", url.origin], elsewhere);
     expect(none.status).toBe(1);
     expect(none.stderr).toContain("ACP_RI_TOKEN");
+    const link = createHubLink({ header: tapHeader, hub: { port: Number(url.port), token } });
+    links.push(link);
+    await nextAttach(link, true);
     const armed = await cli(["fault", "kill-agent", "--hub", url.origin], {
       ...elsewhere,
       ACP_RI_TOKEN: token,
     });
     expect(armed.status).toBe(0);
-    expect(armed.stdout).toContain("kill-agent");
+    expect(armed.stdout).toContain("Kill the agent now");
   });
 
   it("refuses to start a second hub while one runs", async () => {

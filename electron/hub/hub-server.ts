@@ -7,7 +7,7 @@ import { HUB_PROTOCOL_VERSION, TAP_PATH, UI_PATH } from "../../shared/hub/protoc
 import { removeRendezvous, writeRendezvous } from "../hub-client/rendezvous.js";
 import { limitConnections } from "./connection-limits.js";
 import { EventFeed } from "./event-feed.js";
-import { FaultBoard } from "./fault-board.js";
+import { FAULT_ACK_TIMEOUT_MS, FaultBoard } from "./fault-board.js";
 import { createOperationHandlers } from "./operation-handlers.js";
 import { routeOperations } from "./operation-routes.js";
 import { type ConformanceControl, ConformancePort } from "./ports/conformance-port.js";
@@ -45,6 +45,8 @@ export interface HubOptions {
   readonly headersTimeoutMs?: number;
   /** Coalescing window of UI pushes in ms (default 25). */
   readonly flushMs?: number;
+  /** How long `armFault` waits for the target taps to acknowledge a rule (default 5000 ms). */
+  readonly faultAckTimeoutMs?: number;
   /** Largest accepted trace import (default 256 MiB). */
   readonly importLimitBytes?: number;
 }
@@ -88,9 +90,9 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     highWaterBytes: 8 << 20,
     traceIds: () => store.traceIds(),
   });
-  const board = new FaultBoard(hubId.slice(0, 4));
   let recordsIn = 0;
   const registry = new TapRegistry((id) => store.pathOf(id));
+  const board = new FaultBoard(hubId.slice(0, 4), { list: () => registry.list() });
   const taps = new TapEndpoint({
     hubId,
     store,
@@ -111,6 +113,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     status: () => info(),
     taps: () => taps.attached,
     tapList: () => registry.list(),
+    faultAckTimeoutMs: options.faultAckTimeoutMs ?? FAULT_ACK_TIMEOUT_MS,
     demo,
     conformance,
   });

@@ -58,6 +58,8 @@ export interface HandlerDeps {
   readonly taps: () => number;
   /** The `listTaps` answer: live and recent taps, newest first. */
   readonly tapList: () => OperationResult<"listTaps">["taps"];
+  /** How long `armFault` waits for the target taps to acknowledge. */
+  readonly faultAckTimeoutMs: number;
   readonly demo: DemoPort;
   readonly conformance: ConformancePort;
 }
@@ -72,11 +74,23 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
   const { board, store, demo, conformance } = deps;
   return {
     hubStatus: () => deps.status(),
-    listFaults: () => ({ rules: board.list() }),
-    armFault: ({ spec }) => {
+    listFaults: () => ({ rules: board.list(), ...board.views() }),
+    armFault: async ({ spec }) => {
       const r = board.arm(spec);
       if (!r.ok) throw new OperationFailure("invalid", r.error);
-      return { rule: r.rule, immediate: r.immediate, taps: deps.taps() };
+      // shown as armed only once every target holds it; a rule no tap took is not left behind
+      const acked = await board.whenAcked(r.rule.id, deps.faultAckTimeoutMs);
+      if (!acked.ok) {
+        board.disarm(r.rule.id);
+        throw new OperationFailure("conflict", `${acked.error}; the rule was disarmed`);
+      }
+      const view = [...board.views().faults, ...board.views().recent].find((f) => f.rule.id === r.rule.id);
+      return {
+        rule: r.rule,
+        immediate: r.immediate,
+        taps: view?.taps.length ?? 0,
+        ...(view && { fault: view }),
+      };
     },
     disarmFault: ({ id }) => {
       if (!board.disarm(id)) throw new OperationFailure("missing", `no armed rule ${id}`);

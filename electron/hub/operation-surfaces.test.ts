@@ -29,7 +29,7 @@ async function script(call: Surface): Promise<Map<OperationName, Outcome>> {
   };
   await step("hubStatus");
   const armed = await step("armFault", {
-    spec: { action: "drop-response", match: { method: "session/prompt" } },
+    spec: { action: "drop-response", match: { method: "session/prompt" }, target: { all: true } },
   });
   await step("listFaults");
   await step("disarmFault", { id: (armed?.rule as { id: string } | undefined)?.id ?? "none" });
@@ -124,11 +124,10 @@ describe("every operation of the table on every hub surface", () => {
   it("routes do what the table says: the trace read back is the trace imported, refusals name their reason", async () => {
     const seen = await script(overHttp);
     expect(seen.get("readTrace")).toEqual({ ok: true, value: { text: TRACE } });
-    expect(seen.get("listFaults")).toMatchObject({
-      ok: true,
-      value: { rules: [{ action: "drop-response" }] },
-    });
-    expect(seen.get("disarmFault")).toMatchObject({ ok: true });
+    // no tap is attached to this hub: a rule has nothing to be armed on, and says so
+    expect(seen.get("armFault")).toEqual({ ok: false, error: expect.stringContaining("no tap is attached") });
+    expect(seen.get("listFaults")).toEqual({ ok: true, value: { rules: [], faults: [], recent: [] } });
+    expect(seen.get("disarmFault")).toMatchObject({ ok: false, error: "no armed rule none" });
     expect(seen.get("demo")).toEqual({ ok: false, error: expect.stringContaining("no demo") });
     expect(seen.get("conformanceStart")).toEqual({ ok: false, error: "this hub runs no conformance suite" });
   });

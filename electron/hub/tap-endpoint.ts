@@ -1,5 +1,4 @@
 import type { WebSocket } from "ws";
-import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeTapMessage, type HubToTap } from "../../shared/hub/tap-wire.js";
 import type { EventFeed } from "./event-feed.js";
@@ -29,14 +28,16 @@ const INGEST_BYTES_PER_TURN = 1 << 20;
 /**
  * The hub side of the tap connections: a tap says `hello` (its id and trace header), then streams
  * `records` batches; the hub appends them to that tap's trace file, publishes them to UIs, acks
- * each batch, and pushes the armed fault rules on connect and on every change.
+ * each batch, and pushes the fault rules armed for that tap on connect and on every change; the tap
+ * acknowledges each list (`fault-ack`).
  */
 export class TapEndpoint {
-  private readonly sockets = new Set<WebSocket>();
+  /** Attached taps, each with its trace id (fault rules are sent to their targets only). */
+  private readonly sockets = new Map<WebSocket, string>();
   private readonly turns = new IngestTurns(INGEST_BYTES_PER_TURN);
 
   constructor(private readonly deps: TapEndpointDeps) {
-    deps.board.onChange((rules) => this.broadcastRules(rules));
+    deps.board.onChange(() => this.sendRules());
   }
 
   /** Number of taps attached right now. */
@@ -65,7 +66,7 @@ export class TapEndpoint {
         clearTimeout(helloTimer);
         tapId = m.tapId;
         trace = deps.store.attach(m.tapId, m.header);
-        this.sockets.add(ws);
+        this.sockets.set(ws, trace.traceId);
         send({
           t: "welcome",
           v: HUB_PROTOCOL_VERSION,
@@ -73,7 +74,7 @@ export class TapEndpoint {
           traceId: trace.traceId,
           lastSeq: trace.lastSeq,
         });
-        send({ t: "fault-rules", rules: deps.board.list() });
+        send({ t: "fault-rules", rules: deps.board.rulesFor(trace.traceId) });
         deps.feed.publish({
           kind: "tap-attached",
           traceId: trace.traceId,
@@ -82,9 +83,11 @@ export class TapEndpoint {
           at: Date.now(),
         });
         deps.taps.attached(trace.traceId, m.tapId, m.header, m.pid, trace.lastSeq);
+        deps.board.refresh();
         return;
       }
       if (!trace) return fail("hello first");
+      if (m.t === "fault-ack") return deps.board.ack(trace.traceId, m.ids, m.refused);
       if (m.dropped)
         deps.feed.publish({ kind: "tap-gap", traceId: trace.traceId, dropped: m.dropped, at: Date.now() });
       const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
@@ -92,7 +95,9 @@ export class TapEndpoint {
       if (stored.records.length > 0) deps.feed.publishRecords(trace.traceId, stored.lines, stored.bytes);
       deps.taps.records(trace.traceId, stored.records);
       for (const record of stored.records) {
-        if (record.type === "fault" && record.ruleId) deps.board.consume(record.ruleId);
+        // a delay's later `fate` record is the same application, not another one
+        if (record.type === "fault" && record.ruleId && record.fate === undefined)
+          deps.board.consume(record.ruleId, trace.traceId, record.ts);
       }
     };
     const lane = this.turns.lane(
@@ -111,6 +116,7 @@ export class TapEndpoint {
       if (trace && tapId) {
         deps.store.detach(tapId);
         deps.taps.detached(trace.traceId);
+        deps.board.refresh();
         deps.feed.publish({
           kind: "tap-detached",
           traceId: trace.traceId,
@@ -124,11 +130,14 @@ export class TapEndpoint {
 
   /** Closes every tap connection (hub shutdown). */
   closeAll(): void {
-    for (const ws of this.sockets) ws.close(1001, "hub shutting down");
+    for (const ws of this.sockets.keys()) ws.close(1001, "hub shutting down");
   }
 
-  private broadcastRules(rules: readonly FaultRule[]): void {
-    const text = JSON.stringify({ t: "fault-rules", rules } satisfies HubToTap);
-    for (const ws of this.sockets) ws.send(text);
+  /** Sends each attached tap the rules armed for it. */
+  private sendRules(): void {
+    for (const [ws, traceId] of this.sockets) {
+      const m: HubToTap = { t: "fault-rules", rules: this.deps.board.rulesFor(traceId) };
+      ws.send(JSON.stringify(m));
+    }
   }
 }

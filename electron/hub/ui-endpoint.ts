@@ -1,5 +1,4 @@
 import type { WebSocket } from "ws";
-import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeUiMessage, type HubToUi } from "../../shared/hub/ui-wire.js";
 import type { EventFeed } from "./event-feed.js";
@@ -25,7 +24,7 @@ export class UiEndpoint {
     private readonly demo?: DemoPort,
     private readonly conformance?: ConformancePort,
   ) {
-    board.onChange((rules) => this.broadcastRules(rules));
+    board.onChange(() => this.broadcast(this.boardMessage()));
     demo?.onStatus((status) => this.broadcast({ t: "demo-status", status }));
     conformance?.onStatus((b) => this.broadcast({ t: "conformance-status", board: b }));
   }
@@ -36,7 +35,7 @@ export class UiEndpoint {
     let unsubscribe: (() => void) | undefined;
     this.sockets.add(ws);
     send({ t: "hello", v: HUB_PROTOCOL_VERSION, hubId: this.hubId, ...this.feed.position() });
-    send({ t: "fault-rules", rules: this.board.list() });
+    send(this.boardMessage());
     const demoStatus = this.demo?.status();
     if (demoStatus) send({ t: "demo-status", status: demoStatus });
     const conformanceBoard = this.conformance?.status();
@@ -77,8 +76,8 @@ export class UiEndpoint {
     for (const ws of this.sockets) ws.close(1001, "hub shutting down");
   }
 
-  private broadcastRules(rules: readonly FaultRule[]): void {
-    this.broadcast({ t: "fault-rules", rules });
+  private boardMessage(): HubToUi {
+    return { t: "fault-rules", rules: this.board.list(), ...this.board.views() };
   }
 
   private broadcast(m: HubToUi): void {

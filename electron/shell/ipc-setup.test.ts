@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HubToUi } from "../../shared/hub/ui-wire.js";
+import { TRACE_FORMAT } from "../../shared/trace/record.js";
+import { createHubLink, type HubLink } from "../tap/hub-link/hub-link.js";
 import type { AppCore } from "./app-core.js";
 import { IPC_CHANNELS } from "./ipc-channels.js";
 import { type IpcCaller, type IpcRegistrar, setupEventStream, setupOperations } from "./ipc-setup.js";
@@ -19,11 +21,20 @@ function registrar() {
 
 let dir: string;
 let core: AppCore;
+let link: HubLink;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "acp-ri-ipc-"));
-  core = await startApp({ tracesDir: join(dir, "traces"), rendezvousPath: null });
+  core = await startApp({ tracesDir: join(dir, "traces"), rendezvousPath: join(dir, "hub.json") });
+  // a tap for the rules to be armed on (a rule always has one)
+  link = createHubLink({
+    header: { format: TRACE_FORMAT, version: 1, tool: "test", startedAt: "2026-01-01T00:00:00Z" },
+    rendezvousPath: join(dir, "hub.json"),
+    retryMinMs: 20,
+  });
+  await new Promise<void>((resolve) => link.onAttach((a) => a && resolve()));
 });
 afterEach(async () => {
+  await link.close(100);
   await core.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -34,7 +45,7 @@ describe("IPC feature modules over the in-process hub", () => {
     setupOperations(ipc, core);
     const caller = { webContentsId: 1, send() {} };
     const armed = (await call(IPC_CHANNELS.invoke, caller, "armFault", {
-      spec: { action: "delay", delayMs: 100, match: { method: "session/prompt" } },
+      spec: { action: "delay", delayMs: 100, match: { method: "session/prompt" }, target: { all: true } },
     })) as { ok: true; value: { rule: { id: string } } };
     expect(armed.ok).toBe(true);
     expect(await call(IPC_CHANNELS.invoke, caller, "disarmFault", { id: armed.value.rule.id })).toEqual({
@@ -81,7 +92,9 @@ describe("IPC feature modules over the in-process hub", () => {
       });
     call(IPC_CHANNELS.subscribe, caller, 0);
     await until(() => got.some((m) => m.t === "hello") && got.some((m) => m.t === "fault-rules"));
-    await call(IPC_CHANNELS.invoke, caller, "armFault", { spec: { action: "drop-request" } });
+    await call(IPC_CHANNELS.invoke, caller, "armFault", {
+      spec: { action: "drop-request", target: { all: true } },
+    });
     await until(() => got.some((m) => m.t === "fault-rules" && m.rules.length === 1));
     call(IPC_CHANNELS.unsubscribe, caller);
     const before = got.length;

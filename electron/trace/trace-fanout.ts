@@ -10,7 +10,10 @@ export type UnstampedRecord = TraceRecord extends infer R
   : never;
 
 /** The bytes-derived and marking fields of a frame record, for `TraceFanout.emitFrame`. */
-export type FrameFields = Pick<FrameRecord, "raw" | "encoding" | "flags" | "bytes" | "dropped" | "origin">;
+export type FrameFields = Pick<
+  FrameRecord,
+  "raw" | "encoding" | "flags" | "bytes" | "dropped" | "held" | "origin"
+>;
 
 type MutableFrameRecord = { -readonly [K in keyof FrameRecord]: FrameRecord[K] };
 
@@ -64,6 +67,7 @@ export class TraceFanout {
     if (fields.flags !== undefined) record.flags = fields.flags;
     if (fields.bytes !== undefined) record.bytes = fields.bytes;
     if (fields.dropped !== undefined) record.dropped = fields.dropped;
+    if (fields.held !== undefined) record.held = fields.held;
     if (fields.origin !== undefined) record.origin = fields.origin;
     for (const sink of this.sinks) {
       try {

@@ -44,6 +44,8 @@ export interface VirtualTableProps<T extends RowData> {
   /** Expand (`true`) or collapse (`false`) a row; rows without it are leaves. */
   readonly onExpand?: (row: T, open: boolean) => void;
   readonly isExpanded?: (row: T) => boolean | undefined;
+  /** Opens a row's context menu at a point: right-click on a row, or the menu key / Shift+F10 on the selected one. */
+  readonly onRowMenu?: (row: T, at: { readonly x: number; readonly y: number }) => void;
   /** Nesting level for `aria-level` (0 = top). */
   readonly depthOf?: (row: T) => number;
   /** Shown instead of the grid body while there are no rows. */
@@ -90,6 +92,16 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
     if (count === 0) return;
     const selectedIndex = selectedKey === undefined ? -1 : rows.findIndex((r) => getKey(r) === selectedKey);
     const selected = selectedIndex >= 0 ? rows[selectedIndex] : undefined;
+    if (
+      selected !== undefined &&
+      props.onRowMenu &&
+      (e.key === "ContextMenu" || (e.key === "F10" && e.shiftKey))
+    ) {
+      e.preventDefault();
+      const el = document.getElementById(`vrow-${getKey(selected)}`)?.getBoundingClientRect();
+      props.onRowMenu(selected, { x: el?.left ?? 0, y: el?.bottom ?? 0 });
+      return;
+    }
     if (selected !== undefined && props.onExpand) {
       const open = props.isExpanded?.(selected);
       if ((e.key === "ArrowRight" && open === false) || (e.key === "ArrowLeft" && open === true)) {
@@ -165,6 +177,15 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
                 aria-level={props.depthOf ? props.depthOf(row.original) + 1 : undefined}
                 style={{ height: rowHeight, transform: `translateY(${item.start - rowHeight}px)` }}
                 onClick={() => onSelect(row.original)}
+                onContextMenu={
+                  props.onRowMenu
+                    ? (e) => {
+                        e.preventDefault();
+                        onSelect(row.original);
+                        props.onRowMenu?.(row.original, { x: e.clientX, y: e.clientY });
+                      }
+                    : undefined
+                }
               >
                 {row.getAllCells().map((cell) => (
                   <td

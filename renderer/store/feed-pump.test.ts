@@ -74,7 +74,7 @@ describe("the feed pump", () => {
     const t = setup();
     const sc = new TraceScript().open(1).prompt(1, 1, "s", "hi", "K").inserted(1, 1, "m1");
     t.pump.push({ kind: "hub", message: { t: "events", events: events("a", sc, 1) } });
-    t.pump.push({ kind: "hub", message: { t: "fault-rules", rules: [] } });
+    t.pump.push({ kind: "hub", message: { t: "fault-rules", rules: [], faults: [], recent: [] } });
     t.pump.push({ kind: "hub", message: { t: "gap", after: 0, oldestSeq: 5, traceIds: [] } });
     expect(t.sets()).toBe(0);
     t.runFrames();

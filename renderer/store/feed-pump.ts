@@ -129,6 +129,8 @@ export function createFeedPump(
           for (const s of catalog.applyHubEvents(m.events as readonly HubEvent[])) touched.add(s);
         } else if (m.t === "fault-rules") {
           patch.rules = m.rules;
+          patch.faults = m.faults ?? [];
+          patch.recentFaults = m.recent ?? [];
         } else if (m.t === "demo-status") {
           patch.demo = m.status;
         } else if (m.t === "conformance-status") {

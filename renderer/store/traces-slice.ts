@@ -1,5 +1,6 @@
 /** The zustand slice of what the hub and imports brought: the traces, the one shown, and the armed fault rules. */
 import type { StateCreator } from "zustand";
+import type { ArmedFault } from "../../shared/faults/armed-fault.js";
 import type { FaultRule } from "../../shared/faults/fault-rule.js";
 import { EMPTY_VIEW, type TimelineView } from "../traces/timeline-view.js";
 import type { TraceEntry } from "../traces/trace-catalog.js";
@@ -29,6 +30,10 @@ export interface TracesSlice {
   readonly view: TimelineView;
   /** The hub's armed fault rules. */
   readonly rules: readonly FaultRule[];
+  /** The same with their target taps, acknowledgements and firings (the hub's board). */
+  readonly faults: readonly ArmedFault[];
+  /** Rules used up lately, newest first ("fired at ... on tap ..."). */
+  readonly recentFaults: readonly ArmedFault[];
   /**
    * Hub ring gaps (events gone before this window got them) whose traces are not reloaded from the
    * hub's files: counted while the reload runs, and kept when it failed.
@@ -60,6 +65,8 @@ export const tracesSlice =
     followNewest: true,
     view: EMPTY_VIEW,
     rules: [],
+    faults: [],
+    recentFaults: [],
     gaps: 0,
     paused: false,
     held: 0,

@@ -1,8 +1,10 @@
 /** The Timeline tab: submissions, other requests and malformed frames, expandable into attempts and frames. */
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { EmptyState } from "../components/EmptyState.js";
 import { VirtualTable } from "../components/VirtualTable.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
+import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js";
+import { hasFaultMenu } from "./row-faults.js";
 import { TIMELINE_COLUMNS } from "./timeline-columns.js";
 import { isFiltering, NO_FILTER } from "./timeline-filter.js";
 import { displayRows, type TimelineRow, topRows } from "./timeline-rows.js";
@@ -30,6 +32,15 @@ export function TimelineTable() {
     return displayRows(tops, isFiltering(filter) ? filter : undefined, expanded, recordOf);
   }, [tops, filter, expanded, catalog, traceId]);
 
+  const [menu, setMenu] = useState<RowMenuAt | null>(null);
+  const closeMenu = useCallback(() => {
+    setMenu(null);
+    document.querySelector<HTMLElement>('[aria-label="Timeline"]')?.focus();
+  }, []);
+  const onRowMenu = useCallback((row: TimelineRow, at: { x: number; y: number }) => {
+    if (hasFaultMenu(row)) setMenu({ row, ...at });
+  }, []);
+
   const hidden = useMemo(() => tops.length - rows.filter((r) => r.depth === 0).length, [tops, rows]);
 
   const onSelect = useCallback((r: TimelineRow) => select({ key: r.key, seq: r.seq }), [select]);
@@ -40,7 +51,8 @@ export function TimelineTable() {
   );
 
   return (
-    <>
+    <RowMenuContext.Provider value={setMenu}>
+      {menu ? <RowFaultMenu at={menu} onClose={closeMenu} /> : null}
       {hidden > 0 ? (
         <p className="filter-hidden" role="status" aria-label="Rows hidden by filters">
           {hidden === tops.length ? "All " : ""}
@@ -62,6 +74,7 @@ export function TimelineTable() {
           onSelect(r);
         }}
         onExpand={onExpand}
+        onRowMenu={onRowMenu}
         isExpanded={isExpanded}
         depthOf={depthOf}
         rowHeight={largeText ? 36 : 28}
@@ -89,6 +102,6 @@ export function TimelineTable() {
           )
         }
       />
-    </>
+    </RowMenuContext.Provider>
   );
 }

@@ -24,6 +24,13 @@ export function outcomeLabel(o: Outcome): { label: string; tone: BadgeTone; titl
     case "lost":
       return { label: "lost", tone: "error", title: o.reason };
     case "dropped":
+      if (o.held)
+        return {
+          label: "held, never delivered",
+          tone: "error",
+          title:
+            "A delay fault held the Agent's answer and the connection closed (or the tap ended) first: the Client never saw it.",
+        };
       return {
         label: `dropped ${o.frame}`,
         tone: "error",

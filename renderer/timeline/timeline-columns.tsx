@@ -11,6 +11,8 @@ import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
 import { virtualColumnHelper } from "../components/VirtualTable.js";
 import { attemptLabel, outcomeLabel } from "./outcome-label.js";
+import { RowMenuButton } from "./RowFaultMenu.js";
+import { hasFaultMenu } from "./row-faults.js";
 import type { TimelineRow } from "./timeline-rows.js";
 
 const col = virtualColumnHelper<TimelineRow>();
@@ -77,6 +79,12 @@ function what(r: TimelineRow) {
 
 /** The timeline's columns (module scope, as react-table requires stable columns). */
 export const TIMELINE_COLUMNS = col.columns([
+  col.display({
+    id: "menu",
+    header: () => <span className="visually-hidden">Faults</span>,
+    size: 36,
+    cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
+  }),
   col.display({ id: "what", header: "Method / row", size: 190, cell: (c) => what(c.row.original) }),
   col.display({
     id: "verdict",

@@ -1,37 +1,130 @@
 /**
- * Fault buttons and the armed rules: each button arms one hub rule (optionally limited to a
- * method); the rules the hub holds are listed, each with a button that disarms it.
+ * The fault group of the toolbar: where rules go (the shown trace's tap by default, another live
+ * tap, or all live taps), every field of a rule, one button per action, and the hub's board: each
+ * armed rule in words with its tap and state, and the ones that fired lately. Kill and restart ask
+ * first, naming the pids.
  */
-import { useState } from "react";
-import { describeRule, type FaultRuleSpec } from "../../shared/faults/fault-rule.js";
+import { useEffect, useId, useRef } from "react";
+import {
+  type ArmedFault,
+  clockTime,
+  describeArmedFault,
+  describeRuleInWords,
+} from "../../shared/faults/armed-fault.js";
+import type { FaultRuleSpec } from "../../shared/faults/fault-rule.js";
 import { useOperation } from "../bridge/use-operation.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
-import { DEFAULT_FAULT_DELAY_MS, FAULT_BUTTONS, type FaultButton } from "./fault-catalogue.js";
+import { FAULT_BUTTONS, type FaultButton } from "./fault-catalogue.js";
+import { askFault, CONFIRMED_ACTIONS, faultConfirm, useFaultQuestion } from "./fault-confirm.js";
+import {
+  faultForm,
+  type LiveTap,
+  liveTaps,
+  resolveTarget,
+  specFor,
+  type TargetChoice,
+  tapWords,
+  useFaultForm,
+} from "./fault-form.js";
 
-function specFor(b: FaultButton, method: string, delayMs: number): FaultRuleSpec {
-  const m = method.trim();
-  if (!b.usesMethod) return { action: b.action };
-  const match = { ...(m !== "" && { method: m }), ...(b.action === "delay" && { on: "response" as const }) };
-  return { action: b.action, match, ...(b.action === "delay" && { delayMs }) };
+/** Arms `spec` on the hub, confirming first when it stops a process; returns when done or refused. */
+export function useArmFault(): (label: string, spec: FaultRuleSpec, taps: readonly LiveTap[]) => void {
+  const bridge = useBridge();
+  const run = useOperation();
+  return (label, spec, taps) => {
+    const all = spec.target !== undefined && "all" in spec.target;
+    const where = tapWords(taps, all);
+    const arm = () =>
+      void run(
+        `${label} on ${where}`,
+        () => bridge.armFault({ spec }),
+        (r) =>
+          `${describeRuleInWords(r.rule)}: ${
+            r.immediate
+              ? `done (acknowledged by ${r.taps} tap${r.taps === 1 ? "" : "s"})`
+              : "armed (acknowledged)"
+          }`,
+      );
+    if (!CONFIRMED_ACTIONS.has(spec.action)) return arm();
+    const pids = taps.flatMap((t) => t.agentPids);
+    const names = all ? `all live taps (${taps.length})` : taps.map((t) => `tap ${t.name}`).join(", ");
+    askFault({
+      text: `${label}: ${spec.action === "kill-agent" ? "SIGKILL" : "SIGKILL and respawn"} ${
+        pids.length === 0 ? "the agent (no agent running now)" : `agent pid ${pids.join(", ")}`
+      } of ${names}?`,
+      confirmLabel: pids.length === 0 ? label : `${label} (pid ${pids.join(", ")})`,
+      run: arm,
+    });
+  };
+}
+
+function FaultConfirmBar() {
+  const q = useFaultQuestion();
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (q) confirmRef.current?.focus();
+  }, [q]);
+  if (!q) return null;
+  const close = () => faultConfirm.setState({ question: null });
+  return (
+    <div
+      className="fault-confirm"
+      role="alertdialog"
+      aria-label="Confirm fault"
+      onKeyDown={(e) => {
+        if (e.key === "Escape") close();
+      }}
+    >
+      <span>{q.text}</span>{" "}
+      <button
+        ref={confirmRef}
+        type="button"
+        onClick={() => {
+          close();
+          q.run();
+        }}
+      >
+        {q.confirmLabel}
+      </button>{" "}
+      <button type="button" onClick={close}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+function firedWords(f: ArmedFault): string {
+  return `${describeRuleInWords(f.rule)} · fired at ${f.lastFired ? clockTime(f.lastFired.at) : "?"} on tap ${f.lastFired?.name ?? "?"}`;
 }
 
 function ArmedRules() {
-  const rules = useInspector((s) => s.rules);
+  const faults = useInspector((s) => s.faults);
+  const recent = useInspector((s) => s.recentFaults);
+  const setNotice = useInspector((s) => s.setNotice);
   const bridge = useBridge();
   const run = useOperation();
+  // a toast when a rule fires: the newest firing, once
+  const last = recent[0];
+  const lastKey = last?.lastFired ? `${last.rule.id}@${last.lastFired.at}` : undefined;
+  const seen = useRef<string | undefined>(lastKey);
+  useEffect(() => {
+    if (lastKey === seen.current) return;
+    seen.current = lastKey;
+    if (last?.lastFired) setNotice({ tone: "info", text: firedWords(last) });
+  }, [lastKey, last, setNotice]);
   return (
     <section className="armed" aria-label="Armed fault rules">
-      {rules.length === 0 ? (
+      {faults.length === 0 ? (
         <span className="muted">No fault armed.</span>
       ) : (
         <ul>
-          {rules.map((r) => (
-            <li key={r.id}>
-              <code>{r.id}</code> {describeRule(r)}{" "}
+          {faults.map((f) => (
+            <li key={f.rule.id} data-state={f.state}>
+              {describeArmedFault(f)} <code className="muted">{f.rule.id}</code>{" "}
               <button
                 type="button"
-                aria-label={`Disarm ${r.id}`}
-                onClick={() => run(`Disarm ${r.id}`, () => bridge.disarmFault({ id: r.id }))}
+                aria-label={`Disarm ${f.rule.id}`}
+                onClick={() => run(`Disarm ${f.rule.id}`, () => bridge.disarmFault({ id: f.rule.id }))}
               >
                 Disarm
               </button>
@@ -39,55 +132,149 @@ function ArmedRules() {
           ))}
         </ul>
       )}
+      {recent.length > 0 ? (
+        <ul aria-label="Fired lately">
+          {recent.slice(0, 3).map((f) => (
+            <li key={f.rule.id} className="muted">
+              {firedWords(f)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </section>
+  );
+}
+
+function targetValue(c: TargetChoice): string {
+  return typeof c === "string" ? c : `tap:${c.tap}`;
+}
+
+function TargetPicker({ live, shownLive }: { live: readonly LiveTap[]; shownLive: LiveTap | undefined }) {
+  const target = useFaultForm((s) => s.target);
+  return (
+    <label title="The tap the rule goes to. The hub sends it to that tap only.">
+      On{" "}
+      <select
+        aria-label="Arm on"
+        value={targetValue(target)}
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          faultForm.getState().set({ target: v === "shown" || v === "all" ? v : { tap: v.slice(4) } });
+        }}
+      >
+        <option value="shown">
+          {shownLive ? `shown trace: ${tapWords([shownLive], false)}` : "shown trace (its tap is not live)"}
+        </option>
+        {live
+          .filter((t) => t.traceId !== shownLive?.traceId)
+          .map((t) => (
+            <option key={t.traceId} value={`tap:${t.traceId}`}>
+              {tapWords([t], false)}
+            </option>
+          ))}
+        <option value="all" disabled={live.length === 0}>
+          all live taps ({live.length})
+        </option>
+      </select>
+    </label>
+  );
+}
+
+function RuleFields() {
+  const f = useFaultForm((s) => s);
+  const filled = useFaultForm((s) => s.filled);
+  const delayRef = useRef<HTMLInputElement>(null);
+  const groupId = useId();
+  useEffect(() => {
+    if (filled > 0) delayRef.current?.focus();
+  }, [filled]);
+  const set = f.set;
+  return (
+    <span className="fault-fields" id={groupId}>
+      <label title="Drop and delay act only on this method (empty: any).">
+        Method <input size={14} value={f.method} onChange={(e) => set({ method: e.currentTarget.value })} />
+      </label>
+      <label title="params.sessionId (empty: any session)">
+        Session{" "}
+        <input size={10} value={f.sessionId} onChange={(e) => set({ sessionId: e.currentTarget.value })} />
+      </label>
+      <label title="params.idempotencyKey (empty: any key, or none)">
+        Key <input size={10} value={f.key} onChange={(e) => set({ key: e.currentTarget.value })} />
+      </label>
+      <label title="Fire on the request or on its response (the drop buttons fix this).">
+        Frame{" "}
+        <select
+          aria-label="Frame"
+          value={f.on}
+          onChange={(e) => set({ on: e.currentTarget.value as typeof f.on })}
+        >
+          <option value="">default</option>
+          <option value="request">request</option>
+          <option value="response">response</option>
+        </select>
+      </label>
+      <label title="Fire on the next N matching frames.">
+        Count{" "}
+        <input
+          type="number"
+          min={1}
+          max={1_000_000}
+          value={f.count}
+          onChange={(e) =>
+            set({ count: Math.max(1, Math.min(1_000_000, Math.round(Number(e.currentTarget.value) || 1))) })
+          }
+        />
+      </label>
+      <label>
+        Delay ms{" "}
+        <input
+          ref={delayRef}
+          type="number"
+          min={0}
+          max={600_000}
+          step={100}
+          value={f.delayMs}
+          onChange={(e) =>
+            set({ delayMs: Math.max(0, Math.min(600_000, Math.round(Number(e.currentTarget.value) || 0))) })
+          }
+        />
+      </label>
+    </span>
   );
 }
 
 /** The fault group of the toolbar. */
 export function FaultControls({ disabled }: { disabled: boolean }) {
-  const bridge = useBridge();
-  const run = useOperation();
-  const [method, setMethod] = useState("session/prompt");
-  const [delayMs, setDelayMs] = useState(DEFAULT_FAULT_DELAY_MS);
+  const traces = useInspector((s) => s.traces);
+  const shown = useInspector((s) => s.traceId);
+  const setNotice = useInspector((s) => s.setNotice);
+  const armFault = useArmFault();
+  const on = useFaultForm((s) => s.on);
+  const live = liveTaps(traces);
+  const shownLive = live.find((t) => t.traceId === shown);
+  const press = (b: FaultButton) => {
+    const form = faultForm.getState();
+    const where = resolveTarget(form.target, shown, live);
+    if ("error" in where) return setNotice({ tone: "error", text: `${b.label}: ${where.error}` });
+    armFault(b.label, specFor(b, form, where.target), where.taps);
+  };
   return (
     <fieldset className="toolbar__group toolbar__faults">
       <legend className="visually-hidden">Fault injection</legend>
-      <label title="Drop and delay buttons act only on this method (empty: any).">
-        Method <input size={14} value={method} onChange={(e) => setMethod(e.currentTarget.value)} />
-      </label>
-      <label>
-        Delay ms{" "}
-        <input
-          type="number"
-          min={0}
-          max={600_000}
-          step={100}
-          value={delayMs}
-          onChange={(e) =>
-            setDelayMs(Math.max(0, Math.min(600_000, Math.round(Number(e.currentTarget.value) || 0))))
-          }
-        />
-      </label>
+      <TargetPicker live={live} shownLive={shownLive} />
+      <RuleFields />
       {FAULT_BUTTONS.map((b) => (
         <button
           key={b.action}
           type="button"
           title={b.explanation}
           disabled={disabled}
-          onClick={() =>
-            run(
-              b.label,
-              () => bridge.armFault({ spec: specFor(b, method, delayMs) }),
-              (r) =>
-                r.immediate
-                  ? `sent now${r.taps === undefined ? "" : ` to ${r.taps} tap${r.taps === 1 ? "" : "s"}`}`
-                  : `armed ${r.rule.id}`,
-            )
-          }
+          onClick={() => press(b)}
         >
-          {b.label}
+          {b.action === "delay" && on === "request" ? "Delay next request" : b.label}
         </button>
       ))}
+      <FaultConfirmBar />
       <ArmedRules />
     </fieldset>
   );

@@ -41,6 +41,7 @@ describe("how the trace picker words a trace", () => {
       status: "ended",
       startedAt: null,
       agent: "agent exited (code 0)",
+      agentPids: [],
       records: 3,
       verdicts: { ok: 0, violation: 0, clientIssue: 0 },
     };

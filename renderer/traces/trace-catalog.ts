@@ -27,6 +27,8 @@ export interface TraceEntry {
   readonly startedAt: string | null;
   /** `agent pid 4242`, `agent exited (code 0)`, ... */
   readonly agent: string;
+  /** The agent processes alive, as the tap's records say (fault confirmations name them). */
+  readonly agentPids: readonly number[];
   /** Records of the trace this window has seen (Clear does not lower it). */
   readonly records: number;
   readonly verdicts: VerdictSummary;
@@ -60,6 +62,7 @@ export function traceEntry(s: LoadedTrace): TraceEntry {
     status: imported ? "file" : s.life.status(s.attached),
     startedAt: startOf(s.header),
     agent: describeAgent(s.life.snapshot()),
+    agentPids: s.life.snapshot().agentPids,
     records: s.life.records,
     verdicts: verdictSummary(s.view.verdictCounts),
   };

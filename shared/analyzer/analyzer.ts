@@ -46,6 +46,10 @@ export class Analyzer {
 
   private readonly malformed: MalformedRow[] = [];
   private readonly problems: TraceProblem[] = [];
+  /** Answers a `delay` holds, by seq, until their fate record. */
+  private readonly heldAnswers = new Map<number, { r: FrameRecord; frame: ResponseFrame }>();
+  /** Requests a `delay` holds, by seq, until their fate record. */
+  private readonly heldRequests = new Map<number, { conn: number; id: string | number }>();
   private readonly changes = new ChangeSet();
   private readonly ctx: RowContext = {
     revision: () => this.revision,
@@ -116,6 +120,10 @@ export class Analyzer {
       case "agent-stderr":
         this.lifecycle.stderr(record);
         break;
+      case "fault":
+        if (record.fate !== undefined && record.frameSeq !== undefined)
+          this.onHeldFate(record.frameSeq, record.fate === "released", record.detail);
+        break;
       default:
         break;
     }
@@ -178,6 +186,14 @@ export class Analyzer {
       return;
     }
     if (r.dir === "agent->client") this.prompts.scanForLeaks(frame.message, r.seq);
+    if (r.held) {
+      // held by a `delay`: an answer counts once its fate says it was released; a request was sent
+      if (frame.kind === "result" || frame.kind === "error") {
+        this.heldAnswers.set(r.seq, { r, frame });
+        return;
+      }
+      if (frame.kind === "request") this.heldRequests.set(r.seq, { conn: r.conn, id: frame.id });
+    }
     switch (frame.kind) {
       case "request":
         if (frame.method === "session/prompt" && r.dir === "client->agent") this.prompts.sent(r, frame);
@@ -202,11 +218,37 @@ export class Analyzer {
     this.prompts.notified(r, frame);
   }
 
-  private onResponse(r: FrameRecord, frame: ResponseFrame): void {
+  /** A frame a `delay` held got its fate: a released answer is taken now, one never delivered is dropped; a request never delivered is lost. */
+  private onHeldFate(frameSeq: number, released: boolean, detail: string | undefined): void {
+    const answer = this.heldAnswers.get(frameSeq);
+    if (answer) {
+      this.heldAnswers.delete(frameSeq);
+      this.onResponse(answer.r, answer.frame, !released);
+      return;
+    }
+    const request = this.heldRequests.get(frameSeq);
+    if (!request) return;
+    this.heldRequests.delete(frameSeq);
+    if (released) return;
+    const p = this.pending.take(request.conn, "client->agent", request.id);
+    const lost: Outcome = {
+      kind: "lost",
+      reason: `held by a delay and never delivered to the Agent (${detail ?? "no release"})`,
+      seq: frameSeq,
+    };
+    if (p?.kind === "prompt") this.prompts.lost(p, lost);
+    else if (p) this.requests.lost(p.row, lost);
+  }
+
+  private onResponse(r: FrameRecord, frame: ResponseFrame, heldNeverDelivered = false): void {
     const id = frame.id;
     const p = id === null ? undefined : this.pending.take(r.conn, opposite(r.dir), id);
     const answer = outcomeOfResponse(frame, p?.kind === "prompt");
-    const outcome: Outcome = r.dropped ? { kind: "dropped", frame: "response", seq: r.seq, answer } : answer;
+    const outcome: Outcome = heldNeverDelivered
+      ? { kind: "dropped", frame: "response", seq: r.seq, answer, held: true }
+      : r.dropped
+        ? { kind: "dropped", frame: "response", seq: r.seq, answer }
+        : answer;
     if (!p) {
       this.requests.unmatched(r, id, outcome);
       return;

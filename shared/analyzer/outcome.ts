@@ -76,6 +76,8 @@ export function describeOutcome(outcome: Outcome): string {
     case "lost":
       return `lost (${outcome.reason})`;
     case "dropped":
+      if (outcome.held)
+        return `held by a delay and never delivered (Agent answered ${outcome.answer ? describeOutcome(outcome.answer) : "?"})`;
       return outcome.frame === "request"
         ? "dropped (request swallowed by fault injection)"
         : `dropped (response swallowed by fault injection; Agent answered ${outcome.answer ? describeOutcome(outcome.answer) : "?"})`;

@@ -39,6 +39,8 @@ export type Outcome =
       readonly frame: "request" | "response";
       readonly seq: number;
       readonly answer?: Outcome;
+      /** A `delay` held the response and it was never delivered (the connection closed or the tap ended first). */
+      readonly held?: true;
     };
 
 /** The kinds of `Outcome`. */

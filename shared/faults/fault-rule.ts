@@ -38,9 +38,18 @@ export interface FaultMatch {
   readonly on?: FaultTrigger;
 }
 
+/**
+ * Which taps a hub rule is for: one tap, by the hub's id for it (the trace id `taps` lists), or,
+ * only when asked for explicitly, every tap attached when the rule is armed. The hub sends a rule
+ * to its targets only. Rules armed on the command line (`proxy --fault`) have none.
+ */
+export type FaultTarget = { readonly tap: string } | { readonly all: true };
+
 /** A rule as a user asks for it (CLI, UI): no id yet, defaults not applied. */
 export interface FaultRuleSpec {
   readonly action: FaultAction;
+  /** Required by the hub; absent on `proxy --fault`. */
+  readonly target?: FaultTarget;
   readonly match?: FaultMatch;
   /** Fire on the next N matching frames, then disarm (default 1). */
   readonly count?: number;
@@ -57,6 +66,8 @@ export interface FaultRule {
   /** How many more matching frames it fires on; the rule is disarmed when this reaches 0. */
   readonly count: number;
   readonly delayMs?: number;
+  /** The taps it was armed on (see `FaultTarget`); absent for `proxy --fault` rules. */
+  readonly target?: FaultTarget;
   /** When the rule was armed, ISO 8601. */
   readonly armedAt: string;
 }

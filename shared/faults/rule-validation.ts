@@ -3,6 +3,7 @@ import {
   FAULT_ACTIONS,
   type FaultAction,
   type FaultMatch,
+  type FaultTarget,
   type FaultTrigger,
   MAX_FAULT_COUNT,
   MAX_FAULT_DELAY_MS,
@@ -14,6 +15,7 @@ export interface NormalizedFaultSpec {
   readonly match: FaultMatch;
   readonly count: number;
   readonly delayMs?: number;
+  readonly target?: FaultTarget;
 }
 
 /** The outcome of validating untrusted rule input (from the CLI, the UI or the wire). */
@@ -21,7 +23,7 @@ export type FaultSpecCheck =
   | { readonly ok: true; readonly spec: NormalizedFaultSpec }
   | { readonly ok: false; readonly error: string };
 
-const SPEC_FIELDS = new Set(["action", "match", "count", "delayMs"]);
+const SPEC_FIELDS = new Set(["action", "match", "count", "delayMs", "target"]);
 const MATCH_FIELDS = new Set(["method", "sessionId", "idempotencyKey", "on"]);
 const FIXED_TRIGGER: Partial<Record<FaultAction, FaultTrigger>> = {
   "drop-response": "response",
@@ -69,6 +71,19 @@ function checkMatch(action: FaultAction, raw: unknown): { match: FaultMatch } | 
   return { match };
 }
 
+/** Checks a rule's target: `{tap: ID}` or `{all: true}`. */
+function checkTarget(raw: unknown): { target?: FaultTarget } | { error: string } {
+  if (raw === undefined) return {};
+  const wrong = { error: 'target must be {"tap": ID} or {"all": true}' };
+  if (!isRecord(raw)) return wrong;
+  const keys = Object.keys(raw);
+  if (keys.length !== 1) return wrong;
+  if (keys[0] === "all") return raw.all === true ? { target: { all: true } } : wrong;
+  if (keys[0] !== "tap") return wrong;
+  const e = checkText("target.tap", raw.tap, 200);
+  return e ? { error: e } : { target: { tap: raw.tap as string } };
+}
+
 /** Validates an untrusted rule spec (strict: unknown fields are errors) and applies defaults. */
 export function checkFaultSpec(input: unknown): FaultSpecCheck {
   if (!isRecord(input)) return fail("a fault rule must be a JSON object");
@@ -94,9 +109,17 @@ export function checkFaultSpec(input: unknown): FaultSpecCheck {
   } else if (delayMs !== undefined) {
     return fail("delayMs is only for the delay action");
   }
+  const t = checkTarget(input.target);
+  if ("error" in t) return fail(t.error);
   return {
     ok: true,
-    spec: { action: a, match: m.match, count, ...(a === "delay" && { delayMs: delayMs as number }) },
+    spec: {
+      action: a,
+      match: m.match,
+      count,
+      ...(a === "delay" && { delayMs: delayMs as number }),
+      ...(t.target && { target: t.target }),
+    },
   };
 }
 

@@ -23,8 +23,19 @@ export interface TapRecords {
   readonly dropped?: number;
 }
 
+/**
+ * Tap -> hub, after every `fault-rules`: the ids of the rules of that list the tap now holds (an
+ * immediate one: carried out), and those it refused as invalid. The hub shows a rule as armed only
+ * once every tap it was sent to acknowledged it.
+ */
+export interface TapFaultAck {
+  readonly t: "fault-ack";
+  readonly ids: readonly string[];
+  readonly refused?: readonly string[];
+}
+
 /** Every message a tap sends. */
-export type TapToHub = TapHello | TapRecords;
+export type TapToHub = TapHello | TapRecords | TapFaultAck;
 
 /** Hub -> tap, answer to `hello`: the trace the records go to and the last tap seq the hub already has. */
 export interface HubWelcome {
@@ -41,7 +52,7 @@ export interface HubAck {
   readonly upTo: number;
 }
 
-/** Hub -> tap and hub -> UI: the full list of armed fault rules, sent on connect and on every change. */
+/** Hub -> tap: the full list of fault rules armed for this tap, sent on connect and on every change (UIs get the board, see ui-wire.ts). */
 export interface HubFaultRules {
   readonly t: "fault-rules";
   readonly rules: readonly FaultRule[];
@@ -88,6 +99,13 @@ export function decodeTapMessage(text: string): TapToHub | string {
     if (m.dropped !== undefined && (typeof m.dropped !== "number" || m.dropped < 0))
       return "dropped must be a non-negative number";
     return m as unknown as TapRecords;
+  }
+  if (m.t === "fault-ack") {
+    const ids = (v: unknown) =>
+      Array.isArray(v) && v.length <= 10_000 && v.every((x) => typeof x === "string");
+    if (!ids(m.ids) || (m.refused !== undefined && !ids(m.refused)))
+      return "fault-ack needs ids (and refused) as arrays of rule ids";
+    return m as unknown as TapFaultAck;
   }
   return `unknown tap message type ${JSON.stringify(m.t)}`;
 }

@@ -16,6 +16,7 @@ import {
   parseConformanceStart,
 } from "../conformance/conformance-run.js";
 import { type DemoCommand, type DemoStatus, parseDemoCommand } from "../demo/demo-wire.js";
+import type { ArmedFault } from "../faults/armed-fault.js";
 import type { FaultRule, FaultRuleSpec } from "../faults/fault-rule.js";
 import type { TraceSummary } from "../hub/hub-event.js";
 import type { TapSummary } from "../hub/tap-summary.js";
@@ -74,8 +75,14 @@ export const OPERATIONS = {
     http: route("GET", "/api/hub"),
     ws: "hub-status",
   }),
-  listFaults: operation<{ readonly rules: readonly FaultRule[] }>()({
-    summary: "the armed fault rules with their remaining counts",
+  listFaults: operation<{
+    readonly rules: readonly FaultRule[];
+    /** The armed rules with their target taps, acknowledgements and firings. */
+    readonly faults: readonly ArmedFault[];
+    /** Rules used up lately (newest first), with when and on which tap they fired. */
+    readonly recent: readonly ArmedFault[];
+  }>()({
+    summary: "the armed fault rules with their target taps, remaining counts and firings",
     parse: noArgs,
     http: route("GET", "/api/faults"),
     ws: "fault-list",
@@ -84,10 +91,13 @@ export const OPERATIONS = {
     readonly rule: FaultRule;
     /** True for a rule that acts at once (kill or restart now) and is then removed. */
     readonly immediate: boolean;
-    /** Taps attached when it was armed. */
+    /** How many taps it was armed on (and that acknowledged it). */
     readonly taps: number;
+    /** The rule on the board: its taps by name and pid, its state. */
+    readonly fault?: ArmedFault;
   }>()({
-    summary: "arms a fault rule on every attached tap (the spec is checked in full by the hub)",
+    summary:
+      "arms a fault rule on its target (one tap, or all live taps) and answers once every target acknowledged it",
     parse: (a) =>
       isObject(a.spec) ? { spec: a.spec as unknown as FaultRuleSpec } : { error: "spec must be an object" },
     http: route("POST", "/api/faults", { body: "spec", status: 201 }),

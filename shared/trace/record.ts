@@ -64,6 +64,11 @@ export interface FrameRecord extends RecordBase {
   /** True when the inspector's fault injection swallowed this frame instead of forwarding it. */
   readonly dropped?: true;
   /**
+   * True when a `delay` rule held this frame: it is recorded when it was held, and a later `fault`
+   * record with this record's seq as `frameSeq` and a `fate` says whether it was released or never delivered.
+   */
+  readonly held?: true;
+  /**
    * `"tap"`: the tap itself wrote this frame to the agent, or consumed the agent's answer to it
    * (the `initialize` it replays after restarting the agent); the client never sent or saw it.
    */
@@ -123,6 +128,14 @@ export interface FaultRecord extends RecordBase {
   /** The `seq` of the frame the fault acted on, when it acted on one. */
   readonly frameSeq?: number;
   readonly detail?: string;
+  /**
+   * Only on the second record of a `delay`: what became of the frame held since the first one (which
+   * has no `fate`, and is the one application). `released`: forwarded after `heldMs`;
+   * `undelivered`: the connection closed, or the tap ended, first, so the frame never reached its peer.
+   */
+  readonly fate?: "released" | "undelivered";
+  /** With `fate`: how long the frame was held, ms. */
+  readonly heldMs?: number;
 }
 
 /** Something the tap itself wants on the record: a trace gap, a write error it recovered from, ... */

@@ -1,5 +1,11 @@
 import { parseArgs } from "node:util";
-import { describeRule, FAULT_ACTIONS } from "../../../shared/faults/fault-rule.js";
+import {
+  describeFaultState,
+  describeRuleInWords,
+  describeTargets,
+} from "../../../shared/faults/armed-fault.js";
+import { FAULT_ACTIONS, type FaultTarget } from "../../../shared/faults/fault-rule.js";
+import type { TapSummary } from "../../../shared/hub/tap-summary.js";
 import { OperationRefused } from "../../../shared/ops/call-over-http.js";
 import {
   callOperation,
@@ -11,19 +17,25 @@ import {
 } from "../../hub-client/hub-client.js";
 import { type CliCommand, CliError } from "../command.js";
 import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
+import { tapTable } from "./taps.js";
 
 const HELP = `Usage:
-  acp-retry-inspector fault <action> [--method M] [--session S] [--key K] [--on request|response]
-                                     [--count N] [--delay-ms D]
+  acp-retry-inspector fault <action> [--tap ID|NAME | --all] [--method M] [--session S] [--key K]
+                                     [--on request|response] [--count N] [--delay-ms D]
   acp-retry-inspector fault list [--json]
   acp-retry-inspector fault disarm <rule-id>
   acp-retry-inspector fault clear
 
-Arms, lists and disarms fault rules on the running hub; every proxy attached to it applies them.
+Arms, lists and disarms fault rules on the running hub. Each rule is for one tap (a running
+\`proxy\`): --tap names it by the ID or the NAME \`acp-retry-inspector taps\` lists. --all arms it
+on every tap attached now. With exactly one tap attached, neither is needed; with several and
+neither given, fault lists them and exits 2. The hub sends a rule to its target only, and fault
+waits (up to 5 s) until that tap acknowledges holding it before it says "armed".
 Actions: ${FAULT_ACTIONS.join(", ")}.
   drop-response      swallow the agent's answer (recorded as dropped)
   drop-request       the agent never receives the client's request
-  delay              hold the matching frame --delay-ms milliseconds
+  delay              hold the matching frame --delay-ms milliseconds (recorded when held; its
+                     release, or the connection closing first, is recorded too)
   disconnect-client  close the client's connection (the stdio tap exits)
   kill-agent         SIGKILL the agent
   restart-agent      SIGKILL the agent, respawn the same command, replay the client's initialize
@@ -31,6 +43,8 @@ A lifecycle action without any match applies at once. Otherwise the rule fires o
 matching frames (default 1); a response matches by the request it answers.
 
 Options:
+  --tap ID|NAME    the tap to arm on (see \`acp-retry-inspector taps\`)
+  --all            every tap attached now
   --method M       JSON-RPC method, e.g. session/prompt
   --session S      params.sessionId
   --key K          params.idempotencyKey
@@ -40,10 +54,16 @@ Options:
   --hub URL        the hub to talk to, http://127.0.0.1:PORT (default: the one in the rendezvous file)
   --json           machine-readable output
 
+\`fault list\` shows each armed rule in words with its tap and state ("armed · 1 left", "waiting
+for tap X to acknowledge"), then the rules used up lately ("fired at 12:03:04 on tap X").
+
 The hub's token is read from the rendezvous file, or from the ${TOKEN_ENV} environment variable
 when set (needed for a --hub other than the rendezvous file's). It is never taken from the command
 line, which every user of this machine can read (ps): there is no --token, and a --hub URL that
-carries one is refused.`;
+carries one is refused.
+
+Exit status: 0 done, 1 no hub reachable, the hub refused, or the tap did not acknowledge,
+2 usage error (unknown action, bad option, no such tap, several taps and no --tap or --all).`;
 
 /** Refuses a token on the command line before anything else, saying where it goes instead. */
 function refuseTokenInArgv(args: readonly string[]): void {
@@ -65,6 +85,8 @@ function parse(args: string[]) {
         on: { type: "string" },
         count: { type: "string" },
         "delay-ms": { type: "string" },
+        tap: { type: "string" },
+        all: { type: "boolean" },
         hub: { type: "string" },
         json: { type: "boolean" },
       },
@@ -92,10 +114,19 @@ async function run(
   /** One tab-separated row; each cell made terminal safe on its own, so the tabs stay columns. */
   const row = (...cells: string[]) => out(cells.map((c) => terminalSafe(c)).join("\t"));
   if (verb === "list") {
-    const { rules } = await callOperation(target, "listFaults");
-    if (values.json) out(terminalSafeJson(rules, 2));
-    else if (rules.length === 0) out("no fault rules armed");
-    else for (const rule of rules) row(rule.id, describeRule(rule), `armed ${rule.armedAt}`);
+    const board = await callOperation(target, "listFaults");
+    if (values.json) {
+      out(terminalSafeJson(board, 2));
+      return 0;
+    }
+    const faults = board.faults ?? [];
+    if (faults.length === 0) out("no fault rules armed");
+    for (const f of faults)
+      row(f.rule.id, describeRuleInWords(f.rule), describeTargets(f), describeFaultState(f));
+    const recent = board.recent ?? [];
+    if (recent.length > 0) out("recently used:");
+    for (const f of recent)
+      row(f.rule.id, describeRuleInWords(f.rule), describeTargets(f), describeFaultState(f));
     return 0;
   }
   if (verb === "clear") {
@@ -121,13 +152,42 @@ async function run(
     ...(values.count !== undefined && { count: integer("--count", values.count) }),
     ...(values["delay-ms"] !== undefined && { delayMs: integer("--delay-ms", values["delay-ms"]) }),
   };
-  const r = await callOperation(target, "armFault", { spec });
+  const r = await callOperation(target, "armFault", {
+    spec: { ...spec, target: await chooseTap(target, values) },
+  });
   if (values.json) out(terminalSafeJson(r));
-  else if (r.immediate) row(r.rule.id, describeRule(r.rule), `sent to ${r.taps} proxy(ies)`);
-  else row(r.rule.id, describeRule(r.rule));
-  if (r.immediate && r.taps === 0)
-    process.stderr.write("acp-retry-inspector: no proxy is attached, so nothing was affected\n");
+  else if (r.fault)
+    row(r.rule.id, describeRuleInWords(r.rule), describeTargets(r.fault), describeFaultState(r.fault));
+  else row(r.rule.id, describeRuleInWords(r.rule));
   return 0;
+}
+
+/** The rule's target from --tap / --all, or the one tap attached; a usage error (exit 2) listing the taps otherwise. */
+async function chooseTap(hub: HubTarget, values: ReturnType<typeof parse>["values"]): Promise<FaultTarget> {
+  if (values.all && values.tap !== undefined) throw new CliError("give --tap or --all, not both", 2);
+  if (values.all) return { all: true };
+  const { taps } = await callOperation(hub, "listTaps");
+  const live = taps.filter((t) => t.attached);
+  const list = () => (live.length === 0 ? "no tap is attached to the hub" : tapTable(live));
+  if (values.tap !== undefined) {
+    const byId = live.find((t) => t.traceId === values.tap);
+    if (byId) return { tap: byId.traceId };
+    const byName = live.filter((t) => t.name === values.tap);
+    if (byName.length === 1) return { tap: (byName[0] as TapSummary).traceId };
+    throw new CliError(
+      byName.length > 1
+        ? `${byName.length} attached taps are named ${terminalSafe(values.tap)}; give its ID:\n${tapTable(byName)}`
+        : `no attached tap has the ID or name ${terminalSafe(values.tap)}; attached taps:\n${list()}`,
+      2,
+    );
+  }
+  if (live.length === 1) return { tap: (live[0] as TapSummary).traceId };
+  if (live.length === 0)
+    throw new CliError("no tap is attached to the hub, so there is nothing to arm a rule on", 1);
+  throw new CliError(
+    `${live.length} taps are attached; say which with --tap ID|NAME, or --all for every one:\n${list()}`,
+    2,
+  );
 }
 
 /** `acp-retry-inspector fault`: arm, list and disarm fault rules on the running hub. */
@@ -151,7 +211,8 @@ export const faultCommand: CliCommand = {
     } catch (err) {
       if (err instanceof HubAddressRefused) throw new CliError(err.message, 2);
       if (err instanceof HubUnreachable) throw new CliError(err.message, 1);
-      // Refused before sending (0), bad input (400) or no such rule (404): the user's mistake, exit 2.
+      // Refused before sending (0), bad input (400) or no such rule (404): the user's mistake, exit 2;
+      // a tap that never acknowledged (409) is not.
       if (err instanceof OperationRefused)
         throw new CliError(err.message, [0, 400, 404].includes(err.status) ? 2 : 1);
       throw err;

@@ -38,6 +38,8 @@ export class ConnectionFaults {
   private releaseHold: (() => void) | null = null;
   private readonly tapReplies = new Map<string, () => void>();
   private replays = 0;
+  /** Frames held by a `delay`, each with how to settle it. */
+  private readonly holds = new Set<(released: boolean, why: string) => void>();
 
   constructor(
     readonly conn: number,
@@ -95,6 +97,48 @@ export class ConnectionFaults {
     }
   }
 
+  /**
+   * A `delay`: the frame is recorded now (`held`) with its `fault` record, and a second `fault`
+   * record with a `fate` follows when it is released, or when `settleHolds` finds it still held.
+   */
+  private holdFrame(rule: FaultRule, delayMs: number): FrameDecision {
+    let frameSeq: number | undefined;
+    const since = Date.now();
+    const hold = new Promise<boolean>((resolve) => {
+      const settle = (released: boolean, why: string) => {
+        clearTimeout(timer);
+        this.holds.delete(settle);
+        const heldMs = Date.now() - since;
+        this.trace.emit({
+          type: "fault",
+          action: rule.action,
+          ruleId: rule.id,
+          conn: this.conn,
+          ...(frameSeq !== undefined && { frameSeq }),
+          fate: released ? "released" : "undelivered",
+          heldMs,
+          detail: released ? `released after ${heldMs} ms` : `never delivered: ${why}`,
+        });
+        resolve(released);
+      };
+      const timer = setTimeout(() => settle(true, ""), delayMs);
+      this.holds.add(settle);
+    });
+    return {
+      forward: true,
+      hold,
+      recorded: (seq) => {
+        frameSeq = seq;
+        this.injector.apply(rule, this.conn, seq, `holding ${delayMs} ms`);
+      },
+    };
+  }
+
+  /** Every frame still held is never delivered (`why`: the connection closed, the tap was stopped); each gets its `fate` record. */
+  settleHolds(why: string): void {
+    for (const settle of [...this.holds]) settle(false, why);
+  }
+
   /** Keeps the connection's books (ledger, last `initialize`) and applies the hold, the tap's own replies and the armed rules. */
   private decide(f: TapFrame): FrameDecision | Promise<FrameDecision> {
     if (f.dir === "client->agent" && this.hold) {
@@ -118,19 +162,8 @@ export class ConnectionFaults {
     switch (decision.action) {
       case "forward":
         return FORWARD;
-      case "delay": {
-        const { rule, delayMs } = decision;
-        return new Promise((resolve) =>
-          setTimeout(
-            () =>
-              resolve({
-                forward: true,
-                recorded: (seq) => this.injector.apply(rule, this.conn, seq, `held ${delayMs} ms`),
-              }),
-            delayMs,
-          ),
-        );
-      }
+      case "delay":
+        return this.holdFrame(decision.rule, decision.delayMs);
       default: {
         const { rule } = decision;
         return { forward: false, recorded: (seq) => this.injector.apply(rule, this.conn, seq) };

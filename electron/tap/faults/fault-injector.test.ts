@@ -56,7 +56,7 @@ const line = (method: string, id?: number) =>
   `{"jsonrpc":"2.0",${id === undefined ? "" : `"id":${id},`}"method":"${method}"}\n`;
 
 describe("FaultInjector in a stdio tap", () => {
-  it("is idle (fast path) until a rule is armed; delays keep order and are recorded after their frame", async () => {
+  it("is idle (fast path) until a rule is armed; delays keep order, are recorded when held, then released", async () => {
     const t = echoTap();
     expect(t.faults.armed()).toBe(false);
     t.faults.armLocal([rule("cli-1", { delayMs: 80, match: { method: "slow", on: "request" } })]);
@@ -67,11 +67,16 @@ describe("FaultInjector in a stdio tap", () => {
     t.clientIn.end();
     await within(run, 10_000, "the tap to end");
     expect(t.output()).toBe(line("slow") + line("fast"));
-    const fault = t.records.find((r): r is FaultRecord => r.type === "fault");
-    expect(fault).toMatchObject({ action: "delay", ruleId: "cli-1", conn: 1, detail: "held 80 ms" });
+    const [fault, fate] = t.records.filter((r): r is FaultRecord => r.type === "fault");
+    expect(fault).toMatchObject({ action: "delay", ruleId: "cli-1", conn: 1, detail: "holding 80 ms" });
     const delayed = t.records.find((r) => r.seq === fault?.frameSeq) as FrameRecord;
     expect(delayed.raw).toBe(line("slow").trim());
-    expect(delayed.dir).toBe("client->agent");
+    expect(delayed).toMatchObject({ dir: "client->agent", held: true });
+    expect(fate).toMatchObject({ action: "delay", ruleId: "cli-1", frameSeq: delayed.seq, fate: "released" });
+    expect(fate?.heldMs).toBeGreaterThanOrEqual(70);
+    // the frame behind the held one waited: it is recorded after the release
+    const fast = t.records.find((r) => r.type === "frame" && r.raw === line("fast").trim()) as FrameRecord;
+    expect(fast.seq).toBeGreaterThan(fate?.seq ?? Number.POSITIVE_INFINITY);
     expect(t.faults.armed()).toBe(false); // count 1: used up
   });
 

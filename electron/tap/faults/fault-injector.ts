@@ -54,9 +54,15 @@ export class FaultInjector implements ArmedRules {
     return faults;
   }
 
-  /** Forgets a connection that closed. */
-  release(conn: number): void {
+  /** Forgets a connection that closed; a frame it still held is never delivered. */
+  release(conn: number, why = "the connection closed"): void {
+    this.connections.get(conn)?.faults.settleHolds(why);
     this.connections.delete(conn);
+  }
+
+  /** The tap is ending: every frame still held on any connection is never delivered. */
+  settleAllHolds(why: string): void {
+    for (const { faults } of this.connections.values()) faults.settleHolds(why);
   }
 
   /** Decides one frame by the armed rules (command-line first), consuming a use of the rule that fires. */

@@ -24,6 +24,12 @@ export interface FrameFate {
   readonly forward: boolean;
   readonly mark?: "dropped" | "tap";
   readonly recorded?: (frameSeq: number) => void;
+  /**
+   * A held frame (a `delay` rule): it is recorded now, marked `held`, `recorded` runs now, and its
+   * bytes go on only if `hold` resolves true (released); false means it is never delivered. Later
+   * frames of that direction wait behind it, in order.
+   */
+  readonly hold?: Promise<boolean>;
 }
 
 /** What happens to a frame: forwarded as is, swallowed (recorded with `dropped: true`), or a `FrameFate`. */

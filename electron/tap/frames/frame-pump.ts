@@ -23,6 +23,8 @@ export interface FramePumpOptions {
   readonly policy?: FramePolicy;
   /** Called once, after the source ended and its last line was recorded and forwarded. */
   readonly onEnd: () => void;
+  /** Called once when the source ends or fails, before the lines still waiting (e.g. behind a held frame) are moved. */
+  readonly onSourceEnd?: () => void;
   /** Called once if the destination fails (e.g. the peer closed its end); frames are still recorded. */
   readonly onDestError?: (err: Error) => void;
 }
@@ -67,6 +69,7 @@ export class FramePump {
     const finish = () => {
       if (this.ended) return;
       this.ended = true;
+      this.o.onSourceEnd?.();
       this.endDue = true;
       this.take(this.splitter.end());
     };
@@ -145,11 +148,15 @@ export class FramePump {
         if (decision instanceof Promise) {
           this.out.send();
           return decision.then((d) => {
-            this.apply(line.bytes, evidence, d);
-            return this.move(lines, i + 1) ?? undefined;
+            const held = this.apply(line.bytes, evidence, d);
+            return (held ?? Promise.resolve()).then(() => this.move(lines, i + 1) ?? undefined);
           });
         }
-        this.apply(line.bytes, evidence, decision);
+        const held = this.apply(line.bytes, evidence, decision);
+        if (held) {
+          this.out.send();
+          return held.then(() => this.move(lines, i + 1) ?? undefined);
+        }
       } else if (line.kind === "oversize-part") {
         this.out.add(line.bytes);
       } else {
@@ -160,17 +167,27 @@ export class FramePump {
     return this.backpressure();
   }
 
-  /** Records a line as decided, then adds its bytes to what this read forwards (unless swallowed). */
-  private apply(bytes: Buffer, evidence: FrameEvidence, decision: FrameDecision): void {
+  /**
+   * Records a line as decided, then adds its bytes to what this read forwards (unless swallowed).
+   * A held line is recorded now and its bytes added once its hold is released: the promise returned.
+   */
+  private apply(bytes: Buffer, evidence: FrameEvidence, decision: FrameDecision): Promise<void> | null {
     const fate = decision === "forward" ? FORWARD_FATE : decision === "drop" ? DROP_FATE : decision;
-    const fields = fate.forward
-      ? evidence
-      : fate.mark === "tap"
-        ? { ...evidence, origin: "tap" as const }
-        : { ...evidence, dropped: true as const };
+    const fields = fate.hold
+      ? { ...evidence, held: true as const }
+      : fate.forward
+        ? evidence
+        : fate.mark === "tap"
+          ? { ...evidence, origin: "tap" as const }
+          : { ...evidence, dropped: true as const };
     const record = this.o.trace.emitFrame(this.o.conn, this.o.dir, fields);
     fate.recorded?.(record.seq);
+    if (fate.hold)
+      return fate.hold.then((released) => {
+        if (released && fate.forward) this.out.add(bytes);
+      });
     if (fate.forward) this.out.add(bytes);
+    return null;
   }
 
   private backpressure(): Promise<void> | null {

@@ -11,8 +11,17 @@ import { WebSocket } from "ws";
 import { takeFragmentToken } from "../../../shared/hub/hub-auth.js";
 import { UI_PATH } from "../../../shared/hub/protocol-version.js";
 import type { FrameRecord, TraceRecord } from "../../../shared/trace/record.js";
-import { cliPath } from "../../tools/testing/cli.js";
-import { analyze, demoAgent, demoClient, exited, faultCli, Scratch, startHub } from "../testing/peers.js";
+import {
+  analyze,
+  demoAgent,
+  demoClient,
+  exited,
+  faultCli,
+  Scratch,
+  startFront,
+  startHub,
+  stopFront,
+} from "../testing/peers.js";
 import { SCRIPTED_AGENT, traceEvents, traceRecords, within } from "../testing/proxy-run.js";
 
 let scratch: Scratch;
@@ -155,35 +164,46 @@ describe("proxy and hub as real processes", { timeout: 90_000 }, () => {
     expect(missing.filter((f) => !f.raw.includes('"batch":"two"'))).toEqual([]);
   });
 
-  it("applies a rule armed with `serve` + `fault`, and the hub counts it as used", async () => {
+  it("applies a rule armed with `serve` + `fault` on the one attached tap, and the hub counts it as used", async () => {
     const hub = await startHub(scratch, scratch.path("traces"));
+    const trace = scratch.path("hub-fault.jsonl");
+    const front = await startFront(scratch, ["--trace", trace], demoAgent(scratch, "--turn-ms", "100"));
+    await within(
+      (async () => {
+        const attached = (rs: TraceRecord[]) =>
+          rs.some((r) => r.type === "note" && r.text.startsWith("attached to the hub"));
+        while (!attached(await traceRecords(trace).catch(() => [])))
+          await new Promise((r) => setTimeout(r, 50));
+      })(),
+      15_000,
+      "the front to attach to the hub",
+    );
+    // one tap attached: no --tap needed; the answer comes once the tap acknowledged
     const armed = await faultCli(scratch, ["drop-response", "--method", "session/prompt", "--json"]);
     const ruleId = (JSON.parse(armed) as { rule: { id: string } }).rule.id;
+    expect(JSON.parse(armed)).toMatchObject({ fault: { state: "armed", taps: [{ acked: true }] } });
     expect(await faultCli(scratch, ["list"])).toContain(ruleId);
 
-    const trace = scratch.path("hub-fault.jsonl");
     const report = await demoClient(scratch, [
       "--timeout",
       "4000",
       "--no-wait-idle",
-      "--",
-      process.execPath,
-      cliPath(),
-      "proxy",
-      "--trace",
-      trace,
-      "--",
-      ...demoAgent(scratch, "--turn-ms", "100"),
+      "--url",
+      front.wsUrl,
+      "--token-file",
+      front.tokenFile,
     ]);
     expect(report.ok).toBe(true);
+    await stopFront(front.child);
     const records = await traceRecords(trace);
-    expect(records.filter((r) => r.type === "fault")).toMatchObject([
-      { action: "drop-response", ruleId, conn: 1 },
-    ]);
+    expect(records.filter((r) => r.type === "fault")).toMatchObject([{ action: "drop-response", ruleId }]);
     const model = await analyze(scratch, trace);
-    expect(model.submissions[0]?.attempts[0]?.outcome).toMatchObject({ kind: "dropped", frame: "response" });
-    expect(model.submissions[0]?.verdicts.map((v) => v.name)).toEqual(["deduplicated"]);
-    expect(await faultCli(scratch, ["list"])).toContain("no fault rules armed");
+    const attempts = model.submissions.flatMap((s) => s.attempts);
+    expect(attempts[0]?.outcome).toMatchObject({ kind: "dropped", frame: "response" });
+    expect(model.submissions.flatMap((s) => s.verdicts.map((v) => v.name))).toContain("deduplicated");
+    const listed = await faultCli(scratch, ["list"]);
+    expect(listed).toContain("no fault rules armed");
+    expect(listed).toContain(ruleId); // among the recently used, with where it fired
     hub.child.kill("SIGTERM");
   });
 });

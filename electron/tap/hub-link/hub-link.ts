@@ -166,12 +166,14 @@ export function createHubLink(options: HubLinkOptions): HubLink {
         else flush();
         return;
       }
-      case "fault-rules":
-        emit(
-          ruleListeners,
-          m.rules.filter((r) => checkFaultRule(r)),
-        );
+      case "fault-rules": {
+        const valid = m.rules.filter((r) => checkFaultRule(r));
+        emit(ruleListeners, valid);
+        // the listeners installed them (and carried out the immediate ones): say so to the hub
+        const refused = m.rules.filter((r) => !valid.includes(r)).map((r) => String(r?.id));
+        ws?.send({ t: "fault-ack", ids: valid.map((r) => r.id), ...(refused.length > 0 && { refused }) });
         return;
+      }
       case "error":
         log(`hub link: hub refused: ${m.message}`);
         return;

@@ -71,7 +71,10 @@ export class UpstreamRelay {
       });
       this.upstream = link;
       const upstreamOut = new LineOutbox((line) => link.send(line));
-      void closed.then(() => upstreamIn.end());
+      void closed.then((why) => {
+        faults?.settleHolds(`the agent's connection closed (${why})`);
+        upstreamIn.end();
+      });
       const agentDone = new Promise<void>((resolve) => {
         new FramePump({
           source: upstreamIn,
@@ -92,6 +95,7 @@ export class UpstreamRelay {
         trace,
         maxFrameBytes: MAX_FRAME_BYTES,
         policy: faults?.policy,
+        onSourceEnd: () => faults?.settleHolds("the client closed the connection"),
         onEnd: () => {
           if (!this.clientOpen) return;
           this.clientOpen = false;

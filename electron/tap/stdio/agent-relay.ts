@@ -88,6 +88,7 @@ export class AgentRelay {
         trace,
         maxFrameBytes: this.o.maxFrameBytes ?? MAX_FRAME_BYTES,
         policy: this.connFaults?.policy ?? this.o.policy,
+        onSourceEnd: () => this.connFaults?.settleHolds("the client closed the connection"),
         onEnd: () => {
           if (!this.clientOpen) return;
           this.clientOpen = false;
@@ -135,6 +136,7 @@ export class AgentRelay {
 
   /** Passes a signal the tap received on to the agent. */
   kill(signal: NodeJS.Signals): void {
+    this.connFaults?.settleHolds(`the tap received ${signal}`);
     this.agent?.kill(signal);
   }
 
@@ -143,6 +145,7 @@ export class AgentRelay {
     if (!this.clientOpen) return;
     this.clientOpen = false;
     this.clientPump?.stop();
+    this.connFaults?.settleHolds(`the client's connection was closed (${reason})`);
     this.o.trace.emit({ type: "conn-close", conn: this.o.conn, reason });
     this.closeClient();
     this.agent?.child.stdin.end();
@@ -229,6 +232,7 @@ export class AgentRelay {
         level: "warn",
         text: `the agent exited but its stdout/stderr stayed open for ${AGENT_STDIO_GRACE_MS} ms (a child process still holds them); closing them`,
       });
+      this.connFaults?.settleHolds("the agent exited and its output closed");
       agent.child.stdout.destroy();
       agent.child.stderr.destroy();
       await drained;

@@ -3,9 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { TRACE_FORMAT } from "../../../shared/trace/record.js";
 import { callOperation } from "../../hub-client/hub-client.js";
 import { rendezvousPath } from "../../hub-client/hub-paths.js";
 import { userDir } from "../../platform/user-dirs.js";
+import { createHubLink, type HubLink } from "../../tap/hub-link/hub-link.js";
 import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { defaultTraceDir, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 import { cliPath } from "./cli.js";
@@ -13,7 +15,9 @@ import { USER_DIR_VARIABLES } from "./hermetic-dirs.js";
 
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
-afterEach(() => {
+const links: HubLink[] = [];
+afterEach(async () => {
+  for (const l of links.splice(0)) await l.close(100);
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
@@ -61,8 +65,21 @@ describe("the test suite's per-user folders", () => {
       token: string;
     };
     const target = { base: `http://127.0.0.1:${port}`, token };
+    // The user's own tap, and a rule armed on every tap the hub has.
+    const userTap = createHubLink({
+      header: {
+        format: TRACE_FORMAT,
+        version: 1,
+        tool: "test",
+        startedAt: new Date().toISOString(),
+        name: "user-tap",
+      },
+      hub: { port, token },
+    });
+    links.push(userTap);
+    await new Promise<void>((resolve) => userTap.onAttach((a) => a && resolve()));
     await callOperation(target, "armFault", {
-      spec: { action: "drop-response", match: { method: "session/prompt" } },
+      spec: { action: "drop-response", match: { method: "session/prompt" }, target: { all: true } },
     });
 
     // The suite: the same home, with the suite's folders on top (inherited, as every test's children are).
@@ -97,7 +114,8 @@ describe("the test suite's per-user folders", () => {
       .map((l) => JSON.parse(l) as { type: string });
     expect(records.filter((r) => r.type === "fault" || r.type === "note")).toEqual([]);
     const status = await callOperation(target, "hubStatus");
-    expect({ taps: status.taps, recordsIn: status.recordsIn }).toEqual({ taps: 0, recordsIn: 0 });
+    expect({ taps: status.taps, recordsIn: status.recordsIn }).toEqual({ taps: 1, recordsIn: 0 });
+    expect((await callOperation(target, "listTaps")).taps.map((t) => t.name)).toEqual(["user-tap"]);
     expect((await callOperation(target, "listFaults")).rules).toHaveLength(1);
   });
 });
