@@ -35,16 +35,20 @@ export function convertAcpInspectorJsonl(text: string): Conversion {
   let first: number | null = null;
   let lastTs = 0;
   let opened = false;
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
+  for (const [i, line] of text.split("\n").entries()) {
+    if (line.trim() === "") continue;
     const where = `line ${i + 1}`;
     let e: Record<string, unknown>;
     try {
       e = JSON.parse(line);
     } catch {
-      return b.unreadable(lastTs, where, "not JSON", line);
+      b.unreadable(lastTs, where, "not JSON", line);
+      continue;
     }
-    if (e === null || typeof e !== "object" || Array.isArray(e)) return b.unreadable(lastTs, where, "not an object", line);
+    if (e === null || typeof e !== "object" || Array.isArray(e)) {
+      b.unreadable(lastTs, where, "not an object", line);
+      continue;
+    }
     const at = epochMs(e.ts);
     if (at !== null && first === null) first = at;
     // The trace model's clock never goes backwards: an earlier or missing time keeps the last one.
@@ -55,11 +59,17 @@ export function convertAcpInspectorJsonl(text: string): Conversion {
       b.push({ type: "conn-open", ts, conn: 1, transport: "stdio", peer: "ACP-inspector recording" });
     }
     const dir = inspectorDirection(e.direction);
-    if (!dir) return b.unreadable(ts, where, `unknown direction ${JSON.stringify(e.direction)}`, line);
-    if (typeof e.json !== "string") return b.unreadable(ts, where, '"json" is not a string', line);
+    if (!dir) {
+      b.unreadable(ts, where, `unknown direction ${JSON.stringify(e.direction)}`, line);
+      continue;
+    }
+    if (typeof e.json !== "string") {
+      b.unreadable(ts, where, '"json" is not a string', line);
+      continue;
+    }
     if (at === null) b.problems.push(`${where}: no readable ts (kept the previous time)`);
     b.frame(ts, 1, dir, e.json);
-  });
+  }
   return b.done({ format: ACP_INSPECTOR_JSONL, lacks: [] }, isoTime(first ?? 0), {
     transport: "stdio",
     name: "ACP-inspector recording",

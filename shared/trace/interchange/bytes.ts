@@ -29,7 +29,10 @@ export function utf8Decode(bytes: Uint8Array): string | null {
       if (c === undefined || (c & 0xc0) !== 0x80) return null;
       cp = (cp << 6) | (c & 0x3f);
     }
-    if ((n === 2 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) || (n === 3 && (cp < 0x10000 || cp > 0x10ffff)))
+    if (
+      (n === 2 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) ||
+      (n === 3 && (cp < 0x10000 || cp > 0x10ffff))
+    )
       return null;
     chunk.push(cp);
     if (chunk.length >= 0x4000) {
@@ -51,7 +54,8 @@ export function utf8Encode(text: string): Uint8Array {
     if (cp < 0x80) out.push(cp);
     else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
     else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
-    else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+    else
+      out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
   }
   return Uint8Array.from(out);
 }

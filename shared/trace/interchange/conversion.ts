@@ -4,7 +4,6 @@
  * is also kept in the trace as a `note` or a flagged frame, so nothing is lost).
  */
 import { classifyFrame } from "../../protocol/frame.js";
-import { bytesBase64, utf8Decode } from "./bytes.js";
 import {
   type Direction,
   type FrameFlag,
@@ -15,6 +14,7 @@ import {
   type TraceHeader,
   type TraceRecord,
 } from "../record.js";
+import { bytesBase64, utf8Decode } from "./bytes.js";
 
 /** A source converted to our trace model. */
 export interface Conversion {
@@ -48,12 +48,27 @@ export class RecordBuilder {
   }
 
   /** A frame given as bytes: text when they are UTF-8, else base64 flagged `not-utf8`. */
-  frameBytes(ts: number, conn: number, dir: Direction, bytes: Uint8Array, extra: Partial<FrameRecord> = {}): void {
+  frameBytes(
+    ts: number,
+    conn: number,
+    dir: Direction,
+    bytes: Uint8Array,
+    extra: Partial<FrameRecord> = {},
+  ): void {
     const text = utf8Decode(bytes);
     if (text !== null) this.frame(ts, conn, dir, text, extra);
     else {
       const flags = [...new Set<FrameFlag>(["malformed", "not-utf8", ...(extra.flags ?? [])])];
-      this.push({ type: "frame", ts, conn, dir, raw: bytesBase64(bytes), encoding: "base64", ...extra, flags });
+      this.push({
+        type: "frame",
+        ts,
+        conn,
+        dir,
+        raw: bytesBase64(bytes),
+        encoding: "base64",
+        ...extra,
+        flags,
+      });
     }
   }
 
@@ -61,7 +76,12 @@ export class RecordBuilder {
   unreadable(ts: number, where: string, why: string, entry: unknown): void {
     const text = typeof entry === "string" ? entry : safeJson(entry);
     this.problems.push(`${where}: ${why}`);
-    this.push({ type: "note", ts, level: "warn", text: `not imported as a frame (${where}: ${why}): ${text}` });
+    this.push({
+      type: "note",
+      ts,
+      level: "warn",
+      text: `not imported as a frame (${where}: ${why}): ${text}`,
+    });
   }
 
   /** The finished conversion. */

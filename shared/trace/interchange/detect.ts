@@ -5,7 +5,12 @@
 import { TRACE_FORMAT } from "../record.js";
 
 /** Every format `analyze`, `convert` and the UI's Import read. */
-export type InterchangeFormat = typeof TRACE_FORMAT | "zed-log" | "sacp-trace" | "acp-inspector-jsonl" | "har";
+export type InterchangeFormat =
+  | typeof TRACE_FORMAT
+  | "zed-log"
+  | "sacp-trace"
+  | "acp-inspector-jsonl"
+  | "har";
 
 /** A format, or why the text is none of them. */
 export type Detection = { readonly format: InterchangeFormat } | { readonly error: string };
@@ -52,11 +57,21 @@ export function detectFormat(text: string): Detection {
     if (typeof first.type === "string" && SACP_TYPES.has(first.type) && "from" in first && "to" in first)
       return { format: "sacp-trace" };
     if (typeof first.format === "string")
-      return { error: `the first line is a "${first.format}" header, not a "${TRACE_FORMAT}" one; ${SUPPORTED}` };
+      return {
+        error: `the first line is a "${first.format}" header, not a "${TRACE_FORMAT}" one; ${SUPPORTED}`,
+      };
     return { error: `the first line is a JSON object of no known format; ${SUPPORTED}` };
   }
   // A multi-line JSON object: a HAR names its "log" among the first keys.
   if (/^\{\s*"log"\s*:\s*\{/.test(body)) return { format: "har" };
+  // A first line longer than the prefix read: go by the keys each writer puts first.
+  if (!body.includes("\n")) {
+    if (/^\{\s*"format"\s*:\s*"acp-retry-inspector-trace"/.test(body)) return { format: TRACE_FORMAT };
+    if (/^\{\s*"type"\s*:\s*"(request|response|notification)"\s*,\s*"ts"/.test(body))
+      return { format: "sacp-trace" };
+    if (/^\{\s*"ts"\s*:\s*("[^"]*"|[0-9.]+)\s*,\s*"direction"\s*:/.test(body))
+      return { format: "acp-inspector-jsonl" };
+  }
   return { error: `the first line is not a JSON object of a known format; ${SUPPORTED}` };
 }
 

@@ -29,7 +29,8 @@ export const HAR = "har";
 export type HarStyle = "websocket" | "http";
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | null => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : null);
+const obj = (v: unknown): Json | null =>
+  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : null;
 
 /** Per-frame metadata our export writes beside each frame's bytes. */
 interface FrameMeta {
@@ -57,7 +58,8 @@ function headerValue(headers: unknown, name: string): string | undefined {
   if (!Array.isArray(headers)) return undefined;
   for (const h of headers) {
     const o = obj(h);
-    if (o && typeof o.name === "string" && o.name.toLowerCase() === name && typeof o.value === "string") return o.value;
+    if (o && typeof o.name === "string" && o.name.toLowerCase() === name && typeof o.value === "string")
+      return o.value;
   }
   return undefined;
 }
@@ -72,7 +74,8 @@ export function sseEvents(text: string): string[] {
       data = null;
     } else if (line === "data" || line.startsWith("data:")) {
       const v = line.slice(5);
-      (data ??= []).push(v.startsWith(" ") ? v.slice(1) : v);
+      data ??= [];
+      data.push(v.startsWith(" ") ? v.slice(1) : v);
     }
   }
   if (data) events.push(data.join("\n"));
@@ -93,7 +96,9 @@ export function convertHar(doc: unknown): Conversion {
   const log = obj(obj(doc)?.log);
   const entries = Array.isArray(log?.entries) ? (log.entries as unknown[]) : [];
   const meta = obj(log?._acpRetryInspector) as LogMeta | null;
-  return meta && obj(meta.header) && Array.isArray(meta.records) ? fromOurExport(entries, meta) : fromBrowser(entries);
+  return meta && obj(meta.header) && Array.isArray(meta.records)
+    ? fromOurExport(entries, meta)
+    : fromBrowser(entries);
 }
 
 /** The frame record our export described by `m`, with its bytes from the HAR's `text`. */
@@ -130,7 +135,13 @@ function fromOurExport(entries: readonly unknown[], meta: LogMeta): Conversion {
     const f = text === undefined ? "no frame text" : frameFrom(m, text);
     if (typeof f !== "string") return frames.push(f);
     problems.push(`${where}: ${f}`);
-    notes.push({ type: "note", seq: m.seq, ts: m.ts, level: "warn", text: `frame seq ${m.seq} lost in the HAR: ${f}` });
+    notes.push({
+      type: "note",
+      seq: m.seq,
+      ts: m.ts,
+      level: "warn",
+      text: `frame seq ${m.seq} lost in the HAR: ${f}`,
+    });
   };
   for (const [i, entry] of entries.entries()) {
     const e = obj(entry);
@@ -149,7 +160,7 @@ function fromOurExport(entries: readonly unknown[], meta: LogMeta): Conversion {
       if (typeof post?.text === "string") texts.push(post.text);
       const content = obj(obj(e?.response)?.content);
       if (typeof content?.text === "string") texts.push(...sseEvents(content.text));
-      (em.frames as FrameMeta[]).forEach((fm, k) => keep(`entry ${i + 1}`, fm, texts[k]));
+      for (const [k, fm] of (em.frames as FrameMeta[]).entries()) keep(`entry ${i + 1}`, fm, texts[k]);
     }
   }
   const records = [...frames, ...notes, ...meta.records].sort((x, y) => x.seq - y.seq);
@@ -168,7 +179,13 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
     const where = `entry ${i + 1}`;
     const e = obj(entry);
     if (!e) {
-      add({ ts: 0, connKey: "", transport: "", peer: "", emit: (b, ts) => b.unreadable(ts, where, "not an object", entry) });
+      add({
+        ts: 0,
+        connKey: "",
+        transport: "",
+        peer: "",
+        emit: (b, ts) => b.unreadable(ts, where, "not an object", entry),
+      });
       return;
     }
     const req = obj(e.request);
@@ -187,7 +204,10 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
         const dir = m?.type === "send" ? "client->agent" : m?.type === "receive" ? "agent->client" : null;
         const opcode = m?.opcode ?? 1;
         if (!m || !dir || typeof m.data !== "string") {
-          add({ ...base, emit: (b, ts) => b.unreadable(ts, at, "not a WebSocket message with type and data", raw) });
+          add({
+            ...base,
+            emit: (b, ts) => b.unreadable(ts, at, "not a WebSocket message with type and data", raw),
+          });
         } else if (opcode === 1) {
           const data = m.data;
           add({ ...base, emit: (b, ts, conn) => b.frame(ts, conn, dir, data) });
@@ -197,11 +217,29 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
           add({
             ...base,
             emit: (b, ts, conn) =>
-              bytes ? b.frameBytes(ts, conn, dir, bytes) : b.unreadable(ts, at, "binary frame data is not base64", data),
+              bytes
+                ? b.frameBytes(ts, conn, dir, bytes)
+                : b.unreadable(ts, at, "binary frame data is not base64", data),
           });
         } else {
-          const what = opcode === 8 ? "close" : opcode === 9 ? "ping" : opcode === 10 ? "pong" : `opcode ${String(opcode)}`;
-          add({ ...base, emit: (b, ts) => b.push({ type: "note", ts, level: "info", text: `WebSocket ${what} frame (${dir}): ${safeJson(m.data)}` }) });
+          const what =
+            opcode === 8
+              ? "close"
+              : opcode === 9
+                ? "ping"
+                : opcode === 10
+                  ? "pong"
+                  : `opcode ${String(opcode)}`;
+          add({
+            ...base,
+            emit: (b, ts) =>
+              b.push({
+                type: "note",
+                ts,
+                level: "info",
+                text: `WebSocket ${what} frame (${dir}): ${safeJson(m.data)}`,
+              }),
+          });
         }
       });
       return;
@@ -209,7 +247,8 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
     const post = obj(req?.postData);
     const content = obj(res?.content);
     const mime = `${typeof content?.mimeType === "string" ? content.mimeType : ""}`.toLowerCase();
-    const connId = headerValue(req?.headers, "acp-connection-id") ?? headerValue(res?.headers, "acp-connection-id");
+    const connId =
+      headerValue(req?.headers, "acp-connection-id") ?? headerValue(res?.headers, "acp-connection-id");
     const postText = typeof post?.text === "string" ? post.text : undefined;
     const jsonRpcBody = postText !== undefined && /"jsonrpc"\s*:/.test(postText);
     const isAcp = connId !== undefined || jsonRpcBody || mime.includes("text/event-stream");
@@ -223,7 +262,11 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
     if (postText !== undefined && postText !== "") {
       add({ ...base, ts: start, emit: (b, ts, conn) => b.frame(ts, conn, "client->agent", postText) });
     } else if (req?.method === "POST") {
-      add({ ...base, ts: start, emit: (b, ts) => b.unreadable(ts, where, "POST without its body (saved without content?)", url) });
+      add({
+        ...base,
+        ts: start,
+        emit: (b, ts) => b.unreadable(ts, where, "POST without its body (saved without content?)", url),
+      });
     }
     const end = start + (typeof e.time === "number" && Number.isFinite(e.time) ? e.time : 0);
     let body = typeof content?.text === "string" ? content.text : undefined;
@@ -233,7 +276,8 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
     }
     if (body === undefined || body === "") return;
     const texts = mime.includes("text/event-stream") ? sseEvents(body) : [body];
-    for (const text of texts) add({ ...base, ts: end, emit: (b, ts, conn) => b.frame(ts, conn, "agent->client", text) });
+    for (const text of texts)
+      add({ ...base, ts: end, emit: (b, ts, conn) => b.frame(ts, conn, "agent->client", text) });
   });
   pending.sort((a, b) => a.ts - b.ts || a.order - b.order);
   const b = new RecordBuilder();
@@ -251,7 +295,12 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
     p.emit(b, ts, conn ?? 0);
   }
   if (skipped > 0)
-    b.push({ type: "note", ts: lastTs, level: "info", text: `left out ${skipped} HAR entries that carry no ACP frames` });
+    b.push({
+      type: "note",
+      ts: lastTs,
+      level: "info",
+      text: `left out ${skipped} HAR entries that carry no ACP frames`,
+    });
   const transports = [...new Set(pending.map((p) => p.transport).filter((t) => t !== ""))].join("+");
   const firstTs = pending.find((p) => p.connKey !== "")?.ts ?? 0;
   return b.done({ format: HAR, lacks: httpFrames ? ["event-times"] : [] }, isoTime(firstTs), {
@@ -291,7 +340,16 @@ export function traceToHar(header: TraceHeader, records: readonly TraceRecord[],
       entries.push({
         startedDateTime: isoTime(mine[0]?.ts ?? 0),
         time: 0,
-        request: { method: "GET", url: url(conn), httpVersion: "HTTP/1.1", headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+        request: {
+          method: "GET",
+          url: url(conn),
+          httpVersion: "HTTP/1.1",
+          headers: [],
+          queryString: [],
+          cookies: [],
+          headersSize: -1,
+          bodySize: 0,
+        },
         response: {
           status: 101,
           statusText: "Switching Protocols",
@@ -339,9 +397,7 @@ export function traceToHar(header: TraceHeader, records: readonly TraceRecord[],
           cookies: [],
           headersSize: -1,
           bodySize: c.post ? c.post.raw.length : 0,
-          ...(c.post
-            ? { postData: { mimeType: "application/json", text: text(c.post) } }
-            : {}),
+          ...(c.post ? { postData: { mimeType: "application/json", text: text(c.post) } } : {}),
         },
         response: {
           status: 200,

@@ -29,24 +29,30 @@ export function convertSacpTrace(text: string): Conversion {
   const conns = new Map<string, number>();
   let lastTs = 0;
   const lines = text.split("\n");
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === "") continue;
     const where = `line ${i + 1}`;
     let e: Record<string, unknown>;
     try {
       e = JSON.parse(line);
     } catch {
-      return b.unreadable(lastTs, where, "not JSON", line);
+      b.unreadable(lastTs, where, "not JSON", line);
+      continue;
     }
-    if (e === null || typeof e !== "object" || Array.isArray(e)) return b.unreadable(lastTs, where, "not an object", line);
+    if (e === null || typeof e !== "object" || Array.isArray(e)) {
+      b.unreadable(lastTs, where, "not an object", line);
+      continue;
+    }
     const ts = typeof e.ts === "number" && Number.isFinite(e.ts) ? Math.max(lastTs, e.ts * 1000) : lastTs;
     lastTs = ts;
     const from = typeof e.from === "string" ? e.from : "";
     const to = typeof e.to === "string" ? e.to : "";
     const rf = rank(from);
     const rt = rank(to);
-    if (rf === null || rt === null || rf === rt)
-      return b.unreadable(ts, where, `unknown hop ${JSON.stringify(from)} -> ${JSON.stringify(to)}`, line);
+    if (rf === null || rt === null || rf === rt) {
+      b.unreadable(ts, where, `unknown hop ${JSON.stringify(from)} -> ${JSON.stringify(to)}`, line);
+      continue;
+    }
     const dir: Direction = rf < rt ? "client->agent" : "agent->client";
     const hop = rf < rt ? `${from} <-> ${to}` : `${to} <-> ${from}`;
     let conn = conns.get(hop);
@@ -56,12 +62,16 @@ export function convertSacpTrace(text: string): Conversion {
       b.push({ type: "conn-open", ts, conn, transport: "sacp", peer: hop });
     }
     switch (e.type) {
-      case "request":
-        return b.frame(ts, conn, dir, jsonRpcText({ id: e.id, method: e.method, params: e.params }));
-      case "notification":
-        return b.frame(ts, conn, dir, jsonRpcText({ method: e.method, params: e.params }));
-      case "response":
-        return b.frame(
+      case "request": {
+        b.frame(ts, conn, dir, jsonRpcText({ id: e.id, method: e.method, params: e.params }));
+        continue;
+      }
+      case "notification": {
+        b.frame(ts, conn, dir, jsonRpcText({ method: e.method, params: e.params }));
+        continue;
+      }
+      case "response": {
+        b.frame(
           ts,
           conn,
           dir,
@@ -69,10 +79,14 @@ export function convertSacpTrace(text: string): Conversion {
             ? jsonRpcText({ id: e.id, error: e.payload })
             : jsonRpcText({ id: e.id, result: e.payload ?? null }),
         );
-      default:
-        return b.unreadable(ts, where, `unknown type ${JSON.stringify(e.type)}`, line);
+        continue;
+      }
+      default: {
+        b.unreadable(ts, where, `unknown type ${JSON.stringify(e.type)}`, line);
+        continue;
+      }
     }
-  });
+  }
   return b.done({ format: SACP_TRACE, lacks: ["wall-clock", "exact-bytes"] }, new Date(0).toISOString(), {
     transport: "sacp",
     name: "sacp conductor trace",

@@ -34,21 +34,31 @@ function looksLikeError(v: unknown): boolean {
 export function convertZedLog(entries: readonly unknown[]): Conversion {
   const b = new RecordBuilder();
   b.push({ type: "conn-open", ts: 0, conn: 1, transport: "stdio", peer: "Zed (from its ACP log)" });
-  entries.forEach((entry, i) => {
+  for (const [i, entry] of entries.entries()) {
     const ts = i + 1;
     const where = `entry ${i + 1}`;
     const e = entry as Record<string, unknown> | null;
-    if (e === null || typeof e !== "object" || Array.isArray(e)) return b.unreadable(ts, where, "not an object", entry);
+    if (e === null || typeof e !== "object" || Array.isArray(e)) {
+      b.unreadable(ts, where, "not an object", entry);
+      continue;
+    }
     const dir = typeof e._direction === "string" ? DIRECTIONS[e._direction] : undefined;
-    if (!dir) return b.unreadable(ts, where, `unknown _direction ${JSON.stringify(e._direction)}`, entry);
+    if (!dir) {
+      b.unreadable(ts, where, `unknown _direction ${JSON.stringify(e._direction)}`, entry);
+      continue;
+    }
     const params = e.params === null ? undefined : e.params;
     switch (e._type) {
-      case "request":
-        return b.frame(ts, 1, dir, jsonRpcText({ id: e.id, method: e.method, params }));
-      case "notification":
-        return b.frame(ts, 1, dir, jsonRpcText({ method: e.method, params }));
-      case "response":
-        return b.frame(
+      case "request": {
+        b.frame(ts, 1, dir, jsonRpcText({ id: e.id, method: e.method, params }));
+        continue;
+      }
+      case "notification": {
+        b.frame(ts, 1, dir, jsonRpcText({ method: e.method, params }));
+        continue;
+      }
+      case "response": {
+        b.frame(
           ts,
           1,
           dir,
@@ -56,10 +66,14 @@ export function convertZedLog(entries: readonly unknown[]): Conversion {
             ? jsonRpcText({ id: e.id, error: e.params })
             : jsonRpcText({ id: e.id, result: e.params ?? null }),
         );
-      default:
-        return b.unreadable(ts, where, `unknown _type ${JSON.stringify(e._type)}`, entry);
+        continue;
+      }
+      default: {
+        b.unreadable(ts, where, `unknown _type ${JSON.stringify(e._type)}`, entry);
+        continue;
+      }
     }
-  });
+  }
   return b.done({ format: ZED_LOG, lacks: ["timestamps", "exact-bytes"] }, new Date(0).toISOString(), {
     transport: "stdio",
     name: "Zed ACP log",
