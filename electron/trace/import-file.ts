@@ -13,20 +13,17 @@ import { TraceReadError } from "./trace-reader.js";
 const SNIFF_BYTES = 64 * 1024;
 
 function head(path: string): string {
-  let fd: number;
+  let fd: number | undefined;
   try {
     fd = openSync(path, "r");
-  } catch (err) {
-    throw new TraceReadError(
-      `cannot read trace file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-    );
-  }
-  try {
     const buf = Buffer.alloc(SNIFF_BYTES);
     const n = readSync(fd, buf, 0, SNIFF_BYTES, 0);
     return buf.subarray(0, n).toString("utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new TraceReadError(`cannot read trace file ${path}: ${code}`);
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
