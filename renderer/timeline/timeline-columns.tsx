@@ -10,17 +10,13 @@ import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
 import { virtualColumnHelper } from "../components/VirtualTable.js";
+import { Clock } from "../traces/imported-trace.js";
 import { outcomeLabel } from "./outcome-label.js";
 import type { TimelineRow } from "./timeline-rows.js";
 
 const col = virtualColumnHelper<TimelineRow>();
 
-/** Clock time of an epoch-ms timestamp, to the millisecond. */
-export function clockTime(ts: number): string {
-  const d = new Date(ts);
-  const pad = (n: number, w = 2) => String(n).padStart(w, "0");
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
-}
+export { clockTime } from "./clock-time.js";
 
 const ARROW = { "client->agent": "client → agent", "agent->client": "agent → client" } as const;
 
@@ -133,7 +129,12 @@ export const TIMELINE_COLUMNS = col.columns([
         case "submission":
           return r.row.promptPreview;
         case "attempt":
-          return `sent ${clockTime(r.attempt.sentAt)}${r.attempt.latencyMs === null ? "" : `, ${Math.round(r.attempt.latencyMs)} ms`}`;
+          return (
+            <>
+              sent <Clock ts={r.attempt.sentAt} />
+              {r.attempt.latencyMs === null ? "" : `, ${Math.round(r.attempt.latencyMs)} ms`}
+            </>
+          );
         case "request":
           return r.row.latencyMs === null ? "" : `${Math.round(r.row.latencyMs)} ms`;
         case "malformed":
