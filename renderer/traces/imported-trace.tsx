@@ -23,7 +23,7 @@ export function useTimesUnknown(): boolean {
 
 /** A record's clock time, or "time unknown" when the shown trace has no real times. */
 export function Clock({ ts }: { ts: number }) {
-  return useTimesUnknown() ? <span className="muted">time unknown</span> : <>{clockTime(ts)}</>;
+  return useTimesUnknown() ? <span className="muted">time unknown</span> : clockTime(ts);
 }
 
 /** The banner above the views of an imported trace. */
