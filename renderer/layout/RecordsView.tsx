@@ -12,7 +12,12 @@ const col = virtualColumnHelper<TraceRecord>();
 
 const RECORD_COLUMNS = col.columns([
   col.accessor((r) => r.seq, { id: "seq", header: "#", size: 70 }),
-  col.display({ id: "ts", header: "Time", size: 110, cell: (c) => <Clock ts={c.row.original.ts} /> }),
+  col.display({
+    id: "ts",
+    header: "Time",
+    size: 110,
+    cell: (c) => <Clock ts={c.row.original.ts} unknown="unknown" />,
+  }),
   col.accessor((r) => ("conn" in r && r.conn !== undefined ? `#${r.conn}` : ""), {
     id: "conn",
     header: "Conn",

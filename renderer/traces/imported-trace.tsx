@@ -21,9 +21,9 @@ export function useTimesUnknown(): boolean {
   return timesUnknown(useShownImport());
 }
 
-/** A record's clock time, or "time unknown" when the shown trace has no real times. */
-export function Clock({ ts }: { ts: number }) {
-  return useTimesUnknown() ? <span className="muted">time unknown</span> : clockTime(ts);
+/** A record's clock time, or `unknown` (default "time unknown") when the shown trace has no real times. */
+export function Clock({ ts, unknown = "time unknown" }: { ts: number; unknown?: string }) {
+  return useTimesUnknown() ? <span className="muted">{unknown}</span> : clockTime(ts);
 }
 
 /** The banner above the views of an imported trace. */
