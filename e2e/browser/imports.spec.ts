@@ -125,6 +125,12 @@ test("a Zed log's Records tab shows no clock times, and junk is refused with the
   await expect(records.getByRole("row").nth(1)).toContainText("unknown");
   await expect(records).not.toContainText(/\d\d:\d\d:\d\d\.\d{3}/);
   await page.screenshot({ path: `${SHOTS}/zed-records-1280x720.png` });
+  // The sequence view's gutter gives no time since the start either.
+  await page.getByRole("tab", { name: "Sequence" }).click();
+  const diagram = page.getByRole("region", { name: "Sequence diagram" });
+  await expect(diagram).toContainText("time unknown");
+  await expect(diagram).not.toContainText(/\+\d+\.\d{3} s/);
+  await page.screenshot({ path: `${SHOTS}/zed-sequence-1280x720.png` });
 
   await page.getByLabel("Import trace file").setInputFiles({
     name: "capture.har",
