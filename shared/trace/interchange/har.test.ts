@@ -170,6 +170,20 @@ describe("trace -> HAR -> trace", () => {
     },
   );
 
+  it("a hand-edited HAR's bad log records become problems, not records", () => {
+    const sc = hardTrace();
+    const har = traceToHar(sc.header(), sc.records, "websocket") as {
+      log: { _acpRetryInspector: { records: unknown[] } };
+    };
+    har.log._acpRetryInspector.records.push({ type: "bogus", seq: 99, ts: 1 }, "text");
+    const r = convertHar(JSON.parse(JSON.stringify(har)));
+    expect(r.problems).toEqual([
+      "log record 7: not a trace record (unknown or missing type)",
+      "log record 8: not a trace record (unknown or missing type)",
+    ]);
+    expect(r.records).toEqual(sc.records);
+  });
+
   it("writes HAR that a browser-HAR reader (ignoring our metadata) reads as the same frames in order", () => {
     const sc = hardTrace();
     const har = traceToHar(sc.header(), sc.records, "websocket") as { log: Record<string, unknown> };

@@ -18,6 +18,7 @@
  * connection, flags) and the log carries the header and the non-frame records, so converting back
  * gives the same records in the same order, with every frame's bytes read from the HAR's own fields.
  */
+import { parseRecordLine } from "../codec.js";
 import type { FrameRecord, TraceHeader, TraceRecord } from "../record.js";
 import { base64Bytes, bytesBase64, utf8Decode, utf8Encode } from "./bytes.js";
 import { type Conversion, isoTime, RecordBuilder, safeJson } from "./conversion.js";
@@ -163,7 +164,15 @@ function fromOurExport(entries: readonly unknown[], meta: LogMeta): Conversion {
       for (const [k, fm] of (em.frames as FrameMeta[]).entries()) keep(`entry ${i + 1}`, fm, texts[k]);
     }
   }
-  const records = [...frames, ...notes, ...meta.records].sort((x, y) => x.seq - y.seq);
+  // The non-frame records come back only when they read as records (a hand-edited HAR may hold anything).
+  const others: TraceRecord[] = [];
+  for (const [k, r] of meta.records.entries()) {
+    const parsed = parseRecordLine(safeJson(r));
+    if (typeof parsed === "string") problems.push(`log record ${k + 1}: ${parsed}`);
+    else if (parsed.type !== "frame") others.push(parsed);
+    else problems.push(`log record ${k + 1}: a frame outside the entries, left out`);
+  }
+  const records = [...frames, ...notes, ...others].sort((x, y) => x.seq - y.seq);
   const { imported: _dropped, ...header } = meta.header;
   return { header: { ...header, imported: { format: HAR, lacks: [] } }, records, problems };
 }
