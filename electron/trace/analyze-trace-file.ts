@@ -1,10 +1,22 @@
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
+import { importForeignFile } from "./import-file.js";
 import { readTrace, TraceReadError } from "./trace-reader.js";
 
-/** Streams a trace file through a fresh analyzer; throws `TraceReadError` when the file is not a readable trace. */
+/**
+ * Streams a trace file through a fresh analyzer; throws `TraceReadError` when the file is not a readable
+ * trace. A file in another tool's format (docs/interchange.md) is converted first.
+ */
 export async function analyzeTraceFile(path: string): Promise<{ analyzer: Analyzer; model: TimelineModel }> {
   const analyzer = new Analyzer();
+  const imported = importForeignFile(path);
+  if (imported) {
+    analyzer.ingestHeader(imported.header);
+    for (const r of imported.records) analyzer.ingest(r);
+    // Each problem names its entry; line 0: it is not a line of a trace file.
+    for (const message of imported.problems) analyzer.ingestProblem({ line: 0, message, truncated: false });
+    return { analyzer, model: analyzer.model() };
+  }
   let sawHeader = false;
   for await (const ev of readTrace(path)) {
     if (ev.kind === "record") analyzer.ingest(ev.record);

@@ -1,7 +1,7 @@
 /** A frame of the shown trace: where it went and its bytes, pretty-printed, as text only. */
 import type { TraceRecord } from "../../shared/trace/record.js";
 import { RawFrameView } from "../components/RawFrameView.js";
-import { clockTime } from "../timeline/timeline-columns.js";
+import { Clock } from "../traces/imported-trace.js";
 import { describeRecord } from "./describe-record.js";
 
 /** One record in full; a frame shows its raw bytes with a copy button. */
@@ -13,7 +13,7 @@ export function FrameView({ record, label }: { record: TraceRecord | undefined; 
     return (
       <>
         <p>
-          #{record.seq} at {clockTime(record.ts)}: {describeRecord(record)}
+          #{record.seq} at <Clock ts={record.ts} />: {describeRecord(record)}
         </p>
         <RawFrameView raw={JSON.stringify(record)} label={`${label} (trace record)`} />
       </>
@@ -22,7 +22,7 @@ export function FrameView({ record, label }: { record: TraceRecord | undefined; 
   return (
     <>
       <p>
-        #{record.seq} at {clockTime(record.ts)}, connection #{record.conn},{" "}
+        #{record.seq} at <Clock ts={record.ts} />, connection #{record.conn},{" "}
         {record.dir === "client->agent" ? "client → agent" : "agent → client"}
         {record.flags?.length ? `, flagged: ${record.flags.join(", ")}` : ""}
         {record.dropped ? ", dropped by fault injection" : ""}

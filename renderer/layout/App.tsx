@@ -6,6 +6,7 @@ import { DetailsPane } from "../details/DetailsPane.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { applyThemePreference } from "../theme/theme-preference.js";
 import { Toolbar } from "../toolbar/Toolbar.js";
+import { ImportBanner } from "../traces/imported-trace.js";
 import { TabPanel } from "./TabPanel.js";
 import { Tabs } from "./Tabs.js";
 import { TraceDropZone } from "./TraceDropZone.js";
@@ -33,7 +34,10 @@ export function App() {
       <div className="app">
         <Toolbar />
         <DemoDock />
-        <Tabs />
+        <div>
+          <Tabs />
+          <ImportBanner />
+        </div>
         <main className="main-split">
           <TabPanel />
           <section className="details" aria-label="Details">

@@ -6,13 +6,18 @@ import { EmptyState } from "../components/EmptyState.js";
 import { VirtualTable, virtualColumnHelper } from "../components/VirtualTable.js";
 import { describeRecord } from "../details/describe-record.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
-import { clockTime } from "../timeline/timeline-columns.js";
+import { Clock } from "../traces/imported-trace.js";
 
 const col = virtualColumnHelper<TraceRecord>();
 
 const RECORD_COLUMNS = col.columns([
   col.accessor((r) => r.seq, { id: "seq", header: "#", size: 70 }),
-  col.accessor((r) => clockTime(r.ts), { id: "ts", header: "Time", size: 110 }),
+  col.display({
+    id: "ts",
+    header: "Time",
+    size: 110,
+    cell: (c) => <Clock ts={c.row.original.ts} unknown="unknown" />,
+  }),
   col.accessor((r) => ("conn" in r && r.conn !== undefined ? `#${r.conn}` : ""), {
     id: "conn",
     header: "Conn",

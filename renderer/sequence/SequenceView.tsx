@@ -14,6 +14,7 @@ import {
   useState,
 } from "react";
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
+import { timesUnknown } from "../../shared/trace/interchange/describe.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { HEADER_HEIGHT, laneHeader, MIN_WIDTH } from "./lanes.js";
@@ -40,10 +41,10 @@ export function SequenceView({ model, records, onSelectSeq, selectedSeq = null }
   // A live trace re-lays out on every batch: deferred, so typing and scrolling stay responsive.
   const deferredRecords = useDeferredValue(records);
   const deferredModel = useDeferredValue(model);
-  const layout = useMemo(
-    () => layoutSequence(deferredRecords, deferredModel),
-    [deferredRecords, deferredModel],
-  );
+  const layout = useMemo(() => {
+    const l = layoutSequence(deferredRecords, deferredModel);
+    return timesUnknown(deferredModel.header?.imported) ? { ...l, startTs: null } : l;
+  }, [deferredRecords, deferredModel]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const previousHeight = useRef(0);
   const [view, setView] = useState({ top: 0, height: 600, width: 960 });

@@ -60,7 +60,8 @@ function gutter(seq: number, ts: number, startTs: number | null, y: number): Sha
       kind: "text",
       x: 8,
       y: y + 16,
-      text: `+${rel.toFixed(3)} s`,
+      // No start (a trace imported without timestamps): the order is known, the time is not.
+      text: startTs === null ? "time unknown" : `+${rel.toFixed(3)} s`,
       fill: "muted",
       anchor: "start",
       size: 11,

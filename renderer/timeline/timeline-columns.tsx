@@ -10,6 +10,7 @@ import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
 import { virtualColumnHelper } from "../components/VirtualTable.js";
+import { Clock } from "../traces/imported-trace.js";
 import { attemptLabel, outcomeLabel } from "./outcome-label.js";
 import { RowMenuButton } from "./RowFaultMenu.js";
 import { hasFaultMenu } from "./row-faults.js";
@@ -17,12 +18,7 @@ import type { TimelineRow } from "./timeline-rows.js";
 
 const col = virtualColumnHelper<TimelineRow>();
 
-/** Clock time of an epoch-ms timestamp, to the millisecond. */
-export function clockTime(ts: number): string {
-  const d = new Date(ts);
-  const pad = (n: number, w = 2) => String(n).padStart(w, "0");
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
-}
+export { clockTime } from "./clock-time.js";
 
 const ARROW = { "client->agent": "client → agent", "agent->client": "agent → client" } as const;
 
@@ -142,7 +138,12 @@ export const TIMELINE_COLUMNS = col.columns([
         case "submission":
           return r.row.promptPreview;
         case "attempt":
-          return `sent ${clockTime(r.attempt.sentAt)}${r.attempt.latencyMs === null ? "" : `, ${Math.round(r.attempt.latencyMs)} ms`}`;
+          return (
+            <>
+              sent <Clock ts={r.attempt.sentAt} />
+              {r.attempt.latencyMs === null ? "" : `, ${Math.round(r.attempt.latencyMs)} ms`}
+            </>
+          );
         case "request":
           return r.row.latencyMs === null ? "" : `${Math.round(r.row.latencyMs)} ms`;
         case "malformed":

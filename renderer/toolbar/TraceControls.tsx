@@ -76,7 +76,7 @@ export function TraceControls() {
       <input
         ref={fileInput}
         type="file"
-        accept=".jsonl,.ndjson,application/x-ndjson,application/json,text/plain"
+        accept=".jsonl,.ndjson,.json,.jsons,.har,application/x-ndjson,application/json,text/plain"
         aria-label="Import trace file"
         className="visually-hidden"
         tabIndex={-1}

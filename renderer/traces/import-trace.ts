@@ -4,6 +4,7 @@
  * first rows of a large file on screen long before the last line is read.
  */
 import type { InspectorContextValue } from "../store/inspector-store.js";
+import { asTraceText } from "./foreign-file.js";
 import { decodeLines, splitTraceText } from "./trace-file.js";
 
 /** Lines decoded per chunk. */
@@ -24,11 +25,16 @@ export async function importTraceText(
   fileName: string,
   text: string,
 ): Promise<ImportResult> {
-  const split = splitTraceText(text);
+  // Another tool's file is converted to our trace text first (its conversion problems are kept as
+  // note records and listed); then it takes the same path as our own files.
+  const converted = asTraceText(text);
+  if ("error" in converted)
+    throw new Error(`${fileName} is not a trace file or a supported import: ${converted.error}`);
+  const split = splitTraceText(converted.text);
   if (!split.ok) throw new Error(`${fileName} is not a trace file: ${split.problem}`);
   const session = ctx.catalog.addImported(fileName, split.header);
   ctx.store.getState().selectTrace(session.id);
-  const problems: string[] = [];
+  const problems: string[] = [...converted.problems];
   let records = 0;
   const total = split.lines.length;
   for (let from = 0; from < total || from === 0; from += CHUNK_LINES) {

@@ -40,6 +40,9 @@ export function traceLabel(id: string, header: TraceHeader | null): string {
 }
 
 function startOf(header: TraceHeader | null): string | null {
+  // An import whose source has no wall-clock time has no start time either (its header holds the epoch).
+  const lacks = header?.imported?.lacks;
+  if (lacks?.includes("timestamps") || lacks?.includes("wall-clock")) return null;
   const at = typeof header?.startedAt === "string" ? new Date(header.startedAt) : undefined;
   return at && !Number.isNaN(at.getTime()) ? at.toISOString() : null;
 }

@@ -55,6 +55,7 @@ export class Analyzer {
     revision: () => this.revision,
     newRowId: () => this.nextRowId++,
     changes: this.changes,
+    timesKnown: () => !this.header?.imported?.lacks.includes("timestamps"),
   };
   private readonly tally = new VerdictTally(this.ctx);
   private readonly notifications = new NotificationCounts();

@@ -14,6 +14,8 @@ export interface RowContext {
   revision(): number;
   newRowId(): number;
   readonly changes: ChangeSet;
+  /** False when the trace's times are synthetic (an import that lacks timestamps): no latency is computed. */
+  timesKnown?(): boolean;
 }
 
 /** The connections and Agent processes of a trace. */

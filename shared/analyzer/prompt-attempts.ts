@@ -118,7 +118,7 @@ export class PromptAttempts {
     const a = p.attempt;
     a.outcome = outcome;
     a.responseSeq = r.seq;
-    a.latencyMs = r.ts - a.sentAt;
+    a.latencyMs = this.parts.ctx.timesKnown?.() === false ? null : r.ts - a.sentAt;
     a.frameSeqs = appended(a.frameSeqs, r.seq);
     if (answer.kind === "inserted" && answer.messageId === null) {
       p.state.nullInserts++;

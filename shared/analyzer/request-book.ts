@@ -70,7 +70,7 @@ export class RequestBook {
   answered(row: RequestRow, r: FrameRecord, frame: ResponseFrame, outcome: Outcome): void {
     row.outcome = outcome;
     row.responseSeq = r.seq;
-    row.latencyMs = r.ts - row.sentAt;
+    row.latencyMs = this.parts.ctx.timesKnown?.() === false ? null : r.ts - row.sentAt;
     this.touch(row);
     const result = frame.kind === "result" ? asObject(frame.result) : null;
     if (row.method === "initialize" && typeof result?.protocolVersion === "number") {

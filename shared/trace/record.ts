@@ -32,6 +32,23 @@ export interface TraceHeader {
    * placeholders and frames were re-serialised, so `raw` is no longer the bytes on the wire.
    */
   readonly redacted?: boolean;
+  /**
+   * Present when this trace was converted from another tool's format (shared/trace/interchange/,
+   * docs/interchange.md): which format, and what that source does not record.
+   */
+  readonly imported?: ImportedFrom;
+}
+
+/** Where a converted trace came from and what its source lacks (docs/interchange.md). */
+export interface ImportedFrom {
+  /** The source format: `zed-log`, `sacp-trace`, `acp-inspector-jsonl`, `har`. */
+  readonly format: string;
+  /**
+   * What the source does not record: `timestamps` (none at all: `ts` is synthetic, order only),
+   * `wall-clock` (times are relative to an unknown start), `exact-bytes` (frames were rebuilt from
+   * parsed JSON), `event-times` (frames streamed in one HTTP response share that response's time).
+   */
+  readonly lacks: readonly string[];
 }
 
 /**

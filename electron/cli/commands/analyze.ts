@@ -9,6 +9,9 @@ const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-clien
 
 Reads a trace file written by the proxy, groups session/prompt attempts into submissions by
 (sessionId, idempotencyKey) and judges them against the ACP v2 "Idempotency Keys" RFD.
+TRACE may also be a file another tool wrote, detected from its content and converted first: a Zed
+ACP log ("Copy All"), a sacp/symposium .jsons trace, an ACP-inspector JSONL recording or a HAR
+(WebSocket or Streamable HTTP). The report then says what that source lacks (docs/interchange.md).
 
 Options:
   --json                    print the timeline model as JSON instead of the text report

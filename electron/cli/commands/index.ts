@@ -1,6 +1,7 @@
 import type { CliCommand } from "../command.js";
 import { analyzeCommand } from "./analyze.js";
 import { conformanceCommand } from "./conformance.js";
+import { convertCommand } from "./convert.js";
 import { demoAgentCommand } from "./demo-agent.js";
 import { demoClientCommand } from "./demo-client.js";
 import { exportCommand } from "./export.js";
@@ -17,6 +18,7 @@ export const commands: readonly CliCommand[] = [
   faultCommand,
   analyzeCommand,
   exportCommand,
+  convertCommand,
   conformanceCommand,
   demoAgentCommand,
   demoClientCommand,

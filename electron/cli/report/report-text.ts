@@ -8,6 +8,7 @@ import type {
   VerdictHit,
 } from "../../../shared/analyzer/timeline-model.js";
 import { VERDICTS, type VerdictSeverity } from "../../../shared/analyzer/verdicts.js";
+import { describeImport } from "../../../shared/trace/interchange/describe.js";
 import { terminalSafe } from "./terminal-text.js";
 
 const MARK: Record<VerdictSeverity, string> = {
@@ -80,6 +81,7 @@ export function renderReport(file: string, model: TimelineModel): string {
   out.push(
     `Trace ${file}: ${model.records} records, ${model.frames} frames, ${model.connections.length} connection(s), ${model.agents.length} agent process(es)`,
   );
+  if (model.header?.imported) out.push(`  ${describeImport(model.header.imported)}`);
   for (const c of model.connections) {
     const reason = c.closeReason !== null ? ` (${c.closeReason})` : "";
     const closed = c.closedSeq !== null ? `, closed at seq ${c.closedSeq}${reason}` : "";
@@ -121,7 +123,8 @@ export function renderReport(file: string, model: TimelineModel): string {
   }
   if (model.problems.length > 0) {
     out.push("", `Unreadable trace lines (${model.problems.length})`);
-    for (const p of model.problems.slice(0, MAX_LISTED)) out.push(`  line ${p.line}: ${p.message}`);
+    for (const p of model.problems.slice(0, MAX_LISTED))
+      out.push(`  ${p.line > 0 ? `line ${p.line}: ` : ""}${p.message}`);
   }
 
   out.push("", "Verdicts");

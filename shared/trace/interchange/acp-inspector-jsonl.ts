@@ -1,0 +1,77 @@
+/**
+ * venikman/ACP-inspector's recordings (cli/apps/ACP.Cli/Commands/InspectCommand.fs, `TraceFrame`;
+ * sentinel/tests/traces/README.md): JSON Lines of `{ts, direction, json}`. `ts` is an ISO 8601 time
+ * (or epoch milliseconds), `direction` is `fromClient` or `fromAgent` (the tool also reads `client`,
+ * `c2a`, `c->a` and the agent forms, case-insensitively), and `json` is the frame's text as a string:
+ * kept as the frame's `raw` unchanged. One connection.
+ */
+import type { Direction } from "../record.js";
+import { type Conversion, isoTime, RecordBuilder } from "./conversion.js";
+
+/** The `imported.format` of a converted ACP-inspector recording. */
+export const ACP_INSPECTOR_JSONL = "acp-inspector-jsonl";
+
+/** The direction names ACP-inspector accepts. */
+export function inspectorDirection(v: unknown): Direction | null {
+  if (typeof v !== "string") return null;
+  const d = v.trim().toLowerCase();
+  if (d === "fromclient" || d === "client" || d === "c2a" || d === "c->a") return "client->agent";
+  if (d === "fromagent" || d === "agent" || d === "a2c" || d === "a->c") return "agent->client";
+  return null;
+}
+
+function epochMs(ts: unknown): number | null {
+  if (typeof ts === "number" && Number.isFinite(ts)) return ts;
+  if (typeof ts === "string") {
+    const ms = Date.parse(ts);
+    return Number.isNaN(ms) ? null : ms;
+  }
+  return null;
+}
+
+/** Converts the text of a recording. */
+export function convertAcpInspectorJsonl(text: string): Conversion {
+  const b = new RecordBuilder();
+  let first: number | null = null;
+  let lastTs = 0;
+  let opened = false;
+  for (const [i, line] of text.split("\n").entries()) {
+    if (line.trim() === "") continue;
+    const where = `line ${i + 1}`;
+    let e: Record<string, unknown>;
+    try {
+      e = JSON.parse(line);
+    } catch {
+      b.unreadable(lastTs, where, "not JSON", line);
+      continue;
+    }
+    if (e === null || typeof e !== "object" || Array.isArray(e)) {
+      b.unreadable(lastTs, where, "not an object", line);
+      continue;
+    }
+    const at = epochMs(e.ts);
+    if (at !== null && first === null) first = at;
+    // The trace model's clock never goes backwards: an earlier or missing time keeps the last one.
+    const ts = at === null ? lastTs : Math.max(lastTs, at);
+    lastTs = ts;
+    if (!opened) {
+      opened = true;
+      b.push({ type: "conn-open", ts, conn: 1, transport: "stdio", peer: "ACP-inspector recording" });
+    }
+    const dir = inspectorDirection(e.direction);
+    if (!dir) {
+      b.unreadable(ts, where, `unknown direction ${JSON.stringify(e.direction)}`, line);
+      continue;
+    }
+    if (typeof e.json !== "string") {
+      b.unreadable(ts, where, '"json" is not a string', line);
+      continue;
+    }
+    if (at === null) b.problems.push(`${where}: no readable ts (kept the previous time)`);
+    b.frame(ts, 1, dir, e.json);
+  }
+  return b.done({ format: ACP_INSPECTOR_JSONL, lacks: [] }, isoTime(first ?? 0), {
+    transport: "stdio",
+    name: "ACP-inspector recording",
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * What every importer produces: a trace header that names the source format and what it lacks, the
+ * records in order, and one message per entry of the source that could not be read (each such entry
+ * is also kept in the trace as a `note` or a flagged frame, so nothing is lost).
+ */
+import { classifyFrame } from "../../protocol/frame.js";
+import {
+  type Direction,
+  type FrameFlag,
+  type FrameRecord,
+  type ImportedFrom,
+  TRACE_FORMAT,
+  TRACE_FORMAT_VERSION,
+  type TraceHeader,
+  type TraceRecord,
+} from "../record.js";
+import { bytesBase64, utf8Decode } from "./bytes.js";
+
+/** A source converted to our trace model. */
+export interface Conversion {
+  readonly header: TraceHeader;
+  readonly records: readonly TraceRecord[];
+  /** One line per source entry that was not a readable frame (kept in `records` as a note or a flagged frame). */
+  readonly problems: readonly string[];
+}
+
+/** A record without the seq the builder assigns. */
+type Unsequenced<R> = R extends TraceRecord ? Omit<R, "seq"> : never;
+
+/** The tool name written into every converted header. */
+export const CONVERTER_TOOL = "acp-retry-inspector convert";
+
+/** Collects records in order, numbering them, and flags frames the way the tap does. */
+export class RecordBuilder {
+  readonly records: TraceRecord[] = [];
+  readonly problems: string[] = [];
+
+  /** Appends a record (seq assigned here). */
+  push(record: Unsequenced<TraceRecord>): void {
+    this.records.push({ ...record, seq: this.records.length + 1 } as TraceRecord);
+  }
+
+  /** A frame whose text is `raw`: flagged `malformed` unless it is one JSON-RPC 2.0 message. */
+  frame(ts: number, conn: number, dir: Direction, raw: string, extra: Partial<FrameRecord> = {}): void {
+    const flags: FrameFlag[] = [...(extra.flags ?? [])];
+    if (classifyFrame(raw).kind === "malformed" && !flags.includes("malformed")) flags.unshift("malformed");
+    this.push({ type: "frame", ts, conn, dir, raw, ...extra, ...(flags.length > 0 ? { flags } : {}) });
+  }
+
+  /** A frame given as bytes: text when they are UTF-8, else base64 flagged `not-utf8`. */
+  frameBytes(
+    ts: number,
+    conn: number,
+    dir: Direction,
+    bytes: Uint8Array,
+    extra: Partial<FrameRecord> = {},
+  ): void {
+    const text = utf8Decode(bytes);
+    if (text !== null) this.frame(ts, conn, dir, text, extra);
+    else {
+      const flags = [...new Set<FrameFlag>(["malformed", "not-utf8", ...(extra.flags ?? [])])];
+      this.push({
+        type: "frame",
+        ts,
+        conn,
+        dir,
+        raw: bytesBase64(bytes),
+        encoding: "base64",
+        ...extra,
+        flags,
+      });
+    }
+  }
+
+  /** An entry of the source that is not a frame: kept as a warn note with its text, and listed as a problem. */
+  unreadable(ts: number, where: string, why: string, entry: unknown): void {
+    const text = typeof entry === "string" ? entry : safeJson(entry);
+    this.problems.push(`${where}: ${why}`);
+    this.push({
+      type: "note",
+      ts,
+      level: "warn",
+      text: `not imported as a frame (${where}: ${why}): ${text}`,
+    });
+  }
+
+  /** The finished conversion. */
+  done(imported: ImportedFrom, startedAt: string, extra: Partial<TraceHeader> = {}): Conversion {
+    const header: TraceHeader = {
+      format: TRACE_FORMAT,
+      version: TRACE_FORMAT_VERSION,
+      tool: CONVERTER_TOOL,
+      startedAt,
+      ...extra,
+      imported,
+    };
+    return { header, records: this.records, problems: this.problems };
+  }
+}
+
+/** JSON text of any value, never a throw. */
+export function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+/** ISO time of epoch milliseconds, or the epoch when not a valid time. */
+export function isoTime(ms: number): string {
+  const d = new Date(Number.isFinite(ms) ? ms : 0);
+  return Number.isNaN(d.getTime()) ? new Date(0).toISOString() : d.toISOString();
+}
+
+/** A JSON-RPC 2.0 message text rebuilt from its parts (for sources that keep parsed messages, not bytes). */
+export function jsonRpcText(parts: Record<string, unknown>): string {
+  const out: Record<string, unknown> = { jsonrpc: "2.0" };
+  for (const [k, v] of Object.entries(parts)) if (v !== undefined) out[k] = v;
+  return JSON.stringify(out);
+}

@@ -1,0 +1,94 @@
+/**
+ * The sacp/symposium conductor's trace (`.jsons`, symposium-acp src/sacp-conductor/src/trace.rs):
+ * one JSON object per line, tagged by `type`:
+ * - `request`: `ts`, `protocol` (`acp`/`mcp`), `from`, `to`, `id`, `method`, `session?`, `params`
+ * - `response`: `ts`, `from`, `to`, `id`, `is_error`, `payload` (the result, or the error object)
+ * - `notification`: `ts`, `protocol`, `from`, `to`, `method`, `session?`, `params`
+ * `ts` is seconds since the trace started (monotonic), so times are relative to an unknown wall-clock
+ * start. `from`/`to` name components of the conductor's chain: `client`, `proxy:0`, `proxy:1`, ...,
+ * `agent`. Each hop between two neighbours becomes one connection; the end nearer the client is the
+ * client side. Messages are parsed values, so frames are rebuilt as JSON-RPC text.
+ */
+import type { Direction } from "../record.js";
+import { type Conversion, jsonRpcText, RecordBuilder } from "./conversion.js";
+
+/** The `imported.format` of a converted sacp trace. */
+export const SACP_TRACE = "sacp-trace";
+
+/** The position of a component in the chain: client first, then proxies in order, agent last. */
+function rank(name: string): number | null {
+  if (name === "client") return -1;
+  if (name === "agent") return Number.MAX_SAFE_INTEGER;
+  const m = /^proxy:(\d+)$/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/** Converts the text of a `.jsons` file. */
+export function convertSacpTrace(text: string): Conversion {
+  const b = new RecordBuilder();
+  const conns = new Map<string, number>();
+  let lastTs = 0;
+  const lines = text.split("\n");
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === "") continue;
+    const where = `line ${i + 1}`;
+    let e: Record<string, unknown>;
+    try {
+      e = JSON.parse(line);
+    } catch {
+      b.unreadable(lastTs, where, "not JSON", line);
+      continue;
+    }
+    if (e === null || typeof e !== "object" || Array.isArray(e)) {
+      b.unreadable(lastTs, where, "not an object", line);
+      continue;
+    }
+    const ts = typeof e.ts === "number" && Number.isFinite(e.ts) ? Math.max(lastTs, e.ts * 1000) : lastTs;
+    lastTs = ts;
+    const from = typeof e.from === "string" ? e.from : "";
+    const to = typeof e.to === "string" ? e.to : "";
+    const rf = rank(from);
+    const rt = rank(to);
+    if (rf === null || rt === null || rf === rt) {
+      b.unreadable(ts, where, `unknown hop ${JSON.stringify(from)} -> ${JSON.stringify(to)}`, line);
+      continue;
+    }
+    const dir: Direction = rf < rt ? "client->agent" : "agent->client";
+    const hop = rf < rt ? `${from} <-> ${to}` : `${to} <-> ${from}`;
+    let conn = conns.get(hop);
+    if (conn === undefined) {
+      conn = conns.size + 1;
+      conns.set(hop, conn);
+      b.push({ type: "conn-open", ts, conn, transport: "sacp", peer: hop });
+    }
+    switch (e.type) {
+      case "request": {
+        b.frame(ts, conn, dir, jsonRpcText({ id: e.id, method: e.method, params: e.params }));
+        continue;
+      }
+      case "notification": {
+        b.frame(ts, conn, dir, jsonRpcText({ method: e.method, params: e.params }));
+        continue;
+      }
+      case "response": {
+        b.frame(
+          ts,
+          conn,
+          dir,
+          e.is_error === true
+            ? jsonRpcText({ id: e.id, error: e.payload })
+            : jsonRpcText({ id: e.id, result: e.payload ?? null }),
+        );
+        continue;
+      }
+      default: {
+        b.unreadable(ts, where, `unknown type ${JSON.stringify(e.type)}`, line);
+        continue;
+      }
+    }
+  }
+  return b.done({ format: SACP_TRACE, lacks: ["wall-clock", "exact-bytes"] }, new Date(0).toISOString(), {
+    transport: "sacp",
+    name: "sacp conductor trace",
+  });
+}
