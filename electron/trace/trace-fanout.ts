@@ -10,7 +10,10 @@ export type UnstampedRecord = TraceRecord extends infer R
   : never;
 
 /** The bytes-derived and marking fields of a frame record, for `TraceFanout.emitFrame`. */
-export type FrameFields = Pick<FrameRecord, "raw" | "encoding" | "flags" | "bytes" | "dropped" | "origin">;
+export type FrameFields = Pick<
+  FrameRecord,
+  "raw" | "encoding" | "flags" | "bytes" | "dropped" | "origin" | "replaces" | "copyOf"
+>;
 
 type MutableFrameRecord = { -readonly [K in keyof FrameRecord]: FrameRecord[K] };
 
@@ -65,6 +68,8 @@ export class TraceFanout {
     if (fields.bytes !== undefined) record.bytes = fields.bytes;
     if (fields.dropped !== undefined) record.dropped = fields.dropped;
     if (fields.origin !== undefined) record.origin = fields.origin;
+    if (fields.replaces !== undefined) record.replaces = fields.replaces;
+    if (fields.copyOf !== undefined) record.copyOf = fields.copyOf;
     for (const sink of this.sinks) {
       try {
         sink.write(record);

@@ -54,7 +54,9 @@ export class RequestBook {
     );
     this.rows.push(row);
     ctx.changes.requests.add(row);
-    if (retryClass === "duplicating" && r.dir === "client->agent") this.checkDuplicatingResend(row, frame);
+    // Only the Client's own requests can be its resends (not the tap's or the inspector's copies).
+    if (retryClass === "duplicating" && r.dir === "client->agent" && r.origin === undefined)
+      this.checkDuplicatingResend(row, frame);
     if (frame.method === "initialize") {
       const version = asObject(frame.params)?.protocolVersion;
       const c = lifecycle.conn(r.conn);

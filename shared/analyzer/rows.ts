@@ -22,6 +22,7 @@ export function newAttempt(r: FrameRecord, id: string | number): Attempt {
     outcome: initialOutcome(r),
     cancelSeq: null,
     frameSeqs: [r.seq],
+    ...(r.origin === "inspector" && { origin: "inspector" as const, forwarded: false }),
   };
 }
 

@@ -90,7 +90,7 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
 
   if (row.keyStatus === "valid" && s.digests.length > 1) {
     const first = s.digests[0];
-    const differing = attempts.filter((_, i) => s.digests[i] !== first);
+    const differing = attempts.filter((a, i) => s.digests[i] !== first && a.origin !== "inspector");
     if (differing.length > 0) {
       hits.push(
         hit(
@@ -103,7 +103,10 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
   }
 
   const anyPending = attempts.some((a) => a.outcome.kind === "pending");
-  const seen = attempts.filter((a) => clientSawAnswer(a.outcome));
+  // An inspector attempt's answer reached the Client only when the tap forwarded it.
+  const seen = attempts.filter(
+    (a) => clientSawAnswer(a.outcome) && (a.origin !== "inspector" || a.forwarded),
+  );
   if (attempts.length > 0 && !anyPending && seen.length === 0) {
     hits.push(
       hit(

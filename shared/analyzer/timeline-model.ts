@@ -63,6 +63,13 @@ export interface Attempt {
   cancelSeq: number | null;
   /** Seqs of this attempt's own frames: request, response, cancel. */
   frameSeqs: number[];
+  /**
+   * `"inspector"`: a retry the inspector made (a copy of a Client attempt the tap sent with its own
+   * id, trace `origin: "inspector"`), not one the Client sent. Absent for the Client's attempts.
+   */
+  readonly origin?: "inspector";
+  /** For an inspector attempt: true once its answer reached the Client, rewritten to the Client's id. */
+  forwarded?: boolean;
 }
 
 /** How a submission's key was read: absent (null/omitted), valid, or invalid (must be answered -32602). */

@@ -8,6 +8,7 @@ import type {
   VerdictHit,
 } from "../../../shared/analyzer/timeline-model.js";
 import { VERDICTS, type VerdictSeverity } from "../../../shared/analyzer/verdicts.js";
+import { UNKEYED_RETRY_WARNING } from "../../../shared/faults/fault-rule.js";
 import { terminalSafe } from "./terminal-text.js";
 
 const MARK: Record<VerdictSeverity, string> = {
@@ -25,7 +26,11 @@ function attemptLine(a: Attempt): string {
   const seqs = `seq ${a.requestSeq}${a.responseSeq !== null ? `->${a.responseSeq}` : ""}`;
   const latency = a.latencyMs !== null ? ` ${a.latencyMs.toFixed(1)} ms` : "";
   const cancel = a.cancelSeq !== null ? ` (cancel requested at seq ${a.cancelSeq})` : "";
-  return `    conn #${a.conn} id ${JSON.stringify(a.id)}  ${seqs}${latency}  ${describeOutcome(a.outcome)}${cancel}`;
+  const by =
+    a.origin === "inspector"
+      ? `  (retry by the inspector${a.forwarded ? ", its answer forwarded to the client" : ", its answer not forwarded"})`
+      : "";
+  return `    conn #${a.conn} id ${JSON.stringify(a.id)}  ${seqs}${latency}  ${describeOutcome(a.outcome)}${cancel}${by}`;
 }
 
 function keyLabel(s: Submission): string {
@@ -41,6 +46,9 @@ function submissionBlock(s: Submission): string[] {
     `  ${keyLabel(s)}  "${s.promptPreview}"`,
     `    ${s.attempts.length} attempt(s), ${s.inserts} insert(s), ${result}${s.resendOf !== null ? `, resends submission ${s.resendOf}` : ""}`,
     ...s.attempts.map(attemptLine),
+    ...(s.keyStatus !== "valid" && s.attempts.some((a) => a.origin === "inspector")
+      ? [`    note: the inspector retried this prompt, which has no valid key: ${UNKEYED_RETRY_WARNING}`]
+      : []),
     ...s.verdicts.map(verdictLine),
   ];
   return lines;

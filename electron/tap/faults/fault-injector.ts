@@ -10,8 +10,10 @@ export interface LifecycleActions {
   disconnectClient(): void;
   /** SIGKILL the agent serving this connection. */
   killAgent(): void;
-  /** SIGKILL the agent, respawn it and replay the client's `initialize`. */
-  restartAgent(): void;
+  /** SIGKILL the agent, respawn it and replay the client's `initialize` and sessions; false when there is no agent process to restart. */
+  restartAgent(): boolean;
+  /** Write one whole line (with its newline) to the agent, as the tap's own (the inspector's retries). */
+  sendToAgent?(line: Buffer): void;
 }
 
 /**
@@ -49,7 +51,7 @@ export class FaultInjector implements ArmedRules {
 
   /** Registers a client connection; its lifecycle faults run through `actions`. */
   connection(conn: number, actions: LifecycleActions): ConnectionFaults {
-    const faults = new ConnectionFaults(conn, this, this.trace);
+    const faults = new ConnectionFaults(conn, this, this.trace, actions);
     this.connections.set(conn, { faults, actions });
     return faults;
   }
@@ -91,6 +93,7 @@ export class FaultInjector implements ArmedRules {
       case "restart-agent":
         target.actions.restartAgent();
         break;
+      // retry, lose-and-retry, restart-and-retry: carried out by the connection's ConnectionFaults.
       default:
         break;
     }
@@ -106,7 +109,10 @@ export class FaultInjector implements ArmedRules {
         });
         continue;
       }
-      for (const conn of [...this.connections.keys()]) this.apply(rule, conn, undefined, "immediate");
+      for (const [conn, target] of [...this.connections]) {
+        if (rule.action === "retry") target.faults.retryNow(rule);
+        else this.apply(rule, conn, undefined, "immediate");
+      }
     }
   }
 }

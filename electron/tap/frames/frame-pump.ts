@@ -165,12 +165,22 @@ export class FramePump {
     const fate = decision === "forward" ? FORWARD_FATE : decision === "drop" ? DROP_FATE : decision;
     const fields = fate.forward
       ? evidence
-      : fate.mark === "tap"
-        ? { ...evidence, origin: "tap" as const }
+      : fate.mark === "tap" || fate.mark === "inspector"
+        ? { ...evidence, origin: fate.mark }
         : { ...evidence, dropped: true as const };
     const record = this.o.trace.emitFrame(this.o.conn, this.o.dir, fields);
     fate.recorded?.(record.seq);
     if (fate.forward) this.out.add(bytes);
+    else if (fate.rewritten) {
+      const { raw, replaces } = fate.rewritten;
+      this.o.trace.emitFrame(this.o.conn, this.o.dir, {
+        raw,
+        origin: "inspector",
+        replaces,
+        copyOf: record.seq,
+      });
+      this.out.add(Buffer.from(`${raw}\n`));
+    }
   }
 
   private backpressure(): Promise<void> | null {
