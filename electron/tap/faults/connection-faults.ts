@@ -27,6 +27,8 @@ export interface ArmedRules {
     dir: Direction,
     answered: Parameters<FaultRuleSet["decide"]>[2],
   ): FaultDecision;
+  /** The command-line `retry` rule a client request uses up, if any. */
+  takeLocalRetry(req: { method: string; params: unknown }): FaultRule | undefined;
   /** Records one application of `rule` on `conn` and carries out a lifecycle rule. */
   apply(rule: FaultRule, conn: number, frameSeq?: number, detail?: string): void;
 }
@@ -184,7 +186,9 @@ export class ConnectionFaults {
     timeoutMs: number,
   ): Promise<Frame | null> {
     const id = `${REPLAY_ID_PREFIX}${++this.replays}`;
-    const raw = (text !== null ? withJsonRpcId(text, id) : null) ?? JSON.stringify({ ...message, id });
+    const raw =
+      (text !== null ? withJsonRpcId(text, id) : null) ??
+      JSON.stringify(Object.assign({ jsonrpc: "2.0", id }, message, { id }));
     const answered = new Promise<Frame | null>((resolve) => {
       const timer = setTimeout(() => {
         this.tapReplies.delete(id);
@@ -234,6 +238,26 @@ export class ConnectionFaults {
     const seen = this.retries.observe(frame, f.text, fromClient);
     const answered = this.ledger.observe(frame, f.dir);
     const keep: FrameDecision = seen ? { forward: true, recorded: (seq) => (seen.seq = seq) } : FORWARD;
+    const localRetry = seen ? this.injector.takeLocalRetry(seen) : undefined;
+    if (seen && localRetry) {
+      return {
+        forward: true,
+        recorded: (seq) => {
+          seen.seq = seq;
+          this.injector.apply(
+            localRetry,
+            this.conn,
+            seq,
+            this.retryDetail(
+              seen,
+              "resent right after it was forwarded; its answer is recorded, not forwarded",
+            ),
+          );
+          // After this read's lines are written on, so the copy reaches the agent after the original.
+          setImmediate(() => void this.toAgent(seen, false, `fault rule ${localRetry.id} (retry)`));
+        },
+      };
+    }
     if (!this.injector.armed()) return keep;
     const decision = this.injector.decide(frame, f.dir, answered);
     switch (decision.action) {

@@ -3,6 +3,7 @@ import { type FaultDecision, FaultRuleSet } from "../../../shared/faults/fault-r
 import type { Direction } from "../../../shared/trace/record.js";
 import type { TraceFanout } from "../../trace/trace-fanout.js";
 import { type ArmedRules, ConnectionFaults } from "./connection-faults.js";
+import { requestMatches } from "./inspector-retry.js";
 
 /** The lifecycle faults, as the owner of a connection carries them out. */
 export interface LifecycleActions {
@@ -26,6 +27,11 @@ export class FaultInjector implements ArmedRules {
   private readonly local = new FaultRuleSet();
   private readonly hub = new FaultRuleSet();
   private readonly connections = new Map<number, { faults: ConnectionFaults; actions: LifecycleActions }>();
+  /**
+   * `proxy --fault retry...`: armed before any request exists, so each fires on the next matching
+   * client request instead, resending it right after it was forwarded (while it is pending).
+   */
+  private localRetries: FaultRule[] = [];
 
   constructor(private readonly trace: TraceFanout) {}
 
@@ -36,7 +42,19 @@ export class FaultInjector implements ArmedRules {
 
   /** Arms rules given on the command line; immediate ones apply at once to every connection. */
   armLocal(rules: readonly FaultRule[]): void {
-    this.applyImmediate(this.local.replace([...this.local.list(), ...rules]));
+    this.localRetries.push(...rules.filter((r) => r.action === "retry"));
+    const others = rules.filter((r) => r.action !== "retry");
+    this.applyImmediate(this.local.replace([...this.local.list(), ...others]));
+  }
+
+  /** The command-line `retry` rule the client's request `req` uses up, if any (first armed first). */
+  takeLocalRetry(req: { method: string; params: unknown }): FaultRule | undefined {
+    const i = this.localRetries.findIndex((r) => requestMatches(r.match, req));
+    const rule = this.localRetries[i];
+    if (!rule) return undefined;
+    if (rule.count <= 1) this.localRetries.splice(i, 1);
+    else this.localRetries[i] = { ...rule, count: rule.count - 1 };
+    return rule;
   }
 
   /** Takes the hub's full list of armed rules; immediate ones apply at once to every connection. */
@@ -46,7 +64,7 @@ export class FaultInjector implements ArmedRules {
 
   /** The rules armed here, command-line ones first, with their remaining counts. */
   list(): readonly FaultRule[] {
-    return [...this.local.list(), ...this.hub.list()];
+    return [...this.localRetries, ...this.local.list(), ...this.hub.list()];
   }
 
   /** Registers a client connection; its lifecycle faults run through `actions`. */

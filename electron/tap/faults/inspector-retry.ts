@@ -41,6 +41,15 @@ function idKey(id: JsonRpcId): string {
   return `${typeof id}|${String(id)}`;
 }
 
+/** Whether a client request fits a retry rule's match: its method, and sessionId and key when the rule names them. */
+export function requestMatches(match: FaultMatch, req: { method: string; params: unknown }): boolean {
+  if (match.method !== undefined && req.method !== match.method) return false;
+  if (match.sessionId !== undefined && param(req.params, "sessionId") !== match.sessionId) return false;
+  if (match.idempotencyKey !== undefined && param(req.params, "idempotencyKey") !== match.idempotencyKey)
+    return false;
+  return true;
+}
+
 /** True when `req` is a `session/prompt` without a valid idempotencyKey (a retry of it inserts again). */
 export function isUnkeyedPrompt(req: SeenRequest): boolean {
   return req.method === "session/prompt" && checkPromptParamsKey(req.params).kind !== "valid";
@@ -98,11 +107,7 @@ export class InspectorRetries {
   latest(match: FaultMatch): SeenRequest | undefined {
     for (let i = this.recent.length - 1; i >= 0; i--) {
       const r = this.recent[i] as SeenRequest;
-      if (match.method !== undefined && r.method !== match.method) continue;
-      if (match.sessionId !== undefined && param(r.params, "sessionId") !== match.sessionId) continue;
-      if (match.idempotencyKey !== undefined && param(r.params, "idempotencyKey") !== match.idempotencyKey)
-        continue;
-      return r;
+      if (requestMatches(match, r)) return r;
     }
     return undefined;
   }
