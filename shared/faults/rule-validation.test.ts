@@ -20,7 +20,11 @@ describe("checkFaultSpec", () => {
     const lose = checkFaultSpec({ action: "lose-and-retry", match: { method: "session/new" } });
     expect(lose.ok && lose.spec.match).toEqual({ method: "session/new", on: "response" });
     const restart = checkFaultSpec({ action: "restart-and-retry", match: { idempotencyKey: "k" } });
-    expect(restart.ok && restart.spec.match).toEqual({ method: "session/prompt", idempotencyKey: "k", on: "response" });
+    expect(restart.ok && restart.spec.match).toEqual({
+      method: "session/prompt",
+      idempotencyKey: "k",
+      on: "response",
+    });
     expect(checkFaultSpec({ action: "retry", match: { on: "response" } }).ok).toBe(false);
     expect(checkFaultSpec({ action: "lose-and-retry", match: { on: "request" } }).ok).toBe(false);
   });
