@@ -64,7 +64,7 @@ function what(r: TimelineRow) {
         : r.kind === "malformed"
           ? "malformed frame"
           : r.kind === "attempt"
-            ? `attempt ${r.number}`
+            ? `attempt ${r.number}${r.attempt.origin === "inspector" ? ", by the inspector" : ""}`
             : `${r.role}${r.dir ? `, ${ARROW[r.dir]}` : ""}`;
   return (
     <span className={`tl-what tl-depth-${r.depth}`}>

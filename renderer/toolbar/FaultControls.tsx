@@ -3,7 +3,13 @@
  * method); the rules the hub holds are listed, each with a button that disarms it.
  */
 import { useState } from "react";
-import { describeRule, type FaultRuleSpec } from "../../shared/faults/fault-rule.js";
+import {
+  describeRule,
+  type FaultRule,
+  type FaultRuleSpec,
+  RETRY_ACTIONS,
+  UNKEYED_RETRY_WARNING,
+} from "../../shared/faults/fault-rule.js";
 import { useOperation } from "../bridge/use-operation.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
 import { DEFAULT_FAULT_DELAY_MS, FAULT_BUTTONS, type FaultButton } from "./fault-catalogue.js";
@@ -13,6 +19,13 @@ function specFor(b: FaultButton, method: string, delayMs: number): FaultRuleSpec
   if (!b.usesMethod) return { action: b.action };
   const match = { ...(m !== "" && { method: m }), ...(b.action === "delay" && { on: "response" as const }) };
   return { action: b.action, match, ...(b.action === "delay" && { delayMs }) };
+}
+
+/** What arming a retry action says besides the rule: the unkeyed caveat, unless a key is named. */
+function retryNote(rule: FaultRule): string {
+  return rule.match.idempotencyKey === undefined
+    ? `. If the prompt has no key: ${UNKEYED_RETRY_WARNING}.`
+    : "";
 }
 
 function ArmedRules() {
@@ -79,9 +92,9 @@ export function FaultControls({ disabled }: { disabled: boolean }) {
               b.label,
               () => bridge.armFault({ spec: specFor(b, method, delayMs) }),
               (r) =>
-                r.immediate
+                (r.immediate
                   ? `sent now${r.taps === undefined ? "" : ` to ${r.taps} tap${r.taps === 1 ? "" : "s"}`}`
-                  : `armed ${r.rule.id}`,
+                  : `armed ${r.rule.id}`) + (RETRY_ACTIONS.has(b.action) ? retryNote(r.rule) : ""),
             )
           }
         >
