@@ -5,9 +5,9 @@ import type { Frame } from "../../../shared/protocol/frame.js";
 import type { Direction } from "../../../shared/trace/record.js";
 import type { TraceFanout } from "../../trace/trace-fanout.js";
 import type { FrameDecision, FramePolicy, TapFrame } from "../frames/frame-policy.js";
-import type { LifecycleActions } from "./fault-injector.js";
 import { withJsonRpcId } from "./frame-id.js";
 import { InspectorRetries, isUnkeyedPrompt, type SeenRequest } from "./inspector-retry.js";
+import type { LifecycleActions } from "./lifecycle-actions.js";
 import { SessionReplay } from "./session-replay.js";
 
 /** The JSON-RPC id prefix of requests the tap writes itself (the replayed `initialize`). */

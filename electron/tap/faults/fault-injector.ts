@@ -4,18 +4,9 @@ import type { Direction } from "../../../shared/trace/record.js";
 import type { TraceFanout } from "../../trace/trace-fanout.js";
 import { type ArmedRules, ConnectionFaults } from "./connection-faults.js";
 import { requestMatches } from "./inspector-retry.js";
+import type { LifecycleActions } from "./lifecycle-actions.js";
 
-/** The lifecycle faults, as the owner of a connection carries them out. */
-export interface LifecycleActions {
-  /** Close the client's connection (the stdio tap ends). */
-  disconnectClient(): void;
-  /** SIGKILL the agent serving this connection. */
-  killAgent(): void;
-  /** SIGKILL the agent, respawn it and replay the client's `initialize` and sessions; false when there is no agent process to restart. */
-  restartAgent(): boolean;
-  /** Write one whole line (with its newline) to the agent, as the tap's own (the inspector's retries). */
-  sendToAgent?(line: Buffer): void;
-}
+export type { LifecycleActions } from "./lifecycle-actions.js";
 
 /**
  * The fault rules of one tap and where they apply. Two rule sets: rules armed on the command line
