@@ -83,13 +83,15 @@ for (const keyed of [true, false]) {
     await page.getByRole("button", { name: "Retry latest prompt now" }).click();
     const status = page.getByRole("status").filter({ hasText: "Retry latest prompt now" });
     await expect(status).toContainText("sent now to 1 tap");
-    await expect(status).toContainText("inserts the user message again, even on a correct agent");
+    await expect(status).toContainText(
+      "If the prompt has no idempotencyKey, even a correct agent inserts it again.",
+    );
 
     await expect(row).toContainText(keyed ? "deduplicated" : "deploy it");
     await row.click();
     await page.keyboard.press("ArrowRight");
     await expect(row).toHaveAttribute("aria-expanded", "true");
-    const inspectorAttempt = grid.getByRole("row").filter({ hasText: "attempt 2, by the inspector" });
+    const inspectorAttempt = grid.getByRole("row").filter({ hasText: "attempt 2 (inspector)" });
     await expect(inspectorAttempt).toHaveCount(1);
     const details = page.getByRole("region", { name: "Details" });
     await expect(details).toContainText("retry by the inspector; its answer was recorded and not forwarded");

@@ -73,7 +73,15 @@ function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace
         </dd>
       </dl>
       <h3>Verdicts</h3>
-      {s.verdicts.length === 0 ? <p className="muted">No verdict yet (an attempt is pending).</p> : null}
+      {s.verdicts.length === 0 ? (
+        <p className="muted">
+          {s.attempts.some((a) => a.outcome.kind === "pending")
+            ? "No verdict yet (an attempt is pending)."
+            : s.keyStatus !== "valid"
+              ? "No verdict: without a valid key there is no de-duplication to judge; each attempt is a new prompt."
+              : "No verdict."}
+        </p>
+      ) : null}
       {s.verdicts.map((v) => (
         <VerdictExplanation key={v.name} hit={v} />
       ))}

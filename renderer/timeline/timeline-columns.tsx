@@ -64,10 +64,17 @@ function what(r: TimelineRow) {
         : r.kind === "malformed"
           ? "malformed frame"
           : r.kind === "attempt"
-            ? `attempt ${r.number}${r.attempt.origin === "inspector" ? ", by the inspector" : ""}`
+            ? `attempt ${r.number}${r.attempt.origin === "inspector" ? " (inspector)" : ""}`
             : `${r.role}${r.dir ? `, ${ARROW[r.dir]}` : ""}`;
   return (
-    <span className={`tl-what tl-depth-${r.depth}`}>
+    <span
+      className={`tl-what tl-depth-${r.depth}`}
+      title={
+        r.kind === "attempt" && r.attempt.origin === "inspector"
+          ? "sent by the inspector, not the client"
+          : undefined
+      }
+    >
       {expander}
       {label}
     </span>
@@ -76,7 +83,7 @@ function what(r: TimelineRow) {
 
 /** The timeline's columns (module scope, as react-table requires stable columns). */
 export const TIMELINE_COLUMNS = col.columns([
-  col.display({ id: "what", header: "Method / row", size: 190, cell: (c) => what(c.row.original) }),
+  col.display({ id: "what", header: "Method / row", size: 220, cell: (c) => what(c.row.original) }),
   col.display({
     id: "verdict",
     header: "Verdict / retry class",

@@ -8,7 +8,6 @@ import {
   type FaultRule,
   type FaultRuleSpec,
   RETRY_ACTIONS,
-  UNKEYED_RETRY_WARNING,
 } from "../../shared/faults/fault-rule.js";
 import { useOperation } from "../bridge/use-operation.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
@@ -24,7 +23,7 @@ function specFor(b: FaultButton, method: string, delayMs: number): FaultRuleSpec
 /** What arming a retry action says besides the rule: the unkeyed caveat, unless a key is named. */
 function retryNote(rule: FaultRule): string {
   return rule.match.idempotencyKey === undefined
-    ? `. If the prompt has no key: ${UNKEYED_RETRY_WARNING}.`
+    ? ". If the prompt has no idempotencyKey, even a correct agent inserts it again."
     : "";
 }
 

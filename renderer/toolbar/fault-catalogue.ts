@@ -68,7 +68,7 @@ export const FAULT_BUTTONS: readonly FaultButton[] = [
   },
   {
     action: "restart-and-retry",
-    label: "Restart agent after next answer, retry",
+    label: "Lose next answer, restart, retry",
     explanation:
       "After the agent's next answer (to the method in the box), the answer is dropped, the agent is killed and restarted, its sessions resumed, and the tap resends the request, forwarding its answer under the client's id. A prompt without a key is inserted again, even by a correct agent.",
     usesMethod: true,
