@@ -106,6 +106,9 @@ for (const keyed of [true, false]) {
     });
     await inspectorAttempt.click();
     await expect(details).toContainText("Sent by the inspector, not the client");
+    await expect(details).toContainText(`a retry by the inspector, a copy of #`);
+    await expect(details).toContainText(`with id ${prompt} replaced`);
+    await expect(details).toContainText("the answer to a retry by the inspector, received by the inspector");
     proxy.stdin?.end();
     expect(problems).toEqual([]);
   });
