@@ -12,6 +12,8 @@ export const RETRY_ID_PREFIX = "acp-retry-inspector:retry:";
 const RECENT = 64;
 /** How many of the client's unanswered requests a `lose-and-retry` can resend (oldest forgotten first). */
 const MAX_PENDING = 1_000;
+/** At most this much request text is kept, for each of the two lists (oldest forgotten first). */
+const MAX_KEPT_CHARS = 32 * 1024 * 1024;
 
 /** A request the client sent, kept whole so the inspector can resend it byte for byte. */
 export interface SeenRequest {
@@ -65,6 +67,8 @@ export class InspectorRetries {
   private readonly recent: SeenRequest[] = [];
   private readonly pending = new Map<string, SeenRequest>();
   private readonly awaiting = new Map<string, AnswerGoes>();
+  private recentChars = 0;
+  private pendingChars = 0;
   private sent = 0;
 
   constructor(
@@ -80,19 +84,33 @@ export class InspectorRetries {
     if (fromClient && frame.kind === "request" && text !== null) {
       const seen: SeenRequest = { id: frame.id, method: frame.method, params: frame.params, text };
       this.recent.push(seen);
-      if (this.recent.length > RECENT) this.recent.shift();
+      this.recentChars += text.length;
+      while (this.recent.length > RECENT || (this.recentChars > MAX_KEPT_CHARS && this.recent.length > 1))
+        this.recentChars -= (this.recent.shift() as SeenRequest).text.length;
       const k = idKey(frame.id);
-      this.pending.delete(k);
+      this.forget(k);
       this.pending.set(k, seen);
-      if (this.pending.size > MAX_PENDING) {
+      this.pendingChars += text.length;
+      while (
+        this.pending.size > MAX_PENDING ||
+        (this.pendingChars > MAX_KEPT_CHARS && this.pending.size > 1)
+      ) {
         const oldest = this.pending.keys().next().value;
-        if (oldest !== undefined) this.pending.delete(oldest);
+        if (oldest === undefined) break;
+        this.forget(oldest);
       }
       return seen;
     }
     if (!fromClient && (frame.kind === "result" || frame.kind === "error") && frame.id !== null)
-      this.pending.delete(idKey(frame.id));
+      this.forget(idKey(frame.id));
     return undefined;
+  }
+
+  private forget(k: string): void {
+    const r = this.pending.get(k);
+    if (!r) return;
+    this.pending.delete(k);
+    this.pendingChars -= r.text.length;
   }
 
   /** The unanswered client request with this id (the one an agent answer answers), if still kept. */
