@@ -12,7 +12,7 @@ export type UnstampedRecord = TraceRecord extends infer R
 /** The bytes-derived and marking fields of a frame record, for `TraceFanout.emitFrame`. */
 export type FrameFields = Pick<
   FrameRecord,
-  "raw" | "encoding" | "flags" | "bytes" | "dropped" | "held" | "origin"
+  "raw" | "encoding" | "flags" | "bytes" | "dropped" | "held" | "origin" | "replaces" | "copyOf"
 >;
 
 type MutableFrameRecord = { -readonly [K in keyof FrameRecord]: FrameRecord[K] };
@@ -69,6 +69,8 @@ export class TraceFanout {
     if (fields.dropped !== undefined) record.dropped = fields.dropped;
     if (fields.held !== undefined) record.held = fields.held;
     if (fields.origin !== undefined) record.origin = fields.origin;
+    if (fields.replaces !== undefined) record.replaces = fields.replaces;
+    if (fields.copyOf !== undefined) record.copyOf = fields.copyOf;
     for (const sink of this.sinks) {
       try {
         sink.write(record);

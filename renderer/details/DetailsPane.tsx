@@ -3,7 +3,8 @@
  * and the diff of its attempts' params, an attempt's or request's frames, or one frame's bytes.
  * Everything from the wire is rendered as text.
  */
-import type { Submission } from "../../shared/analyzer/timeline-model.js";
+import type { Attempt, Submission } from "../../shared/analyzer/timeline-model.js";
+import { UNKEYED_RETRY_WARNING } from "../../shared/faults/fault-rule.js";
 import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge } from "../components/Badge.js";
 import { EmptyState } from "../components/EmptyState.js";
@@ -39,6 +40,13 @@ function noVerdict(s: Submission): string {
   if (s.resentAs !== null)
     return "No verdict of its own: the Client resent it, and the resend carries the verdict.";
   return "No verdict: every attempt is answered, and no RFD rule applies to them.";
+}
+
+/** How an inspector attempt's answer was handled, in words. */
+function inspectorAttemptText(a: Attempt): string {
+  return a.forwarded
+    ? "retry by the inspector; its answer was forwarded to the client under the client's id"
+    : "retry by the inspector; its answer was recorded and not forwarded (the client never asked)";
 }
 
 function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace | undefined }) {
@@ -89,10 +97,16 @@ function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace
               <Badge tone={o.tone} title={o.title}>
                 {o.label}
               </Badge>
+              {a.origin === "inspector" ? ` ${inspectorAttemptText(a)}` : null}
             </li>
           );
         })}
       </ol>
+      {s.keyStatus !== "valid" && s.attempts.some((a) => a.origin === "inspector") ? (
+        <p className="unkeyed-retry-warning" role="note">
+          The inspector retried this prompt, which has no valid key: {UNKEYED_RETRY_WARNING}.
+        </p>
+      ) : null}
       <h3>Params of the attempts</h3>
       <ParamsDiffView diff={diff} attempts={s.attempts.length} />
     </>
@@ -131,6 +145,12 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
           </Badge>
         </h2>
         <p>{o.title}</p>
+        {a.origin === "inspector" ? (
+          <p>
+            Sent by the inspector, not the client: a copy of the client&apos;s request with only the JSON-RPC
+            id changed; {inspectorAttemptText(a)}.
+          </p>
+        ) : null}
         <FrameView record={record(a.requestSeq)} label="Request" />
         {a.responseSeq !== null ? <FrameView record={record(a.responseSeq)} label="Response" /> : null}
         {a.cancelSeq !== null ? <FrameView record={record(a.cancelSeq)} label="Cancel" /> : null}

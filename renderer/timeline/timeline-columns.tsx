@@ -63,10 +63,17 @@ function what(r: TimelineRow) {
         : r.kind === "malformed"
           ? "malformed frame"
           : r.kind === "attempt"
-            ? `attempt ${r.number}`
+            ? `attempt ${r.number}${r.attempt.origin === "inspector" ? " (inspector)" : ""}`
             : `${r.role}${r.dir ? `, ${ARROW[r.dir]}` : ""}`;
   return (
-    <span className={`tl-what tl-depth-${r.depth}`}>
+    <span
+      className={`tl-what tl-depth-${r.depth}`}
+      title={
+        r.kind === "attempt" && r.attempt.origin === "inspector"
+          ? "sent by the inspector, not the client"
+          : undefined
+      }
+    >
       {expander}
       {label}
     </span>
@@ -81,7 +88,7 @@ export const TIMELINE_COLUMNS = col.columns([
     size: 36,
     cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
   }),
-  col.display({ id: "what", header: "Method / row", size: 190, cell: (c) => what(c.row.original) }),
+  col.display({ id: "what", header: "Method / row", size: 220, cell: (c) => what(c.row.original) }),
   col.display({
     id: "verdict",
     header: "Verdict / retry class",

@@ -65,7 +65,14 @@ function topRow(top: TopRow): TimelineRow {
 function attemptFrames(a: Attempt): { seq: number; role: string }[] {
   return a.frameSeqs.map((seq) => ({
     seq,
-    role: seq === a.requestSeq ? "request" : seq === a.cancelSeq ? "cancel" : "response",
+    role:
+      seq === a.requestSeq
+        ? "request"
+        : seq === a.cancelSeq
+          ? "cancel"
+          : a.origin === "inspector" && seq !== a.responseSeq
+            ? "response as forwarded to the client"
+            : "response",
   }));
 }
 

@@ -11,7 +11,7 @@ import {
   describeArmedFault,
   describeRuleInWords,
 } from "../../shared/faults/armed-fault.js";
-import type { FaultRuleSpec } from "../../shared/faults/fault-rule.js";
+import { type FaultRule, type FaultRuleSpec, RETRY_ACTIONS } from "../../shared/faults/fault-rule.js";
 import { useOperation } from "../bridge/use-operation.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
 import { FAULT_BUTTONS, type FaultButton } from "./fault-catalogue.js";
@@ -43,7 +43,7 @@ export function useArmFault(): (label: string, spec: FaultRuleSpec, taps: readon
             r.immediate
               ? `done (acknowledged by ${r.taps} tap${r.taps === 1 ? "" : "s"})`
               : "armed (acknowledged)"
-          }`,
+          }${RETRY_ACTIONS.has(spec.action) ? retryNote(r.rule) : ""}`,
       );
     if (!CONFIRMED_ACTIONS.has(spec.action)) return arm();
     const pids = taps.flatMap((t) => t.agentPids);
@@ -95,6 +95,13 @@ function FaultConfirmBar() {
 
 function firedWords(f: ArmedFault): string {
   return `${describeRuleInWords(f.rule)} · fired at ${f.lastFired ? clockTime(f.lastFired.at) : "?"} on tap ${f.lastFired?.name ?? "?"}`;
+}
+
+/** What arming a retry action says besides the rule: the unkeyed caveat, unless a key is named. */
+function retryNote(rule: FaultRule): string {
+  return rule.match.idempotencyKey === undefined
+    ? ". If the prompt has no idempotencyKey, even a correct agent inserts it again."
+    : "";
 }
 
 function ArmedRules() {

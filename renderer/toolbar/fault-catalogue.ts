@@ -52,6 +52,27 @@ export const FAULT_BUTTONS: readonly FaultButton[] = [
     explanation: "Kills the agent now and starts it again, so keys must survive a restart.",
     usesMethod: false,
   },
+  {
+    action: "retry",
+    label: "Retry latest prompt now",
+    explanation:
+      "The tap resends the latest prompt (of the method in the box) now, with its own JSON-RPC id; the agent's answer is recorded, not forwarded. A prompt without a key is inserted again, even by a correct agent.",
+    usesMethod: true,
+  },
+  {
+    action: "lose-and-retry",
+    label: "Lose next answer, retry",
+    explanation:
+      "The agent's next answer (to the method in the box) is dropped, the tap resends the request and forwards the retry's answer under the client's id. A prompt without a key is inserted again, even by a correct agent.",
+    usesMethod: true,
+  },
+  {
+    action: "restart-and-retry",
+    label: "Lose next answer, restart, retry",
+    explanation:
+      "After the agent's next answer (to the method in the box), the answer is dropped, the agent is killed and restarted, its sessions resumed, and the tap resends the request, forwarding its answer under the client's id. A prompt without a key is inserted again, even by a correct agent.",
+    usesMethod: true,
+  },
 ];
 
 /** How long "Delay next response" holds the answer unless the toolbar says otherwise. */

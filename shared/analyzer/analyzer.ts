@@ -242,6 +242,11 @@ export class Analyzer {
   }
 
   private onResponse(r: FrameRecord, frame: ResponseFrame, heldNeverDelivered = false): void {
+    if (r.origin === "inspector" && r.replaces !== undefined && r.dir === "agent->client") {
+      // The answer to an inspector retry as forwarded to the Client: a copy of a frame already counted.
+      this.prompts.forwarded(r, r.replaces);
+      return;
+    }
     const id = frame.id;
     const p = id === null ? undefined : this.pending.take(r.conn, opposite(r.dir), id);
     const answer = outcomeOfResponse(frame, p?.kind === "prompt");

@@ -15,10 +15,15 @@ import type { Pending, PendingRequests } from "./pending-requests.js";
 import { canonicalJson } from "./prompt-content.js";
 import { newAttempt } from "./rows.js";
 import { SubmissionBook } from "./submission-book.js";
-import type { Outcome, Submission } from "./timeline-model.js";
+import type { SubmissionState } from "./submission-state.js";
+import type { Attempt, Outcome, Submission } from "./timeline-model.js";
 import type { VerdictTally } from "./verdict-tally.js";
 
 const MAX_LEAK_SEQS = 20;
+
+function requestKey(conn: number, id: string | number): string {
+  return `${conn}|${typeof id}|${String(id)}`;
+}
 
 /** A pending prompt attempt, with the submission it belongs to. */
 export type PendingPrompt = Extract<Pending, { kind: "prompt" }>;
@@ -37,6 +42,10 @@ export class PromptAttempts {
   private readonly book = new SubmissionBook();
   private readonly leaks = new KeyLeakIndex();
   private readonly leakFound = new Set<string>();
+  /** The submission of each prompt request by connection and id, so an inspector copy joins its original's. */
+  private readonly byRequest = new Map<string, SubmissionState>();
+  /** Inspector attempts by their tap-owned id, until their answer was forwarded to the Client. */
+  private readonly inspectorAttempts = new Map<string, { attempt: Attempt; state: SubmissionState }>();
 
   constructor(private readonly parts: PromptAttemptsParts) {}
 
@@ -61,7 +70,14 @@ export class PromptAttempts {
       digest,
       foreign,
     };
-    const { state, created } = this.book.submissionFor(facts, () => ctx.newRowId(), ctx.revision());
+    // An inspector retry copies a Client attempt: it joins that attempt's submission (also when unkeyed).
+    const original =
+      r.origin === "inspector" && r.replaces !== undefined
+        ? this.byRequest.get(requestKey(r.conn, r.replaces))
+        : undefined;
+    const { state, created } = original
+      ? { state: original, created: false }
+      : this.book.submissionFor(facts, () => ctx.newRowId(), ctx.revision());
     if (created) {
       const version = lifecycle.versionOf(r.conn);
       state.row.protocolVersion = version;
@@ -70,7 +86,10 @@ export class PromptAttempts {
       if (state.resend?.of.v1) state.v1 = true;
     }
     if (created && check.kind === "valid") this.leaks.add(check.key);
+    if (r.origin === undefined) this.byRequest.set(requestKey(r.conn, frame.id), state);
     const attempt = newAttempt(r, frame.id);
+    if (attempt.origin === "inspector" && typeof frame.id === "string")
+      this.inspectorAttempts.set(frame.id, { attempt, state });
     state.row.attempts = appended(state.row.attempts, attempt);
     state.digests = appended(state.digests, digest);
     if (!r.dropped) {
@@ -131,6 +150,19 @@ export class PromptAttempts {
       p.state.row.finalMessageId ??= answer.messageId;
     }
     tally.judge(p.state);
+  }
+
+  /**
+   * The tap forwarded the answer to an inspector attempt (`tapId`) to the Client, rewritten to the
+   * Client's id (trace `origin: "inspector"` with `replaces`): the Client saw that answer.
+   */
+  forwarded(r: FrameRecord, tapId: string | number): void {
+    const found = typeof tapId === "string" ? this.inspectorAttempts.get(tapId) : undefined;
+    if (!found) return;
+    this.inspectorAttempts.delete(tapId as string);
+    found.attempt.forwarded = true;
+    found.attempt.frameSeqs = appended(found.attempt.frameSeqs, r.seq);
+    this.parts.tally.judge(found.state);
   }
 
   /** Ends an attempt whose connection or Agent went away before the answer. */

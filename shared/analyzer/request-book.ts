@@ -54,6 +54,7 @@ export class RequestBook {
     );
     this.rows.push(row);
     ctx.changes.requests.add(row);
+    // Only the Client's own requests can be its resends (not the tap's or the inspector's copies).
     if (retryClass === "duplicating" && r.dir === "client->agent" && r.origin === undefined)
       this.checkDuplicatingResend(row, frame);
     if (frame.method === "initialize") {

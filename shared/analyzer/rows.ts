@@ -25,6 +25,7 @@ export function newAttempt(r: FrameRecord, id: string | number): Attempt {
     frameSeqs: [r.seq],
     effect: dropped ? "not-delivered" : "pending",
     words: dropped ? NOT_DELIVERED : "pending",
+    ...(r.origin === "inspector" && { origin: "inspector" as const, forwarded: false }),
   };
   return r.origin === undefined ? attempt : { ...attempt, origin: r.origin };
 }

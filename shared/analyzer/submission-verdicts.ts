@@ -113,7 +113,12 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
   }
 
   const anyPending = attempts.some((a) => a.outcome.kind === "pending");
-  const seen = client.filter((a) => clientSawAnswer(a.outcome));
+  // An inspector attempt's answer reached the Client only when the tap forwarded it.
+  const seen = attempts.filter(
+    (a) =>
+      clientSawAnswer(a.outcome) &&
+      (a.origin === undefined || (a.origin === "inspector" && a.forwarded === true)),
+  );
   if (client.length > 0 && !anyPending && seen.length === 0 && s.resentAs === null) {
     const what = client.map((a) => `${label(a)}: ${a.words}`).join("; ");
     hits.push(

@@ -96,8 +96,14 @@ export interface Attempt {
   effect: AttemptEffect;
   /** What happened to it and what the Client saw, in the words every view shows. */
   words: string;
-  /** Set when the Client did not send this request itself (`"tap"`: the tap wrote it); never judged as the Client's. */
+  /**
+   * Set when the Client did not send this request itself, never judged as the Client's: `"tap"`
+   * (the tap wrote it), `"inspector"` (a retry the inspector made: a copy of a Client attempt the
+   * tap sent with its own id, trace `origin: "inspector"`).
+   */
   readonly origin?: string;
+  /** For an inspector attempt: true once its answer reached the Client, rewritten to the Client's id. */
+  forwarded?: boolean;
 }
 
 /** How a submission's key was read: absent (null/omitted), valid, or invalid (must be answered -32602). */

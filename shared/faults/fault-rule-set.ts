@@ -13,7 +13,10 @@ export type FaultDecision =
   | { readonly action: "drop"; readonly rule: FaultRule }
   | { readonly action: "delay"; readonly rule: FaultRule; readonly delayMs: number }
   | {
-      readonly action: Extract<FaultAction, "disconnect-client" | "kill-agent" | "restart-agent">;
+      readonly action: Extract<
+        FaultAction,
+        "disconnect-client" | "kill-agent" | "restart-agent" | "lose-and-retry" | "restart-and-retry"
+      >;
       readonly rule: FaultRule;
     };
 
@@ -69,6 +72,8 @@ export class FaultRuleSet {
           return { action: "drop", rule };
         case "delay":
           return { action: "delay", rule, delayMs: rule.delayMs ?? 0 };
+        case "retry":
+          return FORWARD; // immediate: never decided on a frame (matchFrame refuses it)
         default:
           return { action: rule.action, rule };
       }

@@ -11,6 +11,9 @@ export const FAULT_ACTIONS = [
   "disconnect-client",
   "kill-agent",
   "restart-agent",
+  "retry",
+  "lose-and-retry",
+  "restart-and-retry",
 ] as const;
 
 /** One fault: swallow an agent answer, swallow a client request, hold a frame, or act on a process or connection. */
@@ -22,6 +25,26 @@ export const LIFECYCLE_ACTIONS: ReadonlySet<FaultAction> = new Set([
   "kill-agent",
   "restart-agent",
 ]);
+
+/**
+ * The inspector's own retries (docs/faults.md#retries-made-by-the-inspector): the tap resends a
+ * client request itself with a tap-owned id (`INSPECTOR_RETRY_ID_PREFIX`). `retry` resends the
+ * latest matching request now; `lose-and-retry` drops the agent's answer and resends;
+ * `restart-and-retry` drops the answer, restarts the agent, resumes its sessions and resends. The
+ * retry's answer reaches the client (rewritten to the client's id) only for the last two.
+ */
+export const RETRY_ACTIONS: ReadonlySet<FaultAction> = new Set([
+  "retry",
+  "lose-and-retry",
+  "restart-and-retry",
+]);
+
+/** The method a retry action acts on when the rule names none. */
+export const RETRY_DEFAULT_METHOD = "session/prompt";
+
+/** What the CLI and UI say before and after a retry of a prompt that carries no idempotencyKey. */
+export const UNKEYED_RETRY_WARNING =
+  "a prompt without an idempotencyKey cannot be told apart from a new one: retrying it inserts the user message again, even on a correct agent";
 
 /** Which frame of an exchange a rule fires on: the request (or notification) itself, or the response to it. */
 export type FaultTrigger = "request" | "response";
@@ -79,9 +102,11 @@ export const MAX_FAULT_DELAY_MS = 600_000;
 
 /**
  * A lifecycle rule with no match at all fires once, as soon as the tap receives it ("kill the agent
- * now"), instead of waiting for a frame.
+ * now"), instead of waiting for a frame. `retry` is always immediate: its match picks the request to
+ * resend, among those the tap has seen.
  */
 export function isImmediate(rule: Pick<FaultRule, "action" | "match">): boolean {
+  if (rule.action === "retry") return true;
   const m = rule.match;
   return (
     LIFECYCLE_ACTIONS.has(rule.action) &&

@@ -30,6 +30,12 @@ export function matchFrame(
   const trigger = frame.kind === "request" || frame.kind === "notification" ? "request" : "response";
   if (rule.action === "drop-response" && (trigger !== "response" || dir !== "agent->client")) return false;
   if (rule.action === "drop-request" && (trigger !== "request" || dir !== "client->agent")) return false;
+  // The retry actions resend the request a response answers: only agent answers to known client requests.
+  if (
+    (rule.action === "lose-and-retry" || rule.action === "restart-and-retry") &&
+    (trigger !== "response" || dir !== "agent->client" || !answered)
+  )
+    return false;
   const m = rule.match;
   if (m.on !== undefined && m.on !== trigger) return false;
   const subject: AnsweredRequest | undefined =

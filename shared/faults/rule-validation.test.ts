@@ -12,6 +12,23 @@ describe("checkFaultSpec", () => {
     expect(d.ok && d.spec.match).toEqual({ on: "request" });
   });
 
+  it("gives the retry actions session/prompt unless a method is named, and fixes their trigger", () => {
+    expect(checkFaultSpec({ action: "retry" })).toEqual({
+      ok: true,
+      spec: { action: "retry", match: { method: "session/prompt" }, count: 1 },
+    });
+    const lose = checkFaultSpec({ action: "lose-and-retry", match: { method: "session/new" } });
+    expect(lose.ok && lose.spec.match).toEqual({ method: "session/new", on: "response" });
+    const restart = checkFaultSpec({ action: "restart-and-retry", match: { idempotencyKey: "k" } });
+    expect(restart.ok && restart.spec.match).toEqual({
+      method: "session/prompt",
+      idempotencyKey: "k",
+      on: "response",
+    });
+    expect(checkFaultSpec({ action: "retry", match: { on: "response" } }).ok).toBe(false);
+    expect(checkFaultSpec({ action: "lose-and-retry", match: { on: "request" } }).ok).toBe(false);
+  });
+
   it("requires delayMs for delay and forbids it elsewhere", () => {
     expect(checkFaultSpec({ action: "delay" }).ok).toBe(false);
     expect(checkFaultSpec({ action: "delay", delayMs: 250, count: 3 })).toEqual({

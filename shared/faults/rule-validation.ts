@@ -7,6 +7,8 @@ import {
   type FaultTrigger,
   MAX_FAULT_COUNT,
   MAX_FAULT_DELAY_MS,
+  RETRY_ACTIONS,
+  RETRY_DEFAULT_METHOD,
 } from "./fault-rule.js";
 
 /** A validated spec with defaults applied: `count` set, `match.on` fixed for the drop actions. */
@@ -28,6 +30,8 @@ const MATCH_FIELDS = new Set(["method", "sessionId", "idempotencyKey", "on"]);
 const FIXED_TRIGGER: Partial<Record<FaultAction, FaultTrigger>> = {
   "drop-response": "response",
   "drop-request": "request",
+  "lose-and-retry": "response",
+  "restart-and-retry": "response",
 };
 
 function fail(error: string): FaultSpecCheck {
@@ -59,11 +63,13 @@ function checkMatch(action: FaultAction, raw: unknown): { match: FaultMatch } | 
   }
   if (raw.on !== undefined && raw.on !== "request" && raw.on !== "response")
     return { error: 'match.on must be "request" or "response"' };
+  if (action === "retry" && raw.on !== undefined) return { error: "retry takes no on: it acts at once" };
+  const method = raw.method ?? (RETRY_ACTIONS.has(action) ? RETRY_DEFAULT_METHOD : undefined);
   const fixed = FIXED_TRIGGER[action];
   if (fixed && raw.on !== undefined && raw.on !== fixed)
     return { error: `${action} always fires on the ${fixed}` };
   const match: FaultMatch = {
-    ...(raw.method !== undefined && { method: raw.method as string }),
+    ...(method !== undefined && { method: method as string }),
     ...(raw.sessionId !== undefined && { sessionId: raw.sessionId as string }),
     ...(raw.idempotencyKey !== undefined && { idempotencyKey: raw.idempotencyKey as string }),
     ...((fixed ?? raw.on) !== undefined && { on: (fixed ?? raw.on) as FaultTrigger }),

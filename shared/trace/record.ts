@@ -87,9 +87,21 @@ export interface FrameRecord extends RecordBase {
   readonly held?: true;
   /**
    * `"tap"`: the tap itself wrote this frame to the agent, or consumed the agent's answer to it
-   * (the `initialize` it replays after restarting the agent); the client never sent or saw it.
+   * (the `initialize` and `session/resume`/`session/load` it replays after restarting the agent, and
+   * the session updates the agent sends while answering them); the client never sent or saw it.
+   * `"inspector"`: a retry the inspector made (the `retry`, `lose-and-retry` and `restart-and-retry`
+   * faults): the resent request, the agent's answer to it, and that answer as rewritten to the
+   * client's id and forwarded. Absent: the frame is the peers' own, byte for byte.
    */
-  readonly origin?: "tap";
+  readonly origin?: "tap" | "inspector";
+  /**
+   * On a frame the tap wrote as a copy of another with only the JSON-RPC id changed: the id it
+   * replaced. On a resent request: the client's id of the attempt it copies. On an answer forwarded
+   * to the client: the tap-owned id the agent answered (the frame now carries the client's id).
+   */
+  readonly replaces?: string | number;
+  /** With `replaces`: the `seq` of the frame this one copies. */
+  readonly copyOf?: number;
 }
 
 /** A client connection opened. */
@@ -137,7 +149,7 @@ export interface AgentStderrRecord extends RecordBase {
 /** The inspector applied a fault rule (drop, delay, disconnect, kill, restart). */
 export interface FaultRecord extends RecordBase {
   readonly type: "fault";
-  /** The rule's action, e.g. `drop-response`, `drop-request`, `delay`, `disconnect-client`, `kill-agent`, `restart-agent`. */
+  /** The rule's action, e.g. `drop-response`, `drop-request`, `delay`, `disconnect-client`, `kill-agent`, `restart-agent`, `retry`, `lose-and-retry`, `restart-and-retry`. */
   readonly action: string;
   /** The armed rule's id, when it came from a rule. */
   readonly ruleId?: string;

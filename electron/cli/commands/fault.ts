@@ -4,7 +4,13 @@ import {
   describeRuleInWords,
   describeTargets,
 } from "../../../shared/faults/armed-fault.js";
-import { FAULT_ACTIONS, type FaultTarget } from "../../../shared/faults/fault-rule.js";
+import {
+  FAULT_ACTIONS,
+  type FaultAction,
+  type FaultTarget,
+  RETRY_ACTIONS,
+  UNKEYED_RETRY_WARNING,
+} from "../../../shared/faults/fault-rule.js";
 import type { TapSummary } from "../../../shared/hub/tap-summary.js";
 import { OperationRefused } from "../../../shared/ops/call-over-http.js";
 import {
@@ -39,6 +45,16 @@ Actions: ${FAULT_ACTIONS.join(", ")}.
   disconnect-client  close the client's connection (the stdio tap exits)
   kill-agent         SIGKILL the agent
   restart-agent      SIGKILL the agent, respawn the same command, replay the client's initialize
+                     and resume (v2) or load (v1) every session the client opened
+  retry              now: resend the latest matching client request (default method session/prompt;
+                     --session/--key pick the submission) with a tap-owned id; the agent's answer is
+                     recorded, not forwarded. Sent while the original is held: the RFD's retry while held
+  lose-and-retry     on the answer to a matching request: drop it, resend the request, forward the
+                     retry's answer to the client under the client's own id
+  restart-and-retry  on the answer to a matching prompt: drop it, restart the agent as restart-agent
+                     does, resend the prompt, forward its answer under the client's own id
+The three retry actions match session/prompt unless --method names another method. On a prompt
+without an idempotencyKey they still run: ${UNKEYED_RETRY_WARNING}.
 A lifecycle action without any match applies at once. Otherwise the rule fires on the next --count
 matching frames (default 1); a response matches by the request it answers.
 
@@ -152,6 +168,10 @@ async function run(
     ...(values.count !== undefined && { count: integer("--count", values.count) }),
     ...(values["delay-ms"] !== undefined && { delayMs: integer("--delay-ms", values["delay-ms"]) }),
   };
+  if (RETRY_ACTIONS.has(verb as FaultAction) && values.key === undefined)
+    process.stderr.write(
+      `acp-retry-inspector: note: if the prompt this retries has no idempotencyKey, it is resent anyway: ${UNKEYED_RETRY_WARNING}\n`,
+    );
   const r = await callOperation(target, "armFault", {
     spec: { ...spec, target: await chooseTap(target, values) },
   });

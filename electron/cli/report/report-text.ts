@@ -8,6 +8,7 @@ import type {
   VerdictHit,
 } from "../../../shared/analyzer/timeline-model.js";
 import { VERDICTS, type VerdictSeverity } from "../../../shared/analyzer/verdicts.js";
+import { UNKEYED_RETRY_WARNING } from "../../../shared/faults/fault-rule.js";
 import { describeImport } from "../../../shared/trace/interchange/describe.js";
 import { terminalSafe } from "./terminal-text.js";
 
@@ -27,7 +28,12 @@ function attemptLine(a: Attempt): string {
   const seqs = `seq ${a.requestSeq}${a.responseSeq !== null ? `->${a.responseSeq}` : ""}`;
   const latency = a.latencyMs !== null ? ` ${a.latencyMs.toFixed(1)} ms` : "";
   const cancel = a.cancelSeq !== null ? ` (cancel requested at seq ${a.cancelSeq})` : "";
-  const origin = a.origin !== undefined ? ` (sent by the ${a.origin}, not the client)` : "";
+  const origin =
+    a.origin === "inspector"
+      ? `  (retry by the inspector${a.forwarded ? ", its answer forwarded to the client" : ", its answer not forwarded"})`
+      : a.origin !== undefined
+        ? ` (sent by the ${a.origin}, not the client)`
+        : "";
   return `    conn #${a.conn} id ${JSON.stringify(a.id)}${origin}  ${seqs}${latency}  ${a.words}${cancel}`;
 }
 
@@ -45,6 +51,9 @@ function submissionBlock(s: Submission, byId: ReadonlyMap<number, Submission>): 
     `  ${keyLabel(s)}  "${s.promptPreview}"`,
     `    ${s.attempts.length} attempt(s), ${s.inserts} insert(s) seen, ${s.result}${links}`,
     ...s.attempts.map(attemptLine),
+    ...(s.keyStatus !== "valid" && s.attempts.some((a) => a.origin === "inspector")
+      ? [`    note: the inspector retried this prompt, which has no valid key: ${UNKEYED_RETRY_WARNING}`]
+      : []),
     ...s.verdicts.map(verdictLine),
   ];
   return lines;

@@ -3,16 +3,10 @@ import { type FaultDecision, FaultRuleSet } from "../../../shared/faults/fault-r
 import type { Direction } from "../../../shared/trace/record.js";
 import type { TraceFanout } from "../../trace/trace-fanout.js";
 import { type ArmedRules, ConnectionFaults } from "./connection-faults.js";
+import { requestMatches } from "./inspector-retry.js";
+import type { LifecycleActions } from "./lifecycle-actions.js";
 
-/** The lifecycle faults, as the owner of a connection carries them out. */
-export interface LifecycleActions {
-  /** Close the client's connection (the stdio tap ends). */
-  disconnectClient(): void;
-  /** SIGKILL the agent serving this connection. */
-  killAgent(): void;
-  /** SIGKILL the agent, respawn it and replay the client's `initialize`. */
-  restartAgent(): void;
-}
+export type { LifecycleActions } from "./lifecycle-actions.js";
 
 /**
  * The fault rules of one tap and where they apply. Two rule sets: rules armed on the command line
@@ -24,6 +18,11 @@ export class FaultInjector implements ArmedRules {
   private readonly local = new FaultRuleSet();
   private readonly hub = new FaultRuleSet();
   private readonly connections = new Map<number, { faults: ConnectionFaults; actions: LifecycleActions }>();
+  /**
+   * `proxy --fault retry...`: armed before any request exists, so each fires on the next matching
+   * client request instead, resending it right after it was forwarded (while it is pending).
+   */
+  private localRetries: FaultRule[] = [];
 
   constructor(private readonly trace: TraceFanout) {}
 
@@ -34,7 +33,19 @@ export class FaultInjector implements ArmedRules {
 
   /** Arms rules given on the command line; immediate ones apply at once to every connection. */
   armLocal(rules: readonly FaultRule[]): void {
-    this.applyImmediate(this.local.replace([...this.local.list(), ...rules]));
+    this.localRetries.push(...rules.filter((r) => r.action === "retry"));
+    const others = rules.filter((r) => r.action !== "retry");
+    this.applyImmediate(this.local.replace([...this.local.list(), ...others]));
+  }
+
+  /** The command-line `retry` rule the client's request `req` uses up, if any (first armed first). */
+  takeLocalRetry(req: { method: string; params: unknown }): FaultRule | undefined {
+    const i = this.localRetries.findIndex((r) => requestMatches(r.match, req));
+    const rule = this.localRetries[i];
+    if (!rule) return undefined;
+    if (rule.count <= 1) this.localRetries.splice(i, 1);
+    else this.localRetries[i] = { ...rule, count: rule.count - 1 };
+    return rule;
   }
 
   /** Takes the hub's full list of armed rules; immediate ones apply at once to every connection. */
@@ -44,12 +55,12 @@ export class FaultInjector implements ArmedRules {
 
   /** The rules armed here, command-line ones first, with their remaining counts. */
   list(): readonly FaultRule[] {
-    return [...this.local.list(), ...this.hub.list()];
+    return [...this.localRetries, ...this.local.list(), ...this.hub.list()];
   }
 
   /** Registers a client connection; its lifecycle faults run through `actions`. */
   connection(conn: number, actions: LifecycleActions): ConnectionFaults {
-    const faults = new ConnectionFaults(conn, this, this.trace);
+    const faults = new ConnectionFaults(conn, this, this.trace, actions);
     this.connections.set(conn, { faults, actions });
     return faults;
   }
@@ -97,6 +108,7 @@ export class FaultInjector implements ArmedRules {
       case "restart-agent":
         target.actions.restartAgent();
         break;
+      // retry, lose-and-retry, restart-and-retry: carried out by the connection's ConnectionFaults.
       default:
         break;
     }
@@ -112,7 +124,10 @@ export class FaultInjector implements ArmedRules {
         });
         continue;
       }
-      for (const conn of [...this.connections.keys()]) this.apply(rule, conn, undefined, "immediate");
+      for (const [conn, target] of [...this.connections]) {
+        if (rule.action === "retry") target.faults.retryNow(rule);
+        else this.apply(rule, conn, undefined, "immediate");
+      }
     }
   }
 }

@@ -114,9 +114,13 @@ describe("agent crash, restart, resume, retry", { timeout: 90_000 }, () => {
     expect(spawns).toHaveLength(2);
     expect(records.find((r) => r.type === "agent-exit")).toMatchObject({ signal: "SIGKILL" });
     const replay = records.filter((r): r is FrameRecord => r.type === "frame" && r.origin === "tap");
-    expect(replay.map((r) => [r.dir, JSON.parse(r.raw).id])).toEqual([
+    // initialize, then session/resume of the client's session (its state snapshot is the tap's too)
+    expect(replay.map((r) => [r.dir, JSON.parse(r.raw).id ?? JSON.parse(r.raw).method])).toEqual([
       ["client->agent", "acp-retry-inspector:replay:1"],
       ["agent->client", "acp-retry-inspector:replay:1"],
+      ["client->agent", "acp-retry-inspector:replay:2"],
+      ["agent->client", "session/update"],
+      ["agent->client", "acp-retry-inspector:replay:2"],
     ]);
     expect(JSON.parse(replay[0]?.raw ?? "{}").method).toBe("initialize");
     const model = await analyze(scratch, trace);

@@ -15,14 +15,15 @@ export interface TapFrame {
 
 /**
  * A frame's fate with more detail than forward/drop. `forward: false` swallows the frame; `mark`
- * says how its record shows that (`dropped` by a fault rule, the default, or `tap`: consumed by the
- * tap itself, e.g. the answer to a replayed `initialize`). `recorded` runs right after the frame's
+ * says how its record shows that (`dropped` by a fault rule, the default; `tap`: consumed by the
+ * tap itself, e.g. the answer to a replayed `initialize`; `inspector`: the answer to an inspector
+ * retry). `recorded` runs right after the frame's
  * record is emitted, with its `seq`, before its bytes are written on (fault records and lifecycle
  * actions go there).
  */
 export interface FrameFate {
   readonly forward: boolean;
-  readonly mark?: "dropped" | "tap";
+  readonly mark?: "dropped" | "tap" | "inspector";
   readonly recorded?: (frameSeq: number) => void;
   /**
    * A held frame (a `delay` rule): it is recorded now, marked `held`, `recorded` runs now, and its
@@ -30,6 +31,12 @@ export interface FrameFate {
    * frames of that direction wait behind it, in order.
    */
   readonly hold?: Promise<boolean>;
+  /**
+   * With `forward: false`: forward these bytes instead, a copy of the frame with only its JSON-RPC
+   * id changed (an inspector retry's answer, rewritten to the client's id). The copy gets its own
+   * record (`origin: "inspector"`, `replaces`, `copyOf` the swallowed frame's seq).
+   */
+  readonly rewritten?: { readonly raw: string; readonly replaces: string | number };
 }
 
 /** What happens to a frame: forwarded as is, swallowed (recorded with `dropped: true`), or a `FrameFate`. */

@@ -177,8 +177,8 @@ export class FramePump {
       ? { ...evidence, held: true as const }
       : fate.forward
         ? evidence
-        : fate.mark === "tap"
-          ? { ...evidence, origin: "tap" as const }
+        : fate.mark === "tap" || fate.mark === "inspector"
+          ? { ...evidence, origin: fate.mark }
           : { ...evidence, dropped: true as const };
     const record = this.o.trace.emitFrame(this.o.conn, this.o.dir, fields);
     fate.recorded?.(record.seq);
@@ -187,6 +187,16 @@ export class FramePump {
         if (released && fate.forward) this.out.add(bytes);
       });
     if (fate.forward) this.out.add(bytes);
+    else if (fate.rewritten) {
+      const { raw, replaces } = fate.rewritten;
+      this.o.trace.emitFrame(this.o.conn, this.o.dir, {
+        raw,
+        origin: "inspector",
+        replaces,
+        copyOf: record.seq,
+      });
+      this.out.add(Buffer.from(`${raw}\n`));
+    }
     return null;
   }
 

@@ -52,10 +52,17 @@ export class UpstreamRelay {
         level: "warn",
         text: `${action}: the agent is remote (--agent-url), no process to act on`,
       });
+    let upstreamOut: Writable = new PassThrough(); // replaced by the upstream's outbox below
     const faults = this.o.faults?.connection(conn, {
       disconnectClient: () => this.disconnect("disconnected by a disconnect-client fault"),
       killAgent: () => noProcess("kill-agent"),
-      restartAgent: () => noProcess("restart-agent"),
+      restartAgent: () => {
+        noProcess("restart-agent");
+        return false;
+      },
+      sendToAgent: (line) => {
+        if (!upstreamOut.writableEnded) upstreamOut.write(line);
+      },
     });
     try {
       const upstreamIn = new PassThrough();
@@ -70,7 +77,7 @@ export class UpstreamRelay {
         closed: (reason) => ended(reason),
       });
       this.upstream = link;
-      const upstreamOut = new LineOutbox((line) => link.send(line));
+      upstreamOut = new LineOutbox((line) => link.send(line));
       void closed.then((why) => {
         faults?.settleHolds(`the agent's connection closed (${why})`);
         upstreamIn.end();

@@ -48,7 +48,8 @@ export type AgentRelayEnd =
  * Runs the agent for one client connection and moves every line between them, recording each
  * first. Carries out the lifecycle faults: disconnect (close the client, stop the agent), kill
  * (SIGKILL; the session ends as if the agent crashed) and restart (SIGKILL, respawn the same
- * command, replay the client's `initialize`, then forward the client's queued frames).
+ * command, replay the client's `initialize` and resume its sessions, then forward the client's
+ * queued frames).
  */
 export class AgentRelay {
   private agent: AgentProcess | null = null;
@@ -72,6 +73,10 @@ export class AgentRelay {
       disconnectClient: () => this.disconnect("disconnected by a disconnect-client fault"),
       killAgent: () => this.agent?.kill("SIGKILL"),
       restartAgent: () => this.restart(),
+      sendToAgent: (line) => {
+        const stdin = this.agent?.child.stdin;
+        if (stdin && !stdin.destroyed && !stdin.writableEnded) stdin.write(line);
+      },
     });
     try {
       let agent = await this.spawn();
@@ -152,12 +157,14 @@ export class AgentRelay {
     this.agent?.kill("SIGTERM");
   }
 
-  /** SIGKILLs the agent and respawns it once it is gone; client frames wait meanwhile. */
-  restart(): void {
-    if (!this.clientOpen || this.restartPending || !this.agent) return;
+  /** SIGKILLs the agent and respawns it once it is gone; client frames wait meanwhile. False when no restart began. */
+  restart(): boolean {
+    if (!this.clientOpen || !this.agent) return false;
+    if (this.restartPending) return true;
     this.restartPending = true;
     this.connFaults?.beginRestart();
     this.agent.kill("SIGKILL");
+    return true;
   }
 
   private closeClient(): void {
@@ -240,11 +247,11 @@ export class AgentRelay {
     clearTimeout(timer);
   }
 
-  /** Replays the client's `initialize` to a restarted agent, then lets the queued client frames through. */
+  /** Replays the client's `initialize` and sessions (and queued retries) to a restarted agent, then lets the queued client frames through. */
   private async replay(agent: AgentProcess): Promise<void> {
     const faults = this.connFaults;
     if (!faults) return;
-    await faults.replayInitialize((bytes) => {
+    await faults.replayAfterRestart((bytes) => {
       if (!agent.child.stdin.destroyed) agent.child.stdin.write(bytes);
     });
     faults.endRestart();

@@ -46,7 +46,10 @@ interface FrameMeta {
   readonly flags?: FrameRecord["flags"];
   readonly bytes?: number;
   readonly dropped?: true;
-  readonly origin?: "tap";
+  readonly held?: true;
+  readonly origin?: FrameRecord["origin"];
+  readonly replaces?: string | number;
+  readonly copyOf?: number;
 }
 
 /** The log-level metadata of our export. */
@@ -123,7 +126,10 @@ function frameFrom(m: FrameMeta, text: string): FrameRecord | string {
     ...(m.flags ? { flags: m.flags } : {}),
     ...(m.bytes !== undefined ? { bytes: m.bytes } : {}),
     ...(m.dropped ? { dropped: m.dropped } : {}),
-    ...(m.origin ? { origin: m.origin } : {}),
+    ...(m.held === true ? { held: true as const } : {}),
+    ...(m.origin === "tap" || m.origin === "inspector" ? { origin: m.origin } : {}),
+    ...(typeof m.replaces === "string" || typeof m.replaces === "number" ? { replaces: m.replaces } : {}),
+    ...(typeof m.copyOf === "number" ? { copyOf: m.copyOf } : {}),
   };
 }
 
@@ -330,7 +336,10 @@ function frameMeta(f: FrameRecord, wrapped = false): FrameMeta {
     ...(f.flags ? { flags: f.flags } : {}),
     ...(f.bytes !== undefined ? { bytes: f.bytes } : {}),
     ...(f.dropped ? { dropped: f.dropped } : {}),
+    ...(f.held ? { held: f.held } : {}),
     ...(f.origin ? { origin: f.origin } : {}),
+    ...(f.replaces !== undefined ? { replaces: f.replaces } : {}),
+    ...(f.copyOf !== undefined ? { copyOf: f.copyOf } : {}),
   };
 }
 

@@ -1,0 +1,115 @@
+/**
+ * Issue 11 item 4 in the browser: "Retry latest prompt now" from the fault controls makes a real
+ * proxy resend a real client's prompt to a real demo agent, and the Timeline shows the new attempt
+ * as the inspector's.
+ */
+import type { ChildProcess } from "node:child_process";
+import { expect, test } from "@playwright/test";
+import { cliPath } from "../harness/build-once.js";
+import { guardConsole } from "../harness/console-guard.js";
+import { type ServeProcess, startServe } from "../harness/serve-process.js";
+
+let hub: ServeProcess;
+test.beforeEach(async () => {
+  hub = await startServe();
+});
+test.afterEach(async () => {
+  await hub.stop();
+});
+
+/** Writes JSON-RPC lines to a proxy's stdin and collects what comes back. */
+function rawClient(child: ChildProcess) {
+  let out = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    out += d.toString("utf8");
+  });
+  let id = 0;
+  return {
+    send(method: string, params: unknown): number {
+      child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params })}\n`);
+      return id;
+    },
+    answers: (n: number) =>
+      out
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l) as { id?: unknown; method?: string; result?: Record<string, unknown> })
+        .filter((m) => m.id === n && m.method === undefined),
+  };
+}
+
+for (const keyed of [true, false]) {
+  test(`Retry latest prompt now (${keyed ? "keyed" : "unkeyed"}): the Timeline shows attempt 2 by the inspector`, async ({
+    page,
+  }, testInfo) => {
+    const problems = guardConsole(page);
+    await page.goto(hub.url);
+    await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+    const proxy = hub.spawnCli([
+      "proxy",
+      "--name",
+      keyed ? "retry-keyed" : "retry-unkeyed",
+      "--trace",
+      hub.scratch(`retry-${keyed}.jsonl`),
+      "--",
+      process.execPath,
+      cliPath,
+      "demo-agent",
+      "--store",
+      hub.scratch("store"),
+      "--turn-ms",
+      "100",
+    ]);
+    const client = rawClient(proxy);
+    const init = client.send("initialize", {
+      protocolVersion: 2,
+      info: { name: "pw", version: "1" },
+      capabilities: {},
+    });
+    await expect.poll(() => client.answers(init).length).toBe(1);
+    const created = client.send("session/new", { cwd: hub.scratch(".") });
+    await expect.poll(() => client.answers(created).length).toBe(1);
+    const sessionId = client.answers(created)[0]?.result?.sessionId as string;
+    const prompt = client.send("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "deploy it" }],
+      ...(keyed && { idempotencyKey: "pw-key-1" }),
+    });
+    await expect.poll(() => client.answers(prompt).length).toBe(1);
+
+    const grid = page.getByRole("treegrid", { name: "Timeline" });
+    const row = grid.getByRole("row").filter({ hasText: "deploy it" });
+    await expect(row).toHaveCount(1);
+    await page.getByRole("button", { name: "Retry latest prompt now" }).click();
+    const status = page.getByRole("status").filter({ hasText: "Retry latest prompt now" });
+    await expect(status).toContainText("done (acknowledged by 1 tap)");
+    await expect(status).toContainText(
+      "If the prompt has no idempotencyKey, even a correct agent inserts it again.",
+    );
+
+    await expect(row).toContainText(keyed ? "deduplicated" : "deploy it");
+    await row.click();
+    await page.keyboard.press("ArrowRight");
+    await expect(row).toHaveAttribute("aria-expanded", "true");
+    const inspectorAttempt = grid.getByRole("row").filter({ hasText: "attempt 2 (inspector)" });
+    await expect(inspectorAttempt).toHaveCount(1);
+    const details = page.getByRole("region", { name: "Details" });
+    await expect(details).toContainText("retry by the inspector; its answer was recorded and not forwarded");
+    if (!keyed) {
+      await expect(details.getByRole("note")).toContainText(
+        "The inspector retried this prompt, which has no valid key: a prompt without an idempotencyKey cannot be told apart from a new one",
+      );
+    }
+    expect(client.answers(prompt)).toHaveLength(1); // the client never saw the inspector's answer
+    await page.screenshot({
+      path: testInfo.outputPath(`inspector-retry-${keyed ? "keyed" : "unkeyed"}.png`),
+    });
+    await inspectorAttempt.click();
+    await expect(details).toContainText("Sent by the inspector, not the client");
+    await expect(details).toContainText(`a retry by the inspector, a copy of #`);
+    await expect(details).toContainText(`with id ${prompt} replaced`);
+    await expect(details).toContainText("the answer to a retry by the inspector, received by the inspector");
+    proxy.stdin?.end();
+    expect(problems).toEqual([]);
+  });
+}
