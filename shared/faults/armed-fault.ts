@@ -64,6 +64,12 @@ function what(rule: FaultRule): string {
       return `Drop ${frame}${where}`;
     case "delay":
       return `Delay ${frame}${where} by ${rule.delayMs ?? 0} ms`;
+    case "retry":
+      return `Resend the latest ${m.method ?? "session/prompt"}${where} now (a retry by the inspector)`;
+    case "lose-and-retry":
+      return `Lose the answer to the next ${m.method ?? "session/prompt"}${where} and resend it`;
+    case "restart-and-retry":
+      return `Lose the answer to the next ${m.method ?? "session/prompt"}${where}, restart the agent and resend it`;
     default: {
       const verb =
         rule.action === "disconnect-client"
