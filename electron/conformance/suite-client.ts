@@ -6,6 +6,7 @@
 
 import type { Stream } from "@agentclientprotocol/sdk/experimental/v2";
 import { ConnectionClosedError, JsonRpcPeer, RpcError } from "../peers/rpc/json-rpc-peer.js";
+import { isUserMessageUpdate } from "../../shared/protocol/user-message-updates.js";
 import type { CaseDeadline } from "./case-deadline.js";
 import { CaseFailure } from "./case-outcome.js";
 
@@ -187,11 +188,11 @@ export class SuiteClient {
     this.peer.notify("$/cancel_request", { requestId: id });
   }
 
-  /** messageIds of live (not replayed) `user_message` updates of `sessionId`, distinct, in arrival order. */
+  /** messageIds of live (not replayed) user message updates (`user_message` or `user_message_chunk`) of `sessionId`, distinct, in arrival order. */
   userMessages(sessionId: string): string[] {
     const ids: string[] = [];
     for (const u of this.updates) {
-      if (u.sessionId !== sessionId || u.replayed || u.update.sessionUpdate !== "user_message") continue;
+      if (u.sessionId !== sessionId || u.replayed || !isUserMessageUpdate(u.update.sessionUpdate)) continue;
       const id = u.update.messageId;
       if (typeof id === "string" && !ids.includes(id)) ids.push(id);
     }
@@ -234,7 +235,7 @@ export class SuiteClient {
     return this.deadline.within(met, what, capMs).finally(() => this.watchers.delete(watcher));
   }
 
-  /** Waits for a live `user_message` update with `messageId` in `sessionId`. */
+  /** Waits for a live user message update (either shape) with `messageId` in `sessionId`. */
   waitUserMessage(sessionId: string, messageId: string, what: string): Promise<void> {
     return this.until(
       () => this.userMessages(sessionId).includes(messageId),
