@@ -4,6 +4,7 @@
  * goes out only after it.
  */
 
+import { type UserMessageShape, userMessageUpdates } from "./user-message-shape.js";
 import { randomUUID } from "node:crypto";
 import type { KeyOutcome } from "../../../shared/keys/agent-key-ledger.js";
 import { CONTINUE_INTERRUPTED_TURNS, ErrorCode } from "../../../shared/keys/decisions.js";
@@ -21,6 +22,8 @@ export interface HostedSessionDeps {
   readonly store: SessionStore;
   readonly policy: ModePolicy;
   readonly turnMs: number;
+  /** How inserts are announced (default: one `user_message`). */
+  readonly userMessages?: UserMessageShape;
   /** Fails the next insert with -32603 when it returns true (a transient storage error, for demos and tests). */
   readonly failNextInsert: () => boolean;
   /** Called after every flushed insert, before the answer (the `--crash-after-inserts` hook). */
@@ -155,7 +158,8 @@ export class HostedSession {
       return false;
     }
     this.deps.afterInsert?.();
-    this.emit({ sessionUpdate: "user_message", messageId: prompt.messageId, content: prompt.content });
+    for (const update of userMessageUpdates(this.deps.userMessages ?? "message", prompt.messageId, prompt.content))
+      this.emit(update);
     prompt.settle({ kind: "inserted", messageId: prompt.messageId });
     if (prompt.key !== undefined) void policy.ledger?.inserted(this.id, prompt.key);
     return true;
