@@ -8,7 +8,7 @@ import type { Stream } from "@agentclientprotocol/sdk/experimental/v2";
 import { ConnectionClosedError, JsonRpcPeer, RpcError } from "../peers/rpc/json-rpc-peer.js";
 import { isUserMessageUpdate } from "../../shared/protocol/user-message-updates.js";
 import type { CaseDeadline } from "./case-deadline.js";
-import { CaseFailure } from "./case-outcome.js";
+import { CaseFailure, CaseTimeout, type FrameRef } from "./case-outcome.js";
 
 /** How a `session/prompt` attempt ended. */
 export type PromptAnswer =
@@ -97,16 +97,18 @@ export class SuiteClient {
   /** Sends a request and waits (bounded) for its result; an error answer becomes a `CaseFailure` unless `allowError`. */
   async call(method: string, params: unknown, what = method): Promise<unknown> {
     const sent = this.peer.request(method, params);
+    const frames = [{ conn: this.conn, id: sent.id }];
     try {
       return await this.deadline.within(
         this.track(sent.result),
         `the answer to ${what} on connection #${this.conn}`,
       );
     } catch (err) {
-      if (err instanceof RpcError) throw new CaseFailure(`${what} failed: ${err.code} ${err.message}`);
+      if (err instanceof RpcError)
+        throw new CaseFailure(`${what} failed: ${err.code} ${err.message}`, { frames });
       if (err instanceof ConnectionClosedError)
-        throw new CaseFailure(`connection #${this.conn} closed before ${what} was answered`);
-      throw err;
+        throw new CaseFailure(`connection #${this.conn} closed before ${what} was answered`, { frames });
+      throw withFrames(err, frames);
     }
   }
 
@@ -169,17 +171,25 @@ export class SuiteClient {
 
   /** Waits (bounded) for the answer of `attempt`. */
   answerOf(attempt: PromptAttempt, what: string): Promise<PromptAnswer> {
-    return this.deadline.within(
-      attempt.answer,
-      `the answer to ${what} (request id ${attempt.id} on connection #${this.conn})`,
-    );
+    return this.deadline
+      .within(attempt.answer, `the answer to ${what} (request id ${attempt.id} on connection #${this.conn})`)
+      .catch((err: unknown) => {
+        throw withFrames(err, [this.frame(attempt)]);
+      });
+  }
+
+  /** The request frame (and answer) of `attempt`, as failure evidence. */
+  frame(attempt: PromptAttempt): FrameRef {
+    return { conn: this.conn, id: attempt.id };
   }
 
   /** Waits for `attempt`'s answer and requires a messageId; returns it. */
   async inserted(attempt: PromptAttempt, what: string): Promise<string> {
     const answer = await this.answerOf(attempt, what);
     if (answer.kind !== "inserted")
-      throw new CaseFailure(`${what} was answered with ${describeAnswer(answer)}, expected a messageId`);
+      throw new CaseFailure(`${what} was answered with ${describeAnswer(answer)}, expected a messageId`, {
+        frames: [this.frame(attempt)],
+      });
     return answer.messageId;
   }
 
@@ -270,6 +280,13 @@ export class SuiteClient {
   private wake(): void {
     for (const watcher of [...this.watchers]) watcher();
   }
+}
+
+/** A timeout that does not name its frames yet gets `frames`; anything else is returned as it is. */
+function withFrames(err: unknown, frames: readonly FrameRef[]): unknown {
+  if (err instanceof CaseTimeout && !err.evidence.frames)
+    return new CaseTimeout(err.message, { ...err.evidence, frames });
+  return err;
 }
 
 function settle(attempt: PromptAttempt, answer: PromptAnswer, order: number): PromptAnswer {

@@ -55,8 +55,10 @@ function progressLine(event: ConformanceProgress, total: number, done: { n: numb
     case "case-start":
       return `start ${event.name}`;
     case "case-end": {
-      done.n++;
       const r = event.result;
+      // A case that never started has nothing to add to the probe's one line.
+      if (r.status === "not-run") return undefined;
+      done.n++;
       const info = r.required ? "" : " (informative)";
       return `[${done.n}/${total}] ${r.name}: ${r.status.toUpperCase()}${info} in ${(r.durationMs / 1000).toFixed(1)} s: ${r.reason}`;
     }
