@@ -32,10 +32,13 @@ export async function readStartup(traceFile: string | undefined): Promise<AgentS
   return { ...(spawnError && { spawnError }), ...(exit && { exit }), stderr };
 }
 
-/** The one line that says why the agent did not start, e.g. `the agent exited with code 1 before answering initialize: <stderr>`. */
+/**
+ * The one line that says why the agent did not start, e.g. `the agent exited with code 1 before
+ * answering initialize; its stderr: <first line>` (the other lines are in `AgentStartup.stderr`).
+ */
 export function describeStartup(startup: AgentStartup, probeError: string): string {
   if (startup.spawnError) return `the agent could not be started: ${startup.spawnError}`;
-  const said = startup.stderr.length > 0 ? `; its stderr began: ${startup.stderr.slice(0, 3).join(" | ")}` : "";
+  const said = startup.stderr.length > 0 ? `; its stderr: ${startup.stderr[0]}` : "";
   if (startup.exit) return `the agent ${startup.exit} before answering initialize${said}`;
   return `initialize failed: ${probeError}${said}`;
 }

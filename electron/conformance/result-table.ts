@@ -57,7 +57,10 @@ function renderNotRun(report: ConformanceReport): string {
   const lines = [
     `conformance of ${agent} (${describeTarget(report)})`,
     `${probe.status === "not-v2" ? "NOT RUN" : "AGENT DID NOT START"}: ${probe.problem ?? ""}`,
-    ...(probe.startup?.stderr.length ? ["agent stderr:", ...probe.startup.stderr.map((l) => `  ${l}`)] : []),
+    // The problem line quotes the first stderr line; the others follow it.
+    ...(probe.startup && probe.startup.stderr.length > 1
+      ? ["more of the agent's stderr:", ...probe.startup.stderr.slice(1).map((l) => `  ${l}`)]
+      : []),
     ...(probe.traceFile ? [`probe trace: ${probe.traceFile}`] : []),
     `${summary.notRun} case(s) not run: ${summary.ok ? "CONFORMANT" : "NOT CONFORMANT"}`,
   ];

@@ -45,17 +45,17 @@ export const analyzeCommand: CliCommand = {
       if (err instanceof TraceReadError) throw new CliError(err.message, 2);
       throw err;
     }
-    const { model } = result;
+    const { model, notes } = result;
     const count = (severity: string) =>
       VERDICTS.filter((v) => v.severity === severity).reduce((n, v) => n + model.verdictCounts[v.name], 0);
     const violations = count("violation");
     const clientIssues = count("client-issue");
     const exitStatus = violations > 0 || (failOnClientIssues && clientIssues > 0) ? 1 : 0;
     if (json) {
-      const doc = { file, ...model, summary: { violations, clientIssues, exitStatus } };
+      const doc = { file, ...model, notes, summary: { violations, clientIssues, exitStatus } };
       process.stdout.write(`${terminalSafeJson(doc, 2)}\n`);
     } else {
-      process.stdout.write(renderReport(file, model));
+      process.stdout.write(renderReport(file, model, notes));
     }
     return exitStatus;
   },

@@ -8,6 +8,7 @@ import type {
   VerdictHit,
 } from "../../../shared/analyzer/timeline-model.js";
 import { VERDICTS, type VerdictSeverity } from "../../../shared/analyzer/verdicts.js";
+import type { NoteRecord } from "../../../shared/trace/record.js";
 import { terminalSafe } from "./terminal-text.js";
 
 const MARK: Record<VerdictSeverity, string> = {
@@ -71,7 +72,7 @@ function requestSummary(rows: readonly RequestRow[]): string[] {
 }
 
 /** Renders the whole model as a human-readable report; every line is terminal safe (wire text is escaped). */
-export function renderReport(file: string, model: TimelineModel): string {
+export function renderReport(file: string, model: TimelineModel, notes: readonly NoteRecord[] = []): string {
   const out: string[] = [];
   out.push(
     `Trace ${file}: ${model.records} records, ${model.frames} frames, ${model.connections.length} connection(s), ${model.agents.length} agent process(es)`,
@@ -87,6 +88,11 @@ export function renderReport(file: string, model: TimelineModel): string {
     out.push(`  agent pid ${a.pid} ${a.command.join(" ")}${exit}, ${a.stderrLines} stderr line(s)`);
   }
 
+  // What the tap or the suite put on the record (an agent that could not start, a teardown): it may be the whole story.
+  if (notes.length > 0) {
+    out.push("", `Notes (${notes.length})`);
+    for (const n of notes) out.push(`  seq ${n.seq} ${n.level}: ${n.text}`);
+  }
   out.push("", `Submissions (${model.submissions.length})`);
   const bySession = new Map<string, Submission[]>();
   for (const s of model.submissions) {
