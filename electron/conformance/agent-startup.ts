@@ -20,7 +20,10 @@ export async function readStartup(traceFile: string | undefined): Promise<AgentS
     for await (const ev of readTrace(traceFile)) {
       if (ev.kind !== "record") continue;
       const r = ev.record;
-      if (r.type === "note" && r.level === "error" && /^cannot start agent/.test(r.text)) spawnError ??= r.text;
+      // Once the suite closed the connection (after its wait ran out), what follows is teardown, not the cause.
+      if (r.type === "conn-close" && r.reason !== "agent exited") break;
+      if (r.type === "note" && r.level === "error" && /^cannot start agent/.test(r.text))
+        spawnError ??= r.text;
       else if (r.type === "agent-exit")
         exit ??= r.signal ? `was killed by ${r.signal}` : `exited with code ${String(r.code)}`;
       else if (r.type === "agent-stderr" && stderr.length < STARTUP_STDERR_LINES && r.text.trim() !== "")

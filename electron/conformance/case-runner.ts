@@ -51,7 +51,8 @@ export async function runCase(
   const deadline = new CaseDeadline(limitMs);
   const ctx = new CaseContext(definition.name, dialer, deadline, options.cwd);
   const main = definition.requirements[0] as string;
-  const own = (id: string | undefined) => (id !== undefined && definition.requirements.includes(id) ? id : main);
+  const own = (id: string | undefined) =>
+    id !== undefined && definition.requirements.includes(id) ? id : main;
   let status: CaseStatus;
   let reason: string;
   const broken: Broken[] = [];
@@ -67,7 +68,8 @@ export async function runCase(
       const id = own(evidence.requirement);
       // Failures recorded on the way (key-validation tries every bad key) come first, then the one that ended the case.
       for (const [rid, o] of ctx.outcomes)
-        if (o.status === "fail" && rid !== id) broken.push({ id: own(rid), message: o.message, frames: o.frames ?? [] });
+        if (o.status === "fail" && rid !== id)
+          broken.push({ id: own(rid), message: o.message, frames: o.frames ?? [] });
       const recorded = ctx.outcomes.get(id);
       broken.push({
         id,
@@ -98,7 +100,11 @@ export async function runCase(
   if (status === "pass" && analyzerViolations.length > 0) {
     status = "fail";
     reason = `the analyzer found ${analyzerViolations.join(", ")} in the trace (the case's own checks passed: ${reason})`;
-    broken.push({ id: own(VIOLATION_REQUIREMENT[analyzerViolations[0] as string]), message: reason, frames: [] });
+    broken.push({
+      id: own(VIOLATION_REQUIREMENT[analyzerViolations[0] as string]),
+      message: reason,
+      frames: [],
+    });
   }
   const outcomes: RequirementOutcome[] = [];
   const parts: string[] = [];

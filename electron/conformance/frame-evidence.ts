@@ -18,7 +18,9 @@ export interface ResolvedRef {
 function parse(raw: string): Record<string, unknown> | undefined {
   try {
     const v = JSON.parse(raw) as unknown;
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    return v !== null && typeof v === "object" && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -19,7 +19,8 @@ export function renderJunit(report: ConformanceReport): string {
   // An agent that could not be probed gets one failing `probe` testcase with the cause; its cases are skipped as not run.
   const probeFailed = report.probe.status !== "v2";
   const tests = report.cases.length + (probeFailed ? 1 : 0);
-  const failures = report.cases.filter((c) => c.status === "fail" && c.required).length + (probeFailed ? 1 : 0);
+  const failures =
+    report.cases.filter((c) => c.status === "fail" && c.required).length + (probeFailed ? 1 : 0);
   const skipped = report.cases.filter(
     (c) => c.status === "skip" || c.status === "not-run" || (c.status === "fail" && !c.required),
   ).length;
@@ -51,7 +52,8 @@ export function renderJunit(report: ConformanceReport): string {
       `    <testcase classname="conformance" name="${xmlEscape(c.name)}" time="${seconds(c.durationMs)}">`,
     );
     if (c.status === "fail" && c.required) out.push(`      <failure message="${xmlEscape(c.reason)}"/>`);
-    else if (c.status === "skip" || c.status === "not-run") out.push(`      <skipped message="${xmlEscape(c.reason)}"/>`);
+    else if (c.status === "skip" || c.status === "not-run")
+      out.push(`      <skipped message="${xmlEscape(c.reason)}"/>`);
     else if (c.status === "fail")
       out.push(`      <skipped message="${xmlEscape(`informative case failed: ${c.reason}`)}"/>`);
     const details = [c.title, `RFD: ${c.rule}`, c.reason, ...(c.traceFile ? [`trace: ${c.traceFile}`] : [])];

@@ -36,7 +36,9 @@ export async function runConformance(
   if (probe.status !== "v2") {
     // The cause is said once, in `probe.problem`; every case is "not run", not failed.
     const reason =
-      probe.status === "not-v2" ? "not run: v2 not supported" : "not run: the agent did not answer initialize";
+      probe.status === "not-v2"
+        ? "not run: v2 not supported"
+        : "not run: the agent did not answer initialize";
     cases = selected.map((definition) => notRun(definition, "not-run", reason));
     for (const result of cases) onProgress({ kind: "case-end", result });
   } else {

@@ -5,8 +5,8 @@
  */
 
 import type { Stream } from "@agentclientprotocol/sdk/experimental/v2";
-import { ConnectionClosedError, JsonRpcPeer, RpcError } from "../peers/rpc/json-rpc-peer.js";
 import { isUserMessageUpdate } from "../../shared/protocol/user-message-updates.js";
+import { ConnectionClosedError, JsonRpcPeer, RpcError } from "../peers/rpc/json-rpc-peer.js";
 import type { CaseDeadline } from "./case-deadline.js";
 import { CaseFailure, CaseTimeout, type FrameRef } from "./case-outcome.js";
 

@@ -94,7 +94,11 @@ function seqOf(entry: Entry): number {
 }
 
 /** The notes that say how connection `conn` was ended. */
-function endNotes(conn: number, end: ConnectionEnd, records: readonly TraceRecord[]): Omit<NoteRecord, "seq">[] {
+function endNotes(
+  conn: number,
+  end: ConnectionEnd,
+  records: readonly TraceRecord[],
+): Omit<NoteRecord, "seq">[] {
   const notes: Omit<NoteRecord, "seq">[] = [];
   const exit = records.find((r) => r.type === "agent-exit");
   if (end.killedForRestartAt !== undefined) {

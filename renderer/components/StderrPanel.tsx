@@ -44,7 +44,11 @@ export function StderrPanel({ lines, count }: { lines: readonly StderrLine[]; co
           {shown.map((l, i) => {
             const nl = i < shown.length - 1 ? "\n" : "";
             return l.teardown ? (
-              <span key={l.seq} className="stderr__teardown" title="written while the connection was being closed">
+              <span
+                key={l.seq}
+                className="stderr__teardown"
+                title="written while the connection was being closed"
+              >
                 <span className="stderr__tag">[teardown]</span> {l.text}
                 {nl}
               </span>

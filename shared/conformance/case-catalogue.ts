@@ -10,7 +10,15 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "When present, it is an opaque, case-sensitive string of 1 to 255 characters. The Agent MUST reject any other value with -32602 (Invalid params) and MUST NOT treat it as omitted.",
     required: true,
     retry: false,
-    requirements: ["idem.key-validation.empty", "idem.key-validation.too-long", "idem.key-validation.number", "idem.key-validation.object", "idem.key-validation.max-length", "idem.key-validation.null", "idem.insert.once"],
+    requirements: [
+      "idem.key-validation.empty",
+      "idem.key-validation.too-long",
+      "idem.key-validation.number",
+      "idem.key-validation.object",
+      "idem.key-validation.max-length",
+      "idem.key-validation.null",
+      "idem.insert.once",
+    ],
   },
   {
     name: "retry-same-connection",

@@ -26,7 +26,11 @@ function variants(file: string): { variants: Variant[]; defs: Record<string, { r
   }>) {
     const tag = v.properties?.sessionUpdate?.const;
     if (tag === undefined) continue; // the custom/future catch-all
-    out.push({ tag, ref: v.allOf?.[0]?.$ref?.replace("#/$defs/", "") ?? "", description: v.description ?? "" });
+    out.push({
+      tag,
+      ref: v.allOf?.[0]?.$ref?.replace("#/$defs/", "") ?? "",
+      description: v.description ?? "",
+    });
   }
   return { variants: out, defs: schema.$defs };
 }

@@ -4,7 +4,6 @@
  * goes out only after it.
  */
 
-import { type UserMessageShape, userMessageUpdates } from "./user-message-shape.js";
 import { randomUUID } from "node:crypto";
 import type { KeyOutcome } from "../../../shared/keys/agent-key-ledger.js";
 import { CONTINUE_INTERRUPTED_TURNS, ErrorCode } from "../../../shared/keys/decisions.js";
@@ -13,6 +12,7 @@ import { type HeldPrompt, HeldPromptQueue } from "./held-prompt.js";
 import type { SessionHeaderRecord, SessionRecord } from "./session-record.js";
 import type { SessionStore } from "./session-store.js";
 import { runTurn, type SessionUpdate } from "./turn-script.js";
+import { type UserMessageShape, userMessageUpdates } from "./user-message-shape.js";
 
 /** Receives a session's updates (one per attached connection). */
 export type SessionListener = (sessionId: string, update: SessionUpdate) => void;
@@ -158,7 +158,11 @@ export class HostedSession {
       return false;
     }
     this.deps.afterInsert?.();
-    for (const update of userMessageUpdates(this.deps.userMessages ?? "message", prompt.messageId, prompt.content))
+    for (const update of userMessageUpdates(
+      this.deps.userMessages ?? "message",
+      prompt.messageId,
+      prompt.content,
+    ))
       this.emit(update);
     prompt.settle({ kind: "inserted", messageId: prompt.messageId });
     if (prompt.key !== undefined) void policy.ledger?.inserted(this.id, prompt.key);
