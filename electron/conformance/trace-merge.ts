@@ -58,9 +58,10 @@ export async function mergeConnectionTraces(
     } catch (err) {
       notes.push(`connection #${conn} has no trace: ${err instanceof Error ? err.message : String(err)}`);
     }
+    // Teardown starts when the tap saw its input end (its own clock, like the agent's stderr records).
+    const closedAt = end?.inputClosedAt === undefined ? undefined : inputEndTs(own, end.inputClosedAt);
     for (const record of own) {
-      const teardown =
-        record.type === "agent-stderr" && end?.inputClosedAt !== undefined && record.ts >= end.inputClosedAt;
+      const teardown = record.type === "agent-stderr" && closedAt !== undefined && record.ts >= closedAt;
       entries.push({ record: teardown ? { ...record, teardown: true } : record, file: index });
     }
     if (end) for (const note of endNotes(conn, end, own)) entries.push({ record: note, file: index });
@@ -93,6 +94,15 @@ function seqOf(entry: Entry): number {
   return "seq" in entry.record ? entry.record.seq : Number.POSITIVE_INFINITY;
 }
 
+/**
+ * When the tap saw the suite close its input, on the tap's clock: its `conn-close` for the client's
+ * end of input, else the suite's own time (the two processes' clocks can differ by some ms).
+ */
+function inputEndTs(records: readonly TraceRecord[], suiteTime: number): number {
+  const close = records.find((r) => r.type === "conn-close");
+  return close?.type === "conn-close" && close.reason === "client closed stdin" ? close.ts : suiteTime;
+}
+
 /** The notes that say how connection `conn` was ended. */
 function endNotes(
   conn: number,
@@ -110,8 +120,8 @@ function endNotes(
     });
     return notes;
   }
-  const closed = end.inputClosedAt;
-  if (closed === undefined) return notes;
+  if (end.inputClosedAt === undefined) return notes;
+  const closed = inputEndTs(records, end.inputClosedAt);
   if (exit === undefined || exit.ts < closed) return notes; // it had ended before the suite closed anything
   notes.push({
     ts: closed,
@@ -120,7 +130,8 @@ function endNotes(
     text: `connection #${conn}: the suite closed the agent's input (teardown); the agent's stderr from here on is marked teardown`,
   });
   const signalled = end.signalled;
-  if (signalled === undefined || exit.ts < signalled.at) {
+  // Each side measured on its own clock: did the agent exit before the suite's grace ran out?
+  if (signalled === undefined || exit.ts - closed < signalled.at - end.inputClosedAt) {
     const lingered = signalled ? `; the tap itself was then stopped with ${signalled.signal}` : "";
     notes.push({
       ts: exit.ts,
@@ -133,7 +144,7 @@ function endNotes(
       ts: exit.ts,
       type: "note",
       level: "warn",
-      text: `connection #${conn}: the agent had not exited ${Math.round(signalled.at - closed)} ms after its input closed; the suite stopped it with ${signalled.signal}`,
+      text: `connection #${conn}: the agent had not exited ${Math.round(signalled.at - end.inputClosedAt)} ms after its input closed; the suite stopped it with ${signalled.signal}`,
     });
   }
   return notes;
