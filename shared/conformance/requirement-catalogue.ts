@@ -22,7 +22,7 @@ export interface Requirement {
 }
 
 /** Where every requirement's text comes from. */
-export const REQUIREMENT_SOURCE = "ACP RFD v2 Idempotency Keys (shared/spec/rfd-v2-idempotency-keys.txt)";
+export const REQUIREMENT_SOURCE = "ACP v2 RFD: Idempotency Keys";
 
 const INVALID_KEY =
   "When present, it is an opaque, case-sensitive string of 1 to 255 characters. The Agent MUST reject any other value with -32602 (Invalid params) and MUST NOT treat it as omitted.";
