@@ -31,7 +31,7 @@ createInterface({ input: child.stdout }).on("line", (line) => {
 });
 process.stdin.pipe(child.stdin, { end: false });
 process.stdin.on("end", () => {
-  process.stderr.write("teardown-agent: Error: the connection closed while a turn was running\n");
+  process.stderr.write("teardown-agent: Error: the connection closed\n");
   process.stderr.write("    at Connection.onClose (teardown-agent.mjs:1:1)\n");
   if (mode === "cut-loses-session" && store)
     for (const id of running) rmSync(join(store, "sessions", `${id}.jsonl`), { force: true });
