@@ -161,9 +161,9 @@ test("an agent that does not start: its cause once, with its stderr, and every c
     await expect(summary).toContainText(
       "The agent did not start: the agent exited with code 1 before answering initialize; its stderr: FATAL: MY_AGENT_TOKEN is not set. No case ran.",
     );
-    await expect(page.getByLabel("The agent's first stderr lines")).toHaveText(
-      "FATAL: MY_AGENT_TOKEN is not set\n  at config.js:3",
-    );
+    await expect(
+      page.getByRole("figure", { name: "The agent's first stderr lines:" }).locator("pre"),
+    ).toHaveText("FATAL: MY_AGENT_TOKEN is not set\n  at config.js:3");
     const rows = page.getByRole("table", { name: "Conformance cases" }).locator("tbody tr");
     await expect(rows).toHaveCount(11);
     await expect(page.locator('tr[data-state="not-run"]')).toHaveCount(11);
@@ -200,9 +200,7 @@ test("stderr an agent writes while the suite tears a connection down is marked t
     await expect(page.getByRole("tab", { name: "Timeline" })).toHaveAttribute("aria-selected", "true");
     const stderr = page.getByRole("region", { name: "Agent stderr" });
     await expect(stderr.locator(".stderr__teardown")).toHaveCount(4);
-    await expect(stderr).toContainText(
-      "[teardown] teardown-agent: Error: the connection closed",
-    );
+    await expect(stderr).toContainText("[teardown] teardown-agent: Error: the connection closed");
     await page.screenshot({ path: `${SHOTS}/teardown-stderr-${width}x${height}.png` });
   }
   expect(problems).toEqual([]);

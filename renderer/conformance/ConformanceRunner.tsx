@@ -56,10 +56,12 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
         </p>
       ) : null}
       {probe?.startup?.stderr.length ? (
-        <div className="startup-stderr">
-          <p className="muted">The agent's first stderr lines:</p>
-          <pre aria-label="The agent's first stderr lines">{probe.startup.stderr.join("\n")}</pre>
-        </div>
+        <figure className="startup-stderr" aria-labelledby="startup-stderr-title">
+          <figcaption id="startup-stderr-title" className="muted">
+            The agent's first stderr lines:
+          </figcaption>
+          <pre>{probe.startup.stderr.join("\n")}</pre>
+        </figure>
       ) : null}
       {run.summary ? (
         <p
