@@ -27,6 +27,8 @@ export interface PromptAttempt {
   settled?: PromptAnswer;
   /** Arrival order of the answer among everything this client received (see `SuiteClient.order`). */
   settledOrder?: number;
+  /** `SuiteClient.order` when the request was sent: what had arrived before it went out. */
+  readonly sentOrder: number;
 }
 
 /** One `session/update` received, with its arrival order. */
@@ -154,6 +156,7 @@ export class SuiteClient {
     const sent = this.peer.request("session/prompt", params);
     const attempt: PromptAttempt = {
       id: sent.id,
+      sentOrder: this.counter,
       answer: this.track(sent.result).then(
         (result) => settle(attempt, readMessageId(result), this.counter),
         (err: unknown) =>
