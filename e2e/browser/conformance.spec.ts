@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { cliPath } from "../harness/build-once.js";
+import { cliPath, projectRoot } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { openTraceList, shownTrace } from "../harness/trace-picker.js";
@@ -25,7 +25,32 @@ test.beforeAll(async () => {
     "--turn-ms",
     "300",
   ];
-  writeFileSync(agents, JSON.stringify({ agents: [{ name: "Team agent", command }] }));
+  // An agent that exits on a bad environment, and one that prints a stack trace when its input closes.
+  const broken = [
+    process.execPath,
+    "-e",
+    "console.error('FATAL: MY_AGENT_TOKEN is not set'); console.error('  at config.js:3'); process.exit(1)",
+  ];
+  const noisy = [
+    process.execPath,
+    join(projectRoot, "electron/conformance/testing/teardown-agent.mjs"),
+    "noisy",
+    cliPath,
+    "--store",
+    join(dir, "noisy-store"),
+    "--turn-ms",
+    "300",
+  ];
+  writeFileSync(
+    agents,
+    JSON.stringify({
+      agents: [
+        { name: "Team agent", command },
+        { name: "Broken agent", command: broken },
+        { name: "Noisy agent", command: noisy },
+      ],
+    }),
+  );
   hub = await startServe(30_000, ["--agents", agents]);
 });
 test.afterAll(async () => {
@@ -107,5 +132,76 @@ test("a command from the agents file runs only after the user confirms it", asyn
   await confirm.getByRole("button", { name: "Run it" }).click();
   await expect(page.getByTestId("run-verdict")).toContainText("Conformant: 1 passed", { timeout: 60_000 });
   await expect(page.locator('tr[data-case="key-validation"]')).toHaveAttribute("data-state", "pass");
+  expect(problems).toEqual([]);
+});
+
+const SHOTS = "/work/shots/conf-trust";
+
+test("an agent that does not start: its cause once, with its stderr, and every case not run", async ({
+  page,
+}) => {
+  const problems = guardConsole(page);
+  for (const [width, height] of [
+    [1280, 720],
+    [1600, 1000],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await openTab(page);
+    await page.getByLabel("Agent under test").selectOption({ label: "Broken agent" });
+    await page.getByRole("button", { name: "Run suite" }).click();
+    await page
+      .getByRole("alertdialog", { name: "Confirm the command" })
+      .getByRole("button", { name: "Run it" })
+      .click();
+    const verdict = page.getByTestId("run-verdict");
+    await expect(verdict).toContainText("Not conformant: 0 passed, 0 failed, 0 skipped, 11 not run", {
+      timeout: 60_000,
+    });
+    const summary = page.locator(".run-summary");
+    await expect(summary).toContainText(
+      "The agent did not start: the agent exited with code 1 before answering initialize; its stderr: FATAL: MY_AGENT_TOKEN is not set. No case ran.",
+    );
+    await expect(
+      page.getByRole("figure", { name: "The agent's first stderr lines:" }).locator("pre"),
+    ).toHaveText("FATAL: MY_AGENT_TOKEN is not set\n  at config.js:3");
+    const rows = page.getByRole("table", { name: "Conformance cases" }).locator("tbody tr");
+    await expect(rows).toHaveCount(11);
+    await expect(page.locator('tr[data-state="not-run"]')).toHaveCount(11);
+    await expect(page.locator('tr[data-state="not-run"]').first()).toContainText(
+      "not run: the agent did not answer initialize",
+    );
+    // The cause is said once, above the table, not in every row.
+    await expect(page.getByRole("table", { name: "Conformance cases" })).not.toContainText("MY_AGENT_TOKEN");
+    await page.screenshot({ path: `${SHOTS}/startup-failure-${width}x${height}.png` });
+  }
+  expect(problems).toEqual([]);
+});
+
+test("stderr an agent writes while the suite tears a connection down is marked teardown", async ({
+  page,
+}) => {
+  const problems = guardConsole(page);
+  for (const [width, height] of [
+    [1280, 720],
+    [1600, 1000],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await openTab(page);
+    await page.getByLabel("Agent under test").selectOption({ label: "Noisy agent" });
+    await onlyCases(page, ["retry-after-resume"]);
+    await page.getByRole("button", { name: "Run suite" }).click();
+    await page
+      .getByRole("alertdialog", { name: "Confirm the command" })
+      .getByRole("button", { name: "Run it" })
+      .click();
+    const row = page.locator('tr[data-case="retry-after-resume"]');
+    await expect(row).toHaveAttribute("data-state", "pass", { timeout: 60_000 });
+    await row.getByRole("button", { name: "Open trace" }).click();
+    await expect(page.getByRole("tab", { name: "Timeline" })).toHaveAttribute("aria-selected", "true");
+    const stderr = page.getByRole("region", { name: "Agent stderr" });
+    await expect(stderr.locator(".stderr__teardown")).toHaveCount(4);
+    await expect(stderr).toContainText("[teardown] teardown-agent: Error: the connection closed");
+    await page.screenshot({ path: `${SHOTS}/teardown-stderr-${width}x${height}.png` });
+  }
   expect(problems).toEqual([]);
 });

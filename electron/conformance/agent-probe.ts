@@ -2,6 +2,7 @@
 
 import type { AgentProbe } from "../../shared/conformance/conformance-result.js";
 import { dialerFor } from "./agent-dialers.js";
+import { describeStartup, readStartup } from "./agent-startup.js";
 import { CaseDeadline } from "./case-deadline.js";
 import type { ResolvedOptions } from "./conformance-options.js";
 import { SuiteClient } from "./suite-client.js";
@@ -19,11 +20,14 @@ export async function probeAgent(options: ResolvedOptions): Promise<AgentProbe> 
     probe = judge(init);
   } catch (err) {
     const problem = err instanceof Error ? err.message : String(err);
-    probe = { status: "failed", protocolVersion: null, problem: `initialize failed: ${problem}` };
+    probe = { status: "failed", protocolVersion: null, problem };
   }
   client?.close();
   const traceFile = await dialer.finish().catch(() => undefined);
-  return { ...probe, traceFile };
+  if (probe.status !== "failed") return { ...probe, traceFile };
+  // Once, here: the spawn error or the agent's own words, not "closed before initialize" in every row.
+  const startup = await readStartup(traceFile);
+  return { ...probe, problem: describeStartup(startup, probe.problem ?? "no answer"), startup, traceFile };
 }
 
 function judge(init: Record<string, unknown>): AgentProbe {

@@ -7,18 +7,31 @@ import { randomUUID } from "node:crypto";
 import type { CaseName } from "../../shared/conformance/conformance-result.js";
 import type { AgentDialer, CaseConnection } from "./agent-dialer.js";
 import type { CaseDeadline } from "./case-deadline.js";
-import { CaseFailure, check } from "./case-outcome.js";
+import { CaseFailure, CaseTimeout, check, type FrameRef } from "./case-outcome.js";
 import { SuiteClient } from "./suite-client.js";
 
 /** How long one connection attempt may take while the suite waits for a restarted remote agent. */
 const RECONNECT_ATTEMPT_MS = 2000;
 const RECONNECT_PAUSE_MS = 100;
+/** How long a case waits for a turn to end (`state_update` idle) before it closes the connection anyway. */
+export const TURN_SETTLE_CAP_MS = 10_000;
+
+/** A requirement the case recorded on its way: confirmed, or broken without ending the case. */
+export interface RecordedOutcome {
+  readonly status: "pass" | "fail";
+  readonly message: string;
+  readonly frames?: readonly FrameRef[];
+}
 
 /** The working context of one running case. */
 export class CaseContext {
   private conns = 0;
   private readonly opened: CaseConnection[] = [];
   private readonly clients: SuiteClient[] = [];
+  /** Requirements confirmed or broken so far, by id (a failure is never overwritten by a pass). */
+  readonly outcomes = new Map<string, RecordedOutcome>();
+  /** Things the reason should say whatever the result, e.g. a connection closed mid-turn. */
+  readonly remarks: string[] = [];
 
   constructor(
     readonly name: CaseName,
@@ -57,6 +70,49 @@ export class CaseContext {
     }
   }
 
+  /** Records that requirement `id` held in this case (unless it already failed). */
+  confirm(id: string, message = "held"): void {
+    if (this.outcomes.get(id)?.status !== "fail") this.outcomes.set(id, { status: "pass", message });
+  }
+
+  /** Records that requirement `id` broke, without ending the case (the case throws at its end). */
+  breaks(id: string, message: string, frames?: readonly FrameRef[]): void {
+    if (this.outcomes.get(id)?.status !== "fail") this.outcomes.set(id, { status: "fail", message, frames });
+  }
+
+  /** Ends the case if a requirement broke on the way: a `CaseFailure` for the first (the runner reports the others too). */
+  throwIfBroken(): void {
+    const failed = [...this.outcomes.entries()].filter(([, o]) => o.status === "fail");
+    const [first] = failed;
+    if (!first) return;
+    throw new CaseFailure(first[1].message, {
+      requirement: first[0],
+      frames: first[1].frames,
+    });
+  }
+
+  /**
+   * Waits (at most `TURN_SETTLE_CAP_MS`) until the turn running on `client` in `sessionId` ended
+   * (an idle `state_update` after arrival order `after`), so that closing the connection or
+   * killing the agent next does not cut a turn short: an agent may rightly lose a session whose
+   * turn was cut, and the case would then fail for a reason that is not the rule it checks. If
+   * the turn does not end in time, the case goes on and its reason says so.
+   */
+  async settleTurn(client: SuiteClient, sessionId: string, after: number): Promise<void> {
+    try {
+      await client.until(
+        () => client.idleSince(sessionId, after),
+        `the end of the turn on connection #${client.conn}`,
+        TURN_SETTLE_CAP_MS,
+      );
+    } catch (err) {
+      if (!(err instanceof CaseTimeout)) throw err;
+      this.remarks.push(
+        `connection #${client.conn} was closed while its turn was still running (no idle state_update within ${Math.min(TURN_SETTLE_CAP_MS, this.deadline.limitMs)} ms)`,
+      );
+    }
+  }
+
   /** Crashes and restarts the agent (see `AgentDialer.restart`); returns what was done. */
   restartAgent(): Promise<string> {
     return this.dialer.restart(Math.max(1, this.deadline.remainingMs));
@@ -87,11 +143,16 @@ export class CaseContext {
     check(
       extra.length === 0,
       `${extra.length} extra user message(s) inserted on connection #${client.conn}: ${extra.join(", ")} (expected only ${expected.join(", ") || "none"})`,
+      {
+        requirement: "idem.insert.once",
+        frames: extra.map((messageId) => ({ conn: client.conn, messageId })),
+      },
     );
     check(
       missing.length === 0,
-      `no user_message update for ${missing.join(", ")} on connection #${client.conn}`,
+      `no user_message or user_message_chunk update for ${missing.join(", ")} on connection #${client.conn}`,
     );
+    this.confirm("idem.insert.once", `no second message inserted on connection #${client.conn}`);
   }
 
   /** Closes every connection this case opened: the client side first, then the dialer (bounded). */

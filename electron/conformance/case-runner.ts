@@ -1,23 +1,44 @@
 /**
  * Runs one case: a fresh dialer (fresh agent processes on stdio), the case's script under its
  * deadline, cleanup, then the analyzer over the case's trace. The script's own checks decide first;
- * an analyzer `violation` verdict fails a case that otherwise passed.
+ * an analyzer `violation` verdict fails a case that otherwise passed. A failure's reason names the
+ * requirement it breaks (id and rule) and the frames that broke it, found in the case's trace.
  */
 
 import { VERDICTS } from "../../shared/analyzer/verdicts.js";
-import type { CaseDefinition, CaseResult, CaseStatus } from "../../shared/conformance/conformance-result.js";
+import type {
+  CaseDefinition,
+  CaseResult,
+  CaseStatus,
+  RequirementOutcome,
+} from "../../shared/conformance/conformance-result.js";
+import { requirement } from "../../shared/conformance/requirement-catalogue.js";
 import { analyzeTraceFile } from "../trace/analyze-trace-file.js";
 import { dialerFor } from "./agent-dialers.js";
 import { CaseContext } from "./case-context.js";
 import { CaseDeadline } from "./case-deadline.js";
-import { CaseSkip } from "./case-outcome.js";
+import { CaseFailure, CaseSkip, type FrameRef } from "./case-outcome.js";
 import { CASE_SCRIPTS } from "./cases/index.js";
 import type { ResolvedOptions } from "./conformance-options.js";
+import { describeFrames, resolveFrames } from "./frame-evidence.js";
 import { settlesWithin } from "./settles-within.js";
 
 /** Extra time the whole script gets beyond the deadline its waits use, as a last safety net. */
 const SAFETY_NET_MS = 1000;
 const VIOLATIONS = new Set(VERDICTS.filter((v) => v.severity === "violation").map((v) => v.name));
+
+/** The requirement an analyzer violation breaks (when the case checks it). */
+const VIOLATION_REQUIREMENT: Record<string, string> = {
+  "duplicate-insert": "idem.insert.once",
+  "key-leaked": "idem.keys.private",
+  "cancel-not-propagated": "idem.cancel.withdraws-all",
+};
+
+interface Broken {
+  readonly id: string;
+  readonly message: string;
+  readonly frames: readonly FrameRef[];
+}
 
 /** Runs `definition` within `limitMs`; never throws. */
 export async function runCase(
@@ -29,8 +50,12 @@ export async function runCase(
   const dialer = dialerFor(options, definition.name);
   const deadline = new CaseDeadline(limitMs);
   const ctx = new CaseContext(definition.name, dialer, deadline, options.cwd);
+  const main = definition.requirements[0] as string;
+  const own = (id: string | undefined) =>
+    id !== undefined && definition.requirements.includes(id) ? id : main;
   let status: CaseStatus;
   let reason: string;
+  const broken: Broken[] = [];
   try {
     const script = untilCancelled(CASE_SCRIPTS[definition.name].run(ctx), options.signal);
     reason = await new CaseDeadline(limitMs + SAFETY_NET_MS).within(script, "the case to finish");
@@ -38,6 +63,20 @@ export async function runCase(
   } catch (err) {
     status = err instanceof CaseSkip ? "skip" : "fail";
     reason = err instanceof Error ? err.message : String(err);
+    if (status === "fail") {
+      const evidence = err instanceof CaseFailure ? err.evidence : {};
+      const id = own(evidence.requirement);
+      // Failures recorded on the way (key-validation tries every bad key) come first, then the one that ended the case.
+      for (const [rid, o] of ctx.outcomes)
+        if (o.status === "fail" && rid !== id)
+          broken.push({ id: own(rid), message: o.message, frames: o.frames ?? [] });
+      const recorded = ctx.outcomes.get(id);
+      broken.push({
+        id,
+        message: reason,
+        frames: evidence.frames ?? (recorded?.status === "fail" ? (recorded.frames ?? []) : []),
+      });
+    }
   }
   let traceFile: string | undefined;
   const finished = settlesWithin(ctx.closeAll(), 5000)
@@ -45,7 +84,8 @@ export async function runCase(
     .then((path) => {
       traceFile = path;
     });
-  if (!(await settlesWithin(finished, 10_000))) reason += " (cleanup did not finish in 10 s)";
+  const remarks = [...ctx.remarks];
+  if (!(await settlesWithin(finished, 10_000))) remarks.push("cleanup did not finish in 10 s");
   let analyzerViolations: string[] = [];
   if (traceFile !== undefined) {
     try {
@@ -54,13 +94,55 @@ export async function runCase(
         .filter(([name, count]) => VIOLATIONS.has(name as never) && count > 0)
         .map(([name]) => name);
     } catch (err) {
-      reason += ` (the trace could not be analyzed: ${err instanceof Error ? err.message : String(err)})`;
+      remarks.push(`the trace could not be analyzed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   if (status === "pass" && analyzerViolations.length > 0) {
     status = "fail";
     reason = `the analyzer found ${analyzerViolations.join(", ")} in the trace (the case's own checks passed: ${reason})`;
+    broken.push({
+      id: own(VIOLATION_REQUIREMENT[analyzerViolations[0] as string]),
+      message: reason,
+      frames: [],
+    });
   }
+  const outcomes: RequirementOutcome[] = [];
+  const parts: string[] = [];
+  const failedIds = new Set(broken.map((b) => b.id));
+  for (const id of definition.requirements) {
+    const mine = broken.filter((b) => b.id === id);
+    if (mine.length > 0) {
+      const resolved = traceFile
+        ? await resolveFrames(
+            traceFile,
+            mine.flatMap((b) => b.frames),
+          )
+        : mine.flatMap((b) => b.frames).map((ref) => ({ ref, frames: [] }));
+      const frames = describeFrames(resolved);
+      const message = mine.map((b) => b.message).join("; ");
+      const rule = requirement(id);
+      parts.push(`${message} [breaks ${id}: ${rule.summary}${frames ? `; frames ${frames}` : ""}]`);
+      outcomes.push({
+        id,
+        status: "fail",
+        message: `${message}${frames ? ` (frames ${frames})` : ""}`,
+        frames: resolved.flatMap((r) => r.frames),
+      });
+      continue;
+    }
+    const recorded = ctx.outcomes.get(id);
+    if (status === "pass") outcomes.push({ id, status: "pass", message: recorded?.message ?? reason });
+    else if (status === "skip") outcomes.push({ id, status: "skip", message: reason });
+    else if (recorded?.status === "pass") outcomes.push({ id, status: "pass", message: recorded.message });
+    else
+      outcomes.push({
+        id,
+        status: "skip",
+        message: `not reached: the case stopped at ${[...failedIds].join(", ")}`,
+      });
+  }
+  if (status === "fail") reason = parts.join("; ");
+  if (remarks.length > 0) reason += ` (${remarks.join("; ")})`;
   return {
     name: definition.name,
     title: definition.title,
@@ -71,6 +153,7 @@ export async function runCase(
     traceFile,
     analyzerViolations,
     durationMs: Date.now() - started,
+    outcomes,
   };
 }
 

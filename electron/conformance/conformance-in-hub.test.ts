@@ -107,7 +107,7 @@ describe("conformance runs from a UI", () => {
     expect(ids).toHaveLength(3);
   }, 120_000);
 
-  test("the HTTP API starts and cancels a run; cases not started are skipped as cancelled", async () => {
+  test("the HTTP API starts and cancels a run; cases not started are not run, running ones skipped as cancelled", async () => {
     const started = await callHub(target, "POST", "/api/conformance/runs", { agent: "demo-correct" });
     expect(started.status).toBe(202);
     await ui.waitFor(
@@ -118,8 +118,10 @@ describe("conformance runs from a UI", () => {
     expect(cancelled.status).toBe(200);
     const board = await finished(60_000);
     expect(board.run.state).toBe("cancelled");
+    const notRun = board.run.cases.filter((c) => c.state === "not-run");
+    expect(notRun.length).toBeGreaterThan(0);
+    expect(notRun.every((c) => c.reason === "not run: the run was cancelled")).toBe(true);
     const skipped = board.run.cases.filter((c) => c.state === "skip");
-    expect(skipped.length).toBeGreaterThan(0);
     expect(skipped.every((c) => /cancelled/.test(c.reason ?? ""))).toBe(true);
     const again = await callHub(target, "DELETE", "/api/conformance/runs");
     expect(again.status).toBe(409);
@@ -147,7 +149,13 @@ describe("conformance runs from a UI", () => {
     await callHub(target, "POST", "/api/conformance/runs", { agent: "config-1", only: ["key-validation"] });
     const board = await finished(60_000);
     expect(board.run.probe?.status).toBe("failed");
-    expect(board.run.cases[0]).toMatchObject({ state: "fail" });
+    // The cause is on the probe, once; the case did not run.
+    expect(board.run.probe?.problem).toMatch(/before answering initialize|initialize failed/);
+    expect(board.run.cases[0]).toMatchObject({
+      state: "not-run",
+      reason: "not run: the agent did not answer initialize",
+    });
+    expect(board.run.summary).toMatchObject({ notRun: 1, exitStatus: 1 });
     expect(board.run.probeTraceId).toBeDefined();
     const events = [];
     for await (const ev of readTrace(join(dir, "traces", `${board.run.probeTraceId}.jsonl`))) events.push(ev);

@@ -24,6 +24,7 @@ const cases = [
   analyzerViolations: [],
   durationMs: 1234,
   traceFile: `/t/${c.name}.jsonl`,
+  outcomes: [],
 }));
 const report = {
   tool: "t",

@@ -16,25 +16,44 @@ export function xmlEscape(text: string): string {
 /** Renders the report as JUnit XML (informative cases that fail are reported as skipped, so they never fail a build). */
 export function renderJunit(report: ConformanceReport): string {
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
-  const failures = report.cases.filter((c) => c.status === "fail" && c.required).length;
+  // An agent that could not be probed gets one failing `probe` testcase with the cause; its cases are skipped as not run.
+  const probeFailed = report.probe.status !== "v2";
+  const tests = report.cases.length + (probeFailed ? 1 : 0);
+  const failures =
+    report.cases.filter((c) => c.status === "fail" && c.required).length + (probeFailed ? 1 : 0);
   const skipped = report.cases.filter(
-    (c) => c.status === "skip" || (c.status === "fail" && !c.required),
+    (c) => c.status === "skip" || c.status === "not-run" || (c.status === "fail" && !c.required),
   ).length;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="acp-retry-inspector conformance" tests="${report.cases.length}" failures="${failures}" skipped="${skipped}" time="${seconds(report.durationMs)}">`,
-    `  <testsuite name="ACP v2 idempotency keys" tests="${report.cases.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${xmlEscape(report.startedAt)}">`,
+    `<testsuites name="acp-retry-inspector conformance" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${seconds(report.durationMs)}">`,
+    `  <testsuite name="ACP v2 idempotency keys" tests="${tests}" failures="${failures}" errors="0" skipped="${skipped}" time="${seconds(report.durationMs)}" timestamp="${xmlEscape(report.startedAt)}">`,
     "    <properties>",
     `      <property name="traces" value="${xmlEscape(report.tracesDir)}"/>`,
     `      <property name="probe" value="${xmlEscape(report.probe.status === "v2" ? "v2" : (report.probe.problem ?? report.probe.status))}"/>`,
     "    </properties>",
   ];
+  if (probeFailed) {
+    const { probe } = report;
+    const details = [
+      probe.problem ?? probe.status,
+      ...(probe.startup?.stderr ?? []),
+      ...(probe.traceFile ? [`trace: ${probe.traceFile}`] : []),
+    ];
+    out.push(
+      '    <testcase classname="conformance" name="probe" time="0.000">',
+      `      <failure message="${xmlEscape(probe.problem ?? probe.status)}"/>`,
+      `      <system-out>${xmlEscape(details.join("\n"))}</system-out>`,
+      "    </testcase>",
+    );
+  }
   for (const c of report.cases) {
     out.push(
       `    <testcase classname="conformance" name="${xmlEscape(c.name)}" time="${seconds(c.durationMs)}">`,
     );
     if (c.status === "fail" && c.required) out.push(`      <failure message="${xmlEscape(c.reason)}"/>`);
-    else if (c.status === "skip") out.push(`      <skipped message="${xmlEscape(c.reason)}"/>`);
+    else if (c.status === "skip" || c.status === "not-run")
+      out.push(`      <skipped message="${xmlEscape(c.reason)}"/>`);
     else if (c.status === "fail")
       out.push(`      <skipped message="${xmlEscape(`informative case failed: ${c.reason}`)}"/>`);
     const details = [c.title, `RFD: ${c.rule}`, c.reason, ...(c.traceFile ? [`trace: ${c.traceFile}`] : [])];

@@ -3,7 +3,12 @@
 import type { CaseResult, ConformanceReport } from "../../shared/conformance/conformance-result.js";
 import { terminalSafe } from "../cli/report/terminal-text.js";
 
-const RESULT_LABEL: Record<CaseResult["status"], string> = { pass: "PASS", fail: "FAIL", skip: "SKIP" };
+const RESULT_LABEL: Record<CaseResult["status"], string> = {
+  pass: "PASS",
+  fail: "FAIL",
+  skip: "SKIP",
+  "not-run": "NOT RUN",
+};
 
 /** The label of a case's result, e.g. `FAIL` or `fail (informative)`. */
 export function resultLabel(result: CaseResult): string {
@@ -11,8 +16,13 @@ export function resultLabel(result: CaseResult): string {
   return result.required ? label : `${label.toLowerCase()} (info)`;
 }
 
-/** Renders the report as an aligned text table; text from the agent is escaped (terminal safe, one line per row). */
+/**
+ * Renders the report as an aligned text table; text from the agent is escaped (terminal safe, one
+ * line per row). When the probe failed or the agent is not v2, no case ran: the cause is said once
+ * (with the agent's first stderr lines), and there is no table.
+ */
 export function renderResultTable(report: ConformanceReport): string {
+  if (report.probe.status !== "v2") return renderNotRun(report);
   const rows = report.cases.map((c) =>
     [c.name, resultLabel(c), c.reason, c.traceFile ?? "-"].map((cell) => terminalSafe(cell)),
   );
@@ -30,16 +40,29 @@ export function renderResultTable(report: ConformanceReport): string {
   const agent = probe.info?.name ? `${probe.info.name} ${probe.info.version ?? ""}`.trim() : "the agent";
   const lines = [
     `conformance of ${agent} (${describeTarget(report)})`,
-    ...(probe.status !== "v2"
-      ? [`${probe.status === "not-v2" ? "NOT RUN" : "FAILED"}: ${probe.problem ?? ""}`]
-      : []),
     "",
     line(header),
     line(widths.map((w) => "-".repeat(w))),
     ...rows.map(line),
     "",
-    `${summary.passed} passed, ${summary.failed} failed (${summary.requiredFailed} required), ${summary.skipped} skipped in ${(report.durationMs / 1000).toFixed(1)} s: ${summary.ok ? "CONFORMANT" : "NOT CONFORMANT"}`,
+    `${summary.passed} passed, ${summary.failed} failed (${summary.requiredFailed} required), ${summary.skipped} skipped${summary.notRun > 0 ? `, ${summary.notRun} not run` : ""} in ${(report.durationMs / 1000).toFixed(1)} s: ${summary.ok ? "CONFORMANT" : "NOT CONFORMANT"}`,
     `traces: ${report.tracesDir}`,
+  ];
+  return `${lines.map((l) => terminalSafe(l)).join("\n")}\n`;
+}
+
+function renderNotRun(report: ConformanceReport): string {
+  const { probe, summary } = report;
+  const agent = probe.info?.name ? `${probe.info.name} ${probe.info.version ?? ""}`.trim() : "the agent";
+  const lines = [
+    `conformance of ${agent} (${describeTarget(report)})`,
+    `${probe.status === "not-v2" ? "NOT RUN" : "AGENT DID NOT START"}: ${probe.problem ?? ""}`,
+    // The problem line quotes the first stderr line; the others follow it.
+    ...(probe.startup && probe.startup.stderr.length > 1
+      ? ["more of the agent's stderr:", ...probe.startup.stderr.slice(1).map((l) => `  ${l}`)]
+      : []),
+    ...(probe.traceFile ? [`probe trace: ${probe.traceFile}`] : []),
+    `${summary.notRun} case(s) not run: ${summary.ok ? "CONFORMANT" : "NOT CONFORMANT"}`,
   ];
   return `${lines.map((l) => terminalSafe(l)).join("\n")}\n`;
 }

@@ -34,10 +34,12 @@ export async function runConformance(
   onProgress({ kind: "probe", probe });
   let cases: CaseResult[];
   if (probe.status !== "v2") {
-    const reason = probe.problem ?? "the agent cannot run v2 sessions";
-    cases = selected.map((definition) =>
-      notRun(definition, probe.status === "not-v2" ? "skip" : "fail", reason),
-    );
+    // The cause is said once, in `probe.problem`; every case is "not run", not failed.
+    const reason =
+      probe.status === "not-v2"
+        ? "not run: v2 not supported"
+        : "not run: the agent did not answer initialize";
+    cases = selected.map((definition) => notRun(definition, "not-run", reason));
     for (const result of cases) onProgress({ kind: "case-end", result });
   } else {
     // A remote agent is shared by every case: restarting it must not cut the other cases' connections.
@@ -76,7 +78,7 @@ async function runAll(
       const left = started + options.suiteTimeoutMs - Date.now();
       let result: CaseResult;
       if (options.signal?.aborted) {
-        result = notRun(next, "skip", "not run: the run was cancelled");
+        result = notRun(next, "not-run", "not run: the run was cancelled");
       } else if (left <= 0) {
         result = notRun(
           next,
@@ -95,8 +97,9 @@ async function runAll(
   return selected.map((c) => results.get(c.name) as CaseResult);
 }
 
-function notRun(definition: CaseDefinition, status: "skip" | "fail", reason: string): CaseResult {
+function notRun(definition: CaseDefinition, status: "not-run" | "fail", reason: string): CaseResult {
   return {
+    outcomes: definition.requirements.map((id) => ({ id, status, message: reason })),
     name: definition.name,
     title: definition.title,
     rule: definition.rule,

@@ -15,7 +15,7 @@ import { PRIVATE_DIR_MODE } from "../trace/private-files.js";
 import { readTrace } from "../trace/trace-reader.js";
 import type { AgentDialer, CaseConnection } from "./agent-dialer.js";
 import { settlesWithin } from "./settles-within.js";
-import { mergeConnectionTraces } from "./trace-merge.js";
+import { type ConnectionEnd, mergeConnectionTraces } from "./trace-merge.js";
 
 /** What a stdio dialer needs. */
 export interface StdioDialerOptions {
@@ -38,6 +38,8 @@ interface StdioConnection {
   readonly traceFile: string;
   readonly exited: Promise<void>;
   agentPid?: number;
+  /** What the suite did to end it, for the joined trace (see `ConnectionEnd`). */
+  readonly end: ConnectionEnd;
 }
 
 const CLOSE_GRACE_MS = 2000;
@@ -64,7 +66,15 @@ export class StdioDialer implements AgentDialer {
         stdio: ["pipe", "pipe", "pipe"],
       },
     );
+    const end: ConnectionEnd = {};
     child.stdin.on("error", () => undefined);
+    // Whoever ends the agent's input (the suite's client, or the cleanup), from then on it is
+    // teardown: the time is taken when `end` is called, before the tap can see the end of its input.
+    const endInput = child.stdin.end.bind(child.stdin) as (...args: unknown[]) => unknown;
+    child.stdin.end = ((...args: unknown[]) => {
+      end.inputClosedAt ??= Date.now();
+      return endInput(...args);
+    }) as typeof child.stdin.end;
     child.on("error", () => undefined);
     const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
     child.stderr.setEncoding("utf8");
@@ -75,7 +85,7 @@ export class StdioDialer implements AgentDialer {
       partial = lines.pop() ?? "";
       for (const line of lines) this.options.onStderr?.(line);
     });
-    const connection: StdioConnection = { child, traceFile, exited };
+    const connection: StdioConnection = { child, traceFile, exited, end };
     this.connections.push(connection);
     return {
       stream: nodeNdJsonStream(child.stdin, child.stdout),
@@ -88,10 +98,12 @@ export class StdioDialer implements AgentDialer {
     if (!last) return "no agent was running";
     const pid = await this.agentPid(last, timeoutMs);
     if (pid === undefined) {
+      last.end.killedForRestartAt = Date.now();
       last.child.kill("SIGKILL");
       await settlesWithin(last.exited, timeoutMs);
       return "killed the tap (the agent's pid was not in its trace)";
     }
+    last.end.killedForRestartAt = Date.now();
     try {
       process.kill(pid, "SIGKILL");
     } catch {
@@ -105,7 +117,7 @@ export class StdioDialer implements AgentDialer {
     await Promise.all(this.connections.map((c) => this.closeOne(c)));
     const { traceFile, agentCommand, cwd, tool } = this.options;
     await mergeConnectionTraces(
-      this.connections.map((c) => c.traceFile),
+      this.connections.map((c) => ({ file: c.traceFile, end: c.end })),
       traceFile,
       {
         format: TRACE_FORMAT,
@@ -119,13 +131,19 @@ export class StdioDialer implements AgentDialer {
     return traceFile;
   }
 
-  /** Closes the agent's stdin; then SIGTERM (the tap forwards it), then SIGKILL to tap and agent. */
+  /**
+   * Closes the agent's stdin and gives it `CLOSE_GRACE_MS` to exit on its own; then SIGTERM (the
+   * tap forwards it), then SIGKILL to tap and agent. What it had to do goes into the joined trace.
+   */
   private async closeOne(c: StdioConnection): Promise<void> {
     if (c.child.exitCode !== null || c.child.signalCode !== null) return c.exited;
+    c.end.inputClosedAt ??= Date.now();
     c.child.stdin.end();
     if (await settlesWithin(c.exited, CLOSE_GRACE_MS)) return;
+    c.end.signalled = { signal: "SIGTERM", at: Date.now() };
     c.child.kill("SIGTERM");
     if (await settlesWithin(c.exited, CLOSE_GRACE_MS)) return;
+    c.end.signalled = { signal: "SIGKILL", at: Date.now() };
     const pid = await this.agentPid(c, 200);
     if (pid !== undefined) {
       try {

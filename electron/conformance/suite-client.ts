@@ -5,9 +5,10 @@
  */
 
 import type { Stream } from "@agentclientprotocol/sdk/experimental/v2";
+import { isUserMessageUpdate } from "../../shared/protocol/user-message-updates.js";
 import { ConnectionClosedError, JsonRpcPeer, RpcError } from "../peers/rpc/json-rpc-peer.js";
 import type { CaseDeadline } from "./case-deadline.js";
-import { CaseFailure } from "./case-outcome.js";
+import { CaseFailure, CaseTimeout, type FrameRef } from "./case-outcome.js";
 
 /** How a `session/prompt` attempt ended. */
 export type PromptAnswer =
@@ -26,6 +27,8 @@ export interface PromptAttempt {
   settled?: PromptAnswer;
   /** Arrival order of the answer among everything this client received (see `SuiteClient.order`). */
   settledOrder?: number;
+  /** `SuiteClient.order` when the request was sent: what had arrived before it went out. */
+  readonly sentOrder: number;
 }
 
 /** One `session/update` received, with its arrival order. */
@@ -96,16 +99,18 @@ export class SuiteClient {
   /** Sends a request and waits (bounded) for its result; an error answer becomes a `CaseFailure` unless `allowError`. */
   async call(method: string, params: unknown, what = method): Promise<unknown> {
     const sent = this.peer.request(method, params);
+    const frames = [{ conn: this.conn, id: sent.id }];
     try {
       return await this.deadline.within(
         this.track(sent.result),
         `the answer to ${what} on connection #${this.conn}`,
       );
     } catch (err) {
-      if (err instanceof RpcError) throw new CaseFailure(`${what} failed: ${err.code} ${err.message}`);
+      if (err instanceof RpcError)
+        throw new CaseFailure(`${what} failed: ${err.code} ${err.message}`, { frames });
       if (err instanceof ConnectionClosedError)
-        throw new CaseFailure(`connection #${this.conn} closed before ${what} was answered`);
-      throw err;
+        throw new CaseFailure(`connection #${this.conn} closed before ${what} was answered`, { frames });
+      throw withFrames(err, frames);
     }
   }
 
@@ -151,6 +156,7 @@ export class SuiteClient {
     const sent = this.peer.request("session/prompt", params);
     const attempt: PromptAttempt = {
       id: sent.id,
+      sentOrder: this.counter,
       answer: this.track(sent.result).then(
         (result) => settle(attempt, readMessageId(result), this.counter),
         (err: unknown) =>
@@ -168,17 +174,25 @@ export class SuiteClient {
 
   /** Waits (bounded) for the answer of `attempt`. */
   answerOf(attempt: PromptAttempt, what: string): Promise<PromptAnswer> {
-    return this.deadline.within(
-      attempt.answer,
-      `the answer to ${what} (request id ${attempt.id} on connection #${this.conn})`,
-    );
+    return this.deadline
+      .within(attempt.answer, `the answer to ${what} (request id ${attempt.id} on connection #${this.conn})`)
+      .catch((err: unknown) => {
+        throw withFrames(err, [this.frame(attempt)]);
+      });
+  }
+
+  /** The request frame (and answer) of `attempt`, as failure evidence. */
+  frame(attempt: PromptAttempt): FrameRef {
+    return { conn: this.conn, id: attempt.id };
   }
 
   /** Waits for `attempt`'s answer and requires a messageId; returns it. */
   async inserted(attempt: PromptAttempt, what: string): Promise<string> {
     const answer = await this.answerOf(attempt, what);
     if (answer.kind !== "inserted")
-      throw new CaseFailure(`${what} was answered with ${describeAnswer(answer)}, expected a messageId`);
+      throw new CaseFailure(`${what} was answered with ${describeAnswer(answer)}, expected a messageId`, {
+        frames: [this.frame(attempt)],
+      });
     return answer.messageId;
   }
 
@@ -187,11 +201,11 @@ export class SuiteClient {
     this.peer.notify("$/cancel_request", { requestId: id });
   }
 
-  /** messageIds of live (not replayed) `user_message` updates of `sessionId`, distinct, in arrival order. */
+  /** messageIds of live (not replayed) user message updates (`user_message` or `user_message_chunk`) of `sessionId`, distinct, in arrival order. */
   userMessages(sessionId: string): string[] {
     const ids: string[] = [];
     for (const u of this.updates) {
-      if (u.sessionId !== sessionId || u.replayed || u.update.sessionUpdate !== "user_message") continue;
+      if (u.sessionId !== sessionId || u.replayed || !isUserMessageUpdate(u.update.sessionUpdate)) continue;
       const id = u.update.messageId;
       if (typeof id === "string" && !ids.includes(id)) ids.push(id);
     }
@@ -234,7 +248,7 @@ export class SuiteClient {
     return this.deadline.within(met, what, capMs).finally(() => this.watchers.delete(watcher));
   }
 
-  /** Waits for a live `user_message` update with `messageId` in `sessionId`. */
+  /** Waits for a live user message update (either shape) with `messageId` in `sessionId`. */
   waitUserMessage(sessionId: string, messageId: string, what: string): Promise<void> {
     return this.until(
       () => this.userMessages(sessionId).includes(messageId),
@@ -269,6 +283,13 @@ export class SuiteClient {
   private wake(): void {
     for (const watcher of [...this.watchers]) watcher();
   }
+}
+
+/** A timeout that does not name its frames yet gets `frames`; anything else is returned as it is. */
+function withFrames(err: unknown, frames: readonly FrameRef[]): unknown {
+  if (err instanceof CaseTimeout && !err.evidence.frames)
+    return new CaseTimeout(err.message, { ...err.evidence, frames });
+  return err;
 }
 
 function settle(attempt: PromptAttempt, answer: PromptAnswer, order: number): PromptAnswer {

@@ -1,30 +1,44 @@
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
+import type { NoteRecord } from "../../shared/trace/record.js";
 import { importForeignFile } from "./import-file.js";
 import { readTrace, TraceReadError } from "./trace-reader.js";
 
+/** How many `note` records `analyzeTraceFile` keeps (the first ones). */
+export const MAX_NOTES = 100;
+
 /**
- * Streams a trace file through a fresh analyzer; throws `TraceReadError` when the file is not a readable
- * trace. A file in another tool's format (docs/interchange.md) is converted first.
+ * Streams a trace file through a fresh analyzer; throws `TraceReadError` when the file is not a
+ * readable trace. A file in another tool's format (docs/interchange.md) is converted first. Also
+ * returns the trace's first `note` records (what the tap or the suite said: an agent that could not
+ * be started, a connection closed for teardown, ...), which the model leaves out.
  */
-export async function analyzeTraceFile(path: string): Promise<{ analyzer: Analyzer; model: TimelineModel }> {
+export async function analyzeTraceFile(
+  path: string,
+): Promise<{ analyzer: Analyzer; model: TimelineModel; notes: NoteRecord[] }> {
   const analyzer = new Analyzer();
+  const notes: NoteRecord[] = [];
   const imported = importForeignFile(path);
   if (imported) {
     analyzer.ingestHeader(imported.header);
-    for (const r of imported.records) analyzer.ingest(r);
+    for (const r of imported.records) {
+      analyzer.ingest(r);
+      if (r.type === "note" && notes.length < MAX_NOTES) notes.push(r);
+    }
     // Each problem names its entry; line 0: it is not a line of a trace file.
     for (const message of imported.problems) analyzer.ingestProblem({ line: 0, message, truncated: false });
-    return { analyzer, model: analyzer.model() };
+    return { analyzer, model: analyzer.model(), notes };
   }
   let sawHeader = false;
   for await (const ev of readTrace(path)) {
-    if (ev.kind === "record") analyzer.ingest(ev.record);
-    else if (ev.kind === "header") {
+    if (ev.kind === "record") {
+      analyzer.ingest(ev.record);
+      if (ev.record.type === "note" && notes.length < MAX_NOTES) notes.push(ev.record);
+    } else if (ev.kind === "header") {
       sawHeader = true;
       analyzer.ingestHeader(ev.header);
     } else analyzer.ingestProblem({ line: ev.line, message: ev.message, truncated: ev.truncated });
   }
   if (!sawHeader) throw new TraceReadError(`not a trace file: ${path} is empty`);
-  return { analyzer, model: analyzer.model() };
+  return { analyzer, model: analyzer.model(), notes };
 }

@@ -1,4 +1,8 @@
-/** The agent's stderr, line by line, as plain text; it follows new lines while scrolled to the end. */
+/**
+ * The agent's stderr, line by line, as plain text; it follows new lines while scrolled to the end.
+ * Lines written while the connection was being torn down are marked `[teardown]` and dimmed: noise
+ * of closing, not a crash.
+ */
 import { useLayoutEffect, useRef } from "react";
 import type { StderrLine } from "../traces/loaded-trace.js";
 
@@ -36,7 +40,23 @@ export function StderrPanel({ lines, count }: { lines: readonly StderrLine[]; co
           the ACP frames on stdout.
         </p>
       ) : (
-        <pre className="stderr__lines">{shown.map((l) => l.text).join("\n")}</pre>
+        <pre className="stderr__lines">
+          {shown.map((l, i) => {
+            const nl = i < shown.length - 1 ? "\n" : "";
+            return l.teardown ? (
+              <span
+                key={l.seq}
+                className="stderr__teardown"
+                title="written while the connection was being closed"
+              >
+                <span className="stderr__tag">[teardown]</span> {l.text}
+                {nl}
+              </span>
+            ) : (
+              `${l.text}${nl}`
+            );
+          })}
+        </pre>
       )}
     </section>
   );

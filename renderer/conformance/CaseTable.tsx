@@ -18,6 +18,7 @@ const STATE_BADGE: Record<CaseRunState, { readonly text: string; readonly tone: 
   pass: { text: "pass", tone: "ok" },
   fail: { text: "FAIL", tone: "error" },
   skip: { text: "skipped", tone: "warn" },
+  "not-run": { text: "not run", tone: "neutral" },
 };
 
 /** The case table. */

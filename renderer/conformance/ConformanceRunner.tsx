@@ -43,8 +43,8 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
       ) : null}
       {probe && probe.status !== "v2" ? (
         <p className={probe.status === "not-v2" ? "run-verdict badge--warn" : "run-verdict badge--error"}>
-          {probe.status === "not-v2" ? "v2 not supported: " : "The agent did not answer initialize: "}
-          {probe.problem}
+          {probe.status === "not-v2" ? "" : "The agent did not start: "}
+          {probe.problem}. No case ran.
           {run.probeTraceId ? (
             <>
               {" "}
@@ -55,6 +55,14 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
           ) : null}
         </p>
       ) : null}
+      {probe?.startup?.stderr.length ? (
+        <figure className="startup-stderr" aria-labelledby="startup-stderr-title">
+          <figcaption id="startup-stderr-title" className="muted">
+            The agent's first stderr lines:
+          </figcaption>
+          <pre>{probe.startup.stderr.join("\n")}</pre>
+        </figure>
+      ) : null}
       {run.summary ? (
         <p
           data-testid="run-verdict"
@@ -64,7 +72,8 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
           {run.summary.ok ? "Conformant" : probe?.status === "not-v2" ? "Not a v2 agent" : "Not conformant"}:{" "}
           {run.summary.passed} passed, {run.summary.failed} failed
           {run.summary.requiredFailed > 0 ? ` (${run.summary.requiredFailed} required)` : ""},{" "}
-          {run.summary.skipped} skipped, in{" "}
+          {run.summary.skipped} skipped
+          {run.summary.notRun > 0 ? `, ${run.summary.notRun} not run` : ""}, in{" "}
           {(new Date(run.finishedAt ?? 0).getTime() - new Date(run.startedAt ?? 0).getTime()) / 1000} s.
         </p>
       ) : null}

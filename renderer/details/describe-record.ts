@@ -15,7 +15,7 @@ export function describeRecord(r: TraceRecord): string {
     case "agent-exit":
       return `agent ${r.pid} exited (${r.signal ?? `code ${r.code}`})`;
     case "agent-stderr":
-      return r.text;
+      return r.teardown ? `[teardown] ${r.text}` : r.text;
     case "fault":
       return `fault ${r.action}${r.ruleId ? ` (rule ${r.ruleId})` : ""}${r.detail ? `: ${r.detail}` : ""}`;
     case "note":

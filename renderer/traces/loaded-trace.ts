@@ -14,6 +14,8 @@ export interface StderrLine {
   readonly seq: number;
   readonly ts: number;
   readonly text: string;
+  /** Written while the connection was being torn down (the conformance suite closing it), not a crash. */
+  readonly teardown?: boolean;
 }
 
 /** Where a trace came from. */
@@ -88,7 +90,12 @@ export class LoadedTrace {
     this.records.push(record);
     this.analyzer.ingest(record);
     if (record.type === "agent-stderr")
-      this.stderr.push({ seq: record.seq, ts: record.ts, text: record.text });
+      this.stderr.push({
+        seq: record.seq,
+        ts: record.ts,
+        text: record.text,
+        ...(record.teardown && { teardown: true }),
+      });
     this.dirty = true;
     return true;
   }

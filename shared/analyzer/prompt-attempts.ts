@@ -5,6 +5,7 @@
  */
 import type { NotificationFrame, RequestFrame } from "../protocol/frame.js";
 import { checkPromptParamsKey } from "../protocol/idempotency-key.js";
+import { isUserMessageUpdate } from "../protocol/user-message-updates.js";
 import type { FrameRecord } from "../trace/record.js";
 import { appended } from "./appended.js";
 import { asObject } from "./frame-params.js";
@@ -109,10 +110,7 @@ export class PromptAttempts {
     if (frame.method === "session/update" && r.dir === "agent->client") {
       const update = asObject(params.update);
       const kind = update?.sessionUpdate;
-      if (
-        (kind === "user_message" || kind === "user_message_chunk") &&
-        typeof update?.messageId === "string"
-      ) {
+      if (isUserMessageUpdate(kind) && typeof update?.messageId === "string") {
         const sessionId = typeof params.sessionId === "string" ? params.sessionId : "";
         const attributed = links.seenInUpdate(r.conn, sessionId, update.messageId, r.seq);
         if (attributed) tally.judge(attributed);

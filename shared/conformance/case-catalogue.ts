@@ -10,6 +10,15 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "When present, it is an opaque, case-sensitive string of 1 to 255 characters. The Agent MUST reject any other value with -32602 (Invalid params) and MUST NOT treat it as omitted.",
     required: true,
     retry: false,
+    requirements: [
+      "idem.key-validation.empty",
+      "idem.key-validation.too-long",
+      "idem.key-validation.number",
+      "idem.key-validation.object",
+      "idem.key-validation.max-length",
+      "idem.key-validation.null",
+      "idem.insert.once",
+    ],
   },
   {
     name: "retry-same-connection",
@@ -17,6 +26,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "A retry gets the original messageId and nothing else. The Agent doesn’t start a second round of work for the message.",
     required: true,
     retry: true,
+    requirements: ["idem.retry.original-message-id", "idem.insert.once"],
   },
   {
     name: "retry-after-resume",
@@ -24,6 +34,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "For a prompt whose inserted message the Agent retains, the Agent MUST recognize the key for as long as it retains the message. This holds across connections and Agent restarts.",
     required: true,
     retry: true,
+    requirements: ["idem.retained.across-connections", "idem.insert.once"],
   },
   {
     name: "retry-after-restart",
@@ -31,6 +42,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "The cases that need the key are a crashed or restarted Agent process and a restarted Client, so the record only helps if it is in the stored session.",
     required: true,
     retry: true,
+    requirements: ["idem.retained.across-restarts", "idem.insert.once"],
   },
   {
     name: "retry-while-held",
@@ -38,6 +50,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "ACP requests can stay pending, so the Agent answers the retry when it answers the original.",
     required: true,
     retry: true,
+    requirements: ["idem.held.answered-with-original", "idem.insert.once"],
   },
   {
     name: "cancel-held",
@@ -45,6 +58,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "$/cancel_request for any pending request with the key withdraws a prompt that is not inserted yet. The Agent then answers every pending request for that key with -32800.",
     required: true,
     retry: true,
+    requirements: ["idem.cancel.withdraws-all"],
   },
   {
     name: "retry-after-error",
@@ -52,6 +66,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "Errors leave the key unused. An error response to session/prompt already means the message was not inserted. The Agent records nothing, and the Client can send the same prompt with the same key again.",
     required: true,
     retry: true,
+    requirements: ["idem.error.key-unused", "idem.retry.original-message-id"],
   },
   {
     name: "same-key-other-session",
@@ -59,6 +74,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "A key is scoped to the session named by sessionId. The same key string in another session, including a fork of this one, names an unrelated submission.",
     required: true,
     retry: true,
+    requirements: ["idem.scope.session"],
   },
   {
     name: "retry-during-active-work",
@@ -66,6 +82,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "The Agent MUST NOT insert a second message for a key it has recorded.",
     required: true,
     retry: true,
+    requirements: ["idem.insert.once", "idem.retry.original-message-id"],
   },
   {
     name: "keys-private",
@@ -73,6 +90,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "The Agent doesn’t echo keys in session updates, session/list results, or replayed history, so one Client doesn’t see another Client’s keys.",
     required: true,
     retry: false,
+    requirements: ["idem.keys.private"],
   },
   {
     name: "different-prompt",
@@ -80,6 +98,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "If a request carries a recorded key with a different prompt, the Agent either answers as for a retry or, if it notices the difference, rejects the request with -32602.",
     required: false,
     retry: true,
+    requirements: ["idem.reuse.different-prompt"],
   },
 ];
 

@@ -17,8 +17,34 @@ export type CaseName =
   | "keys-private"
   | "different-prompt";
 
-/** `pass`/`fail`: the case ran; `skip`: it could not apply to this agent or setup (with the reason). */
-export type CaseStatus = "pass" | "fail" | "skip";
+/**
+ * `pass`/`fail`: the case ran; `skip`: it could not apply to this agent or setup (with the reason);
+ * `not-run`: it never started because the agent could not be probed (it did not start, or does not
+ * speak v2: the cause is in `AgentProbe.problem`, once) or the run was cancelled first.
+ */
+export type CaseStatus = "pass" | "fail" | "skip" | "not-run";
+
+/** One frame of a trace named as evidence: where it is in the case's trace, and its exact text. */
+export interface EvidenceFrame {
+  /** The frame's `seq` in the case's (joined) trace. */
+  readonly seq: number;
+  /** The connection number in the case's trace (1, 2, ...). */
+  readonly conn: number;
+  readonly dir: "client->agent" | "agent->client";
+  readonly ts: number;
+  readonly raw: string;
+}
+
+/** How one requirement fared in one case. */
+export interface RequirementOutcome {
+  /** A requirement id of `requirement-catalogue.ts`. */
+  readonly id: string;
+  /** `skip` also stands for "not reached" (the case stopped at an earlier failure) or a skipped case. */
+  readonly status: CaseStatus;
+  readonly message: string;
+  /** The frames that broke it (failures only): requests with their answers, or the updates at fault. */
+  readonly frames?: readonly EvidenceFrame[];
+}
 
 /** What one case checks and where the rule comes from. */
 export interface CaseDefinition {
@@ -31,6 +57,8 @@ export interface CaseDefinition {
   readonly required: boolean;
   /** Whether the case retries a submission (the `naive` demo agent fails every one of these). */
   readonly retry: boolean;
+  /** The requirement ids (`requirement-catalogue.ts`) the case checks; the first is its main one. */
+  readonly requirements: readonly string[];
 }
 
 /** The result of one case. */
@@ -47,6 +75,8 @@ export interface CaseResult {
   /** Names of the analyzer's `violation` verdicts found in the trace (empty when none). */
   readonly analyzerViolations: readonly string[];
   readonly durationMs: number;
+  /** Each requirement of the case (`CaseDefinition.requirements`, same order), with how it fared. */
+  readonly outcomes: readonly RequirementOutcome[];
 }
 
 /** How the suite reached the agent under test. */
@@ -70,6 +100,21 @@ export interface AgentProbe {
   readonly problem?: string;
   /** The probe connection's trace file. */
   readonly traceFile?: string;
+  /**
+   * Why the agent could not be reached, from the probe's trace (status `failed` only): the spawn
+   * error, how the agent exited, and its first stderr lines.
+   */
+  readonly startup?: AgentStartup;
+}
+
+/** What the probe's trace says about an agent that never answered `initialize`. */
+export interface AgentStartup {
+  /** The tap could not start the command (e.g. `cannot start agent 'x': command not found (ENOENT)`). */
+  readonly spawnError?: string;
+  /** How the agent process ended, e.g. `exited with code 1` or `killed by SIGKILL`. */
+  readonly exit?: string;
+  /** The agent's first stderr lines (at most 10). */
+  readonly stderr: readonly string[];
 }
 
 /** The whole run: what the CLI prints and the app will show. */
@@ -90,6 +135,8 @@ export interface ConformanceSummary {
   readonly passed: number;
   readonly failed: number;
   readonly skipped: number;
+  /** Cases that never started (the probe failed, the agent is not v2, or the run was cancelled first). */
+  readonly notRun: number;
   /** Required cases that failed. */
   readonly requiredFailed: number;
   /** True when the agent speaks v2 and no required case failed (skips do not fail a run). */

@@ -19,7 +19,7 @@ const AGENT: AgentChoice = { id: "demo-correct", label: "demo", source: "built-i
 function result(name: CaseResult["name"], status: CaseResult["status"]): CaseResult {
   const d = CONFORMANCE_CASES.find((c) => c.name === name);
   if (!d) throw new Error(name);
-  return { ...d, status, reason: `${name} ${status}`, analyzerViolations: [], durationMs: 42 };
+  return { ...d, status, reason: `${name} ${status}`, analyzerViolations: [], durationMs: 42, outcomes: [] };
 }
 
 describe("a conformance run's status", () => {

@@ -35,7 +35,7 @@ export interface AgentChoice {
 }
 
 /** Where one case stands in a run. */
-export type CaseRunState = "waiting" | "running" | "pass" | "fail" | "skip";
+export type CaseRunState = "waiting" | "running" | "pass" | "fail" | "skip" | "not-run";
 
 /** One case's row in a run. */
 export interface CaseRow {
@@ -195,7 +195,7 @@ export function failRun(
 
 /** How many of the run's cases have ended. */
 export function casesDone(status: ConformanceRunStatus): number {
-  return status.cases.filter((c) => c.state === "pass" || c.state === "fail" || c.state === "skip").length;
+  return status.cases.filter((c) => c.state !== "waiting" && c.state !== "running").length;
 }
 
 const CASE_NAMES = new Set<string>(CONFORMANCE_CASES.map((c) => c.name));

@@ -15,13 +15,22 @@ function result(name: string, status: CaseResult["status"], required = true): Ca
     reason: "",
     analyzerViolations: [],
     durationMs: 0,
+    outcomes: [],
   };
 }
 
 describe("summarize", () => {
   test("ok when no required case failed; skips and informative failures do not fail a run", () => {
     const s = summarize(v2, [result("a", "pass"), result("b", "skip"), result("c", "fail", false)]);
-    expect(s).toEqual({ passed: 1, failed: 1, skipped: 1, requiredFailed: 0, ok: true, exitStatus: 0 });
+    expect(s).toEqual({
+      passed: 1,
+      failed: 1,
+      skipped: 1,
+      notRun: 0,
+      requiredFailed: 0,
+      ok: true,
+      exitStatus: 0,
+    });
   });
   test("a failed required case makes exit status 1", () => {
     expect(summarize(v2, [result("a", "pass"), result("b", "fail")])).toMatchObject({

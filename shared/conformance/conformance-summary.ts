@@ -11,6 +11,7 @@ export function summarize(probe: AgentProbe, cases: readonly CaseResult[]): Conf
     passed: count("pass"),
     failed: count("fail"),
     skipped: count("skip"),
+    notRun: count("not-run"),
     requiredFailed,
     ok,
     exitStatus: probe.status === "not-v2" ? 3 : ok ? 0 : 1,

@@ -144,6 +144,10 @@ export interface AgentStderrRecord extends RecordBase {
   readonly type: "agent-stderr";
   readonly pid?: number;
   readonly text: string;
+  /** The connection whose agent wrote it, when the trace knows (the conformance suite's joined traces). */
+  readonly conn?: number;
+  /** Written after the client side began closing the connection: teardown noise, not a crash. */
+  readonly teardown?: true;
 }
 
 /** The inspector applied a fault rule (drop, delay, disconnect, kill, restart). */

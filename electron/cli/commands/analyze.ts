@@ -52,7 +52,7 @@ export const analyzeCommand: CliCommand = {
       if (err instanceof TraceReadError) throw new CliError(err.message, 2);
       throw err;
     }
-    const { model } = result;
+    const { model, notes: traceNotes } = result;
     const count = (severity: string) =>
       VERDICTS.filter((v) => v.severity === severity).reduce((n, v) => n + model.verdictCounts[v.name], 0);
     const violations = count("violation");
@@ -60,10 +60,10 @@ export const analyzeCommand: CliCommand = {
     const notes = count("info");
     const exitStatus = violations > 0 || (failOnClientIssues && clientIssues > 0) ? 1 : 0;
     if (json) {
-      const doc = { file, ...model, summary: { violations, clientIssues, notes, exitStatus } };
+      const doc = { file, ...model, traceNotes, summary: { violations, clientIssues, notes, exitStatus } };
       process.stdout.write(`${terminalSafeJson(doc, 2)}\n`);
     } else {
-      process.stdout.write(renderReport(file, model));
+      process.stdout.write(renderReport(file, model, traceNotes));
     }
     return exitStatus;
   },

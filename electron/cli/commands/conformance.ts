@@ -22,6 +22,9 @@ Options:
   --only NAME              run only this case (repeatable, or comma-separated)
   --json                   print the report as JSON instead of the table
   --junit FILE             also write a JUnit XML report to FILE
+  --tck-json FILE          also write the report in acp-tck's --report-json shape to FILE
+                           (requirement ids and tiers, outcomes with transcripts of failing frames),
+                           to merge with the official ACP conformance kit's report
   --traces-dir DIR         where the traces go: a new or empty folder (default: a new folder in the
                            private per-user trace folder; printed). Trace files are mode 0600
   --cwd DIR                working directory of the agent and its sessions (default: the current one)
@@ -37,6 +40,7 @@ did not answer initialize; 2 usage error; 3 the agent does not support v2 (no ca
 Examples:
   acp-retry-inspector conformance -- acp-retry-inspector demo-agent --store conf-store
   acp-retry-inspector conformance --junit conformance.xml -- npx my-acp-agent
+  acp-retry-inspector conformance --junit c.xml --tck-json idem-tck.json -- npx my-acp-agent
   acp-retry-inspector conformance --url ws://127.0.0.1:8080/acp --restart-cmd "systemctl restart my-agent"`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
@@ -55,8 +59,10 @@ function progressLine(event: ConformanceProgress, total: number, done: { n: numb
     case "case-start":
       return `start ${event.name}`;
     case "case-end": {
-      done.n++;
       const r = event.result;
+      // A case that never started has nothing to add to the probe's one line.
+      if (r.status === "not-run") return undefined;
+      done.n++;
       const info = r.required ? "" : " (informative)";
       return `[${done.n}/${total}] ${r.name}: ${r.status.toUpperCase()}${info} in ${(r.durationMs / 1000).toFixed(1)} s: ${r.reason}`;
     }
@@ -80,6 +86,7 @@ export const conformanceCommand: CliCommand = {
           only: { type: "string", multiple: true },
           json: { type: "boolean" },
           junit: { type: "string" },
+          "tck-json": { type: "string" },
           "traces-dir": { type: "string" },
           cwd: { type: "string" },
           "case-timeout-ms": { type: "string" },
@@ -159,6 +166,17 @@ export const conformanceCommand: CliCommand = {
       } catch (err) {
         throw new CliError(
           `conformance: cannot write --junit ${values.junit}: ${err instanceof Error ? err.message : String(err)}`,
+          1,
+        );
+      }
+    }
+    if (values["tck-json"] !== undefined) {
+      const { toTckReport } = await import("../../../shared/conformance/tck-report.js");
+      try {
+        writeFileSync(values["tck-json"] as string, `${JSON.stringify(toTckReport(report), null, 2)}\n`);
+      } catch (err) {
+        throw new CliError(
+          `conformance: cannot write --tck-json ${values["tck-json"]}: ${err instanceof Error ? err.message : String(err)}`,
           1,
         );
       }

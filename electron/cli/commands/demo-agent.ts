@@ -3,6 +3,7 @@ import { AGENT_MODE_HELP, AGENT_MODES, type AgentMode } from "../../peers/agent/
 import { DemoAgent } from "../../peers/agent/demo-agent.js";
 import { listenRemote, parseListenUrl } from "../../peers/agent/remote-listener.js";
 import { serveStdio } from "../../peers/agent/stdio-host.js";
+import { USER_MESSAGE_SHAPES, type UserMessageShape } from "../../peers/agent/user-message-shape.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { TOOL_VERSION } from "../../platform/version.js";
 import { type CliCommand, CliError } from "../command.js";
@@ -23,6 +24,9 @@ ${AGENT_MODES.map((m) => `                        ${m.padEnd(10)} ${AGENT_MODE_H
   --crash-after-inserts N
                       kill -9 this process right after its Nth insert is flushed, before answering:
                       the "response lost, outcome unknown" case (for crash tests and demos)
+  --user-messages SHAPE
+                      how inserted prompts are announced: message (one user_message, default) or
+                      chunks (only user_message_chunk updates, one per content block, as some v2 agents do)
 
 Examples:
   acp-retry-inspector demo-agent --store agent-store
@@ -53,6 +57,7 @@ export const demoAgentCommand: CliCommand = {
           "turn-ms": { type: "string" },
           "fail-inserts": { type: "string" },
           "crash-after-inserts": { type: "string" },
+          "user-messages": { type: "string" },
         },
         strict: true,
         allowPositionals: false,
@@ -62,7 +67,11 @@ export const demoAgentCommand: CliCommand = {
     }
     const mode = (values.mode ?? "correct") as AgentMode;
     if (!AGENT_MODES.includes(mode)) throw new CliError(`--mode must be one of ${AGENT_MODES.join(", ")}`);
+    const userMessages = (values["user-messages"] ?? "message") as UserMessageShape;
+    if (!USER_MESSAGE_SHAPES.includes(userMessages))
+      throw new CliError(`--user-messages must be one of ${USER_MESSAGE_SHAPES.join(", ")}`);
     const agent = new DemoAgent({
+      userMessages,
       storeDir: values.store ?? defaultDataDir("demo-agent"),
       mode,
       turnMs: nonNegativeInt("--turn-ms", values["turn-ms"], 1500),

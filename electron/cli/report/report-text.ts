@@ -10,6 +10,7 @@ import type {
 import { VERDICTS, type VerdictSeverity } from "../../../shared/analyzer/verdicts.js";
 import { UNKEYED_RETRY_WARNING } from "../../../shared/faults/fault-rule.js";
 import { describeImport } from "../../../shared/trace/interchange/describe.js";
+import type { NoteRecord } from "../../../shared/trace/record.js";
 import { terminalSafe } from "./terminal-text.js";
 
 const MARK: Record<VerdictSeverity, string> = {
@@ -85,7 +86,11 @@ function requestSummary(rows: readonly RequestRow[]): string[] {
 }
 
 /** Renders the whole model as a human-readable report; every line is terminal safe (wire text is escaped). */
-export function renderReport(file: string, model: TimelineModel): string {
+export function renderReport(
+  file: string,
+  model: TimelineModel,
+  traceNotes: readonly NoteRecord[] = [],
+): string {
   const out: string[] = [];
   out.push(
     `Trace ${file}: ${model.records} records, ${model.frames} frames, ${model.connections.length} connection(s), ${model.agents.length} agent process(es)`,
@@ -103,6 +108,11 @@ export function renderReport(file: string, model: TimelineModel): string {
     out.push(`  agent pid ${a.pid} ${a.command.join(" ")}${exit}, ${a.stderrLines} stderr line(s)`);
   }
 
+  // What the tap or the suite put on the record (an agent that could not start, a teardown): it may be the whole story.
+  if (traceNotes.length > 0) {
+    out.push("", `Trace notes (${traceNotes.length})`);
+    for (const n of traceNotes) out.push(`  seq ${n.seq} ${n.level}: ${n.text}`);
+  }
   out.push("", `Submissions (${model.submissions.length})`);
   const bySession = new Map<string, Submission[]>();
   for (const s of model.submissions) {

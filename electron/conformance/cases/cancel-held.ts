@@ -22,7 +22,9 @@ export const cancelHeld: ConformanceCase = {
       client.answerOf(retry, "the cancelled retry"),
     ]);
     const cancelled = (x: typeof a) => x.kind === "error" && x.code === -32800;
+    const frames = [client.frame(original), client.frame(retry)];
     if (cancelled(a) && cancelled(b)) {
+      ctx.confirm("idem.cancel.withdraws-all", "both pending attempts got -32800");
       await ctx.confirmInserts(client, sessionId, [turn.messageId]);
       return "both pending attempts were answered with -32800 and nothing was inserted";
     }
@@ -33,11 +35,13 @@ export const cancelHeld: ConformanceCase = {
         );
       throw new CaseFailure(
         `the held prompt was inserted (messageId ${a.messageId}) after $/cancel_request for its retry`,
+        { frames },
       );
     }
     check(
       false,
       `$/cancel_request for the retry: the original got ${describeAnswer(a)}, the retry ${describeAnswer(b)}; expected -32800 for both`,
+      { frames },
     );
     return "";
   },

@@ -12,16 +12,17 @@ export const differentPrompt: ConformanceCase = {
     const sessionId = await client.newSession(ctx.cwd);
     const key = ctx.newKey();
     const text = ctx.text("the first prompt for the key");
-    const original = await client.inserted(client.prompt(sessionId, text, key), "the first prompt");
-    const other = await client.answerOf(
-      client.prompt(sessionId, ctx.text("a different prompt with the same key"), key),
-      "the different prompt with the same key",
-    );
+    const firstAttempt = client.prompt(sessionId, text, key);
+    const original = await client.inserted(firstAttempt, "the first prompt");
+    const otherAttempt = client.prompt(sessionId, ctx.text("a different prompt with the same key"), key);
+    const other = await client.answerOf(otherAttempt, "the different prompt with the same key");
+    const frames = [client.frame(firstAttempt), client.frame(otherAttempt)];
     let how: string;
     if (other.kind === "inserted") {
       check(
         other.messageId === original,
         `the different prompt was inserted again as ${other.messageId} (the key's message is ${original})`,
+        { frames },
       );
       how = "answered as a retry with the original messageId";
     } else if (other.kind === "error" && other.code === -32602) {
@@ -29,13 +30,16 @@ export const differentPrompt: ConformanceCase = {
       check(
         again === original,
         `after the -32602 the key no longer named the first prompt: got ${again}, not ${original}`,
+        { frames },
       );
       how = "rejected with -32602, and the key still names the first prompt";
     } else {
       throw new CaseFailure(
         `the different prompt was answered with ${describeAnswer(other)}, expected ${original} or -32602`,
+        { frames },
       );
     }
+    ctx.confirm("idem.reuse.different-prompt", how);
     await ctx.confirmInserts(client, sessionId, [original]);
     return `${how}; one insert`;
   },

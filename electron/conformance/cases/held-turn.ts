@@ -40,7 +40,11 @@ export function turnEndOrder(client: SuiteClient, sessionId: string, turn: BusyT
   )?.order;
 }
 
-/** Whether `attempt` was answered only after the busy turn ended (it was held). */
+/**
+ * Whether `attempt` was held: sent while the busy turn still ran (its idle had not arrived yet) and
+ * answered only after the turn ended. On a slow link the turn can end before the prompt is even
+ * sent; such a prompt was never held, and a case that needs one is then not applicable.
+ */
 export function wasHeld(
   client: SuiteClient,
   sessionId: string,
@@ -48,5 +52,10 @@ export function wasHeld(
   attempt: PromptAttempt,
 ): boolean {
   const end = turnEndOrder(client, sessionId, turn);
-  return end !== undefined && attempt.settledOrder !== undefined && attempt.settledOrder > end;
+  return (
+    end !== undefined &&
+    attempt.sentOrder < end &&
+    attempt.settledOrder !== undefined &&
+    attempt.settledOrder > end
+  );
 }

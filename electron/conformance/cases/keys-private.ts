@@ -44,6 +44,7 @@ export const keysPrivate: ConformanceCase = {
       leaks(second, key) === 0,
       `the key appeared in ${leaks(second, key)} replayed or live message(s) on connection #2`,
     );
+    ctx.confirm("idem.keys.private", "the key appeared in no message from the agent");
     return `the key was absent from ${first.updates.length} live updates, the session/list result and ${replayed} replayed updates`;
   },
 };

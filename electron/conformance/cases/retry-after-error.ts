@@ -14,18 +14,24 @@ export const retryAfterError: ConformanceCase = {
     const key = ctx.newKey();
     const text = ctx.text("sent to the wrong session first");
     const missing = `conformance-missing-session-${randomUUID()}`;
-    const failed = await client.answerOf(
-      client.prompt(missing, text, key),
-      "the prompt to an unknown session",
-    );
+    const wrong = client.prompt(missing, text, key);
+    const failed = await client.answerOf(wrong, "the prompt to an unknown session");
     check(
       failed.kind === "error",
       `a prompt to an unknown session was answered with ${describeAnswer(failed)}, expected an error`,
+      { frames: [client.frame(wrong)] },
     );
-    const first = await client.inserted(client.prompt(sessionId, text, key), "the same key after the error");
+    const again = client.prompt(sessionId, text, key);
+    const first = await client.inserted(again, "the same key after the error");
     await client.waitUserMessage(sessionId, first, "the same key after the error");
-    const retried = await client.inserted(client.prompt(sessionId, text, key), "the retry");
-    check(retried === first, `the retry got messageId ${retried}, not ${first}`);
+    ctx.confirm("idem.error.key-unused", `the same key was inserted after error ${failed.code}`);
+    const retry = client.prompt(sessionId, text, key);
+    const retried = await client.inserted(retry, "the retry");
+    check(retried === first, `the retry got messageId ${retried}, not ${first}`, {
+      requirement: "idem.retry.original-message-id",
+      frames: [client.frame(again), client.frame(retry)],
+    });
+    ctx.confirm("idem.retry.original-message-id", `the retry got ${first}`);
     await ctx.confirmInserts(client, sessionId, [first]);
     return `error ${failed.code} left the key unused: inserted once as ${first}, then recognised on the retry`;
   },

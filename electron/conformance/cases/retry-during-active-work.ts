@@ -17,8 +17,12 @@ export const retryDuringActiveWork: ConformanceCase = {
     const inserted = await client.inserted(sent, "the prompt sent during active work");
     if (client.idleSince(sessionId, sent.settledOrder ?? client.order))
       skip("not applicable: the agent finished the work before the retry could be sent");
-    const retried = await client.inserted(client.prompt(sessionId, text, key), "the retry during its work");
-    check(retried === inserted, `the retry during active work got ${retried}, not ${inserted}`);
+    const retry = client.prompt(sessionId, text, key);
+    const retried = await client.inserted(retry, "the retry during its work");
+    check(retried === inserted, `the retry during active work got ${retried}, not ${inserted}`, {
+      frames: [client.frame(sent), client.frame(retry)],
+    });
+    ctx.confirm("idem.retry.original-message-id", `the retry during active work got ${inserted}`);
     await ctx.confirmInserts(client, sessionId, [turn.messageId, inserted]);
     return `the retry during active work got the original messageId ${inserted}; one insert`;
   },

@@ -11,9 +11,14 @@ export const retrySameConnection: ConformanceCase = {
     const sessionId = await client.newSession(ctx.cwd);
     const key = ctx.newKey();
     const text = ctx.text("deploy the service");
-    const original = await client.inserted(client.prompt(sessionId, text, key), "the original prompt");
-    const retried = await client.inserted(client.prompt(sessionId, text, key), "the retry");
-    check(retried === original, `the retry got messageId ${retried}, not the original ${original}`);
+    const first = client.prompt(sessionId, text, key);
+    const original = await client.inserted(first, "the original prompt");
+    const retry = client.prompt(sessionId, text, key);
+    const retried = await client.inserted(retry, "the retry");
+    check(retried === original, `the retry got messageId ${retried}, not the original ${original}`, {
+      frames: [client.frame(first), client.frame(retry)],
+    });
+    ctx.confirm("idem.retry.original-message-id", `the retry got the original messageId ${original}`);
     await ctx.confirmInserts(client, sessionId, [original]);
     return `the retry got the original messageId ${original}; one user message`;
   },

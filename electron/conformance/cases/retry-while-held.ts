@@ -20,11 +20,15 @@ export const retryWhileHeld: ConformanceCase = {
       client.answerOf(original, "the held prompt"),
       client.answerOf(retry, "the retry of the held prompt"),
     ]);
-    check(a.kind === "inserted", `the held prompt was answered with ${describeAnswer(a)}`);
-    check(b.kind === "inserted", `the retry of the held prompt was answered with ${describeAnswer(b)}`);
+    const frames = [client.frame(original), client.frame(retry)];
+    check(a.kind === "inserted", `the held prompt was answered with ${describeAnswer(a)}`, { frames });
+    check(b.kind === "inserted", `the retry of the held prompt was answered with ${describeAnswer(b)}`, {
+      frames,
+    });
     check(
       a.messageId === b.messageId,
       `the held prompt got messageId ${a.messageId} and its retry ${b.messageId}: two inserts`,
+      { requirement: "idem.insert.once", frames },
     );
     if (!wasHeld(client, sessionId, turn, original))
       skip(
@@ -33,7 +37,9 @@ export const retryWhileHeld: ConformanceCase = {
     check(
       wasHeld(client, sessionId, turn, retry),
       "the retry was answered before the held prompt was inserted (it should wait for the original)",
+      { frames },
     );
+    ctx.confirm("idem.held.answered-with-original", `both answered with ${a.messageId} after the first turn`);
     await ctx.confirmInserts(client, sessionId, [turn.messageId, a.messageId]);
     return `the held prompt and its retry were both answered with ${a.messageId} after the first turn; one insert`;
   },

@@ -9,6 +9,7 @@ import { type AgentMode, type ModePolicy, modePolicy } from "./agent-mode.js";
 import { HostedSession, promptText } from "./hosted-session.js";
 import type { SessionRecord } from "./session-record.js";
 import { SessionStore } from "./session-store.js";
+import type { UserMessageShape } from "./user-message-shape.js";
 
 /** Options of a `DemoAgent`. */
 export interface DemoAgentOptions {
@@ -21,6 +22,8 @@ export interface DemoAgentOptions {
   readonly failInserts?: number;
   /** Kill this process with SIGKILL right after its Nth insert is flushed, before answering (crash QA). */
   readonly crashAfterInserts?: number;
+  /** How inserts are announced: one `user_message` (default) or `user_message_chunk`s only. */
+  readonly userMessages?: UserMessageShape;
 }
 
 /** A session as `session/list` shows it (no keys). */
@@ -122,6 +125,7 @@ export class DemoAgent {
       store: this.store,
       policy: this.policy,
       turnMs: this.options.turnMs,
+      userMessages: this.options.userMessages,
       afterInsert: () => {
         this.inserts++;
         if (this.inserts === this.options.crashAfterInserts) process.kill(process.pid, "SIGKILL");

@@ -12,6 +12,7 @@ import { type HeldPrompt, HeldPromptQueue } from "./held-prompt.js";
 import type { SessionHeaderRecord, SessionRecord } from "./session-record.js";
 import type { SessionStore } from "./session-store.js";
 import { runTurn, type SessionUpdate } from "./turn-script.js";
+import { type UserMessageShape, userMessageUpdates } from "./user-message-shape.js";
 
 /** Receives a session's updates (one per attached connection). */
 export type SessionListener = (sessionId: string, update: SessionUpdate) => void;
@@ -21,6 +22,8 @@ export interface HostedSessionDeps {
   readonly store: SessionStore;
   readonly policy: ModePolicy;
   readonly turnMs: number;
+  /** How inserts are announced (default: one `user_message`). */
+  readonly userMessages?: UserMessageShape;
   /** Fails the next insert with -32603 when it returns true (a transient storage error, for demos and tests). */
   readonly failNextInsert: () => boolean;
   /** Called after every flushed insert, before the answer (the `--crash-after-inserts` hook). */
@@ -155,7 +158,12 @@ export class HostedSession {
       return false;
     }
     this.deps.afterInsert?.();
-    this.emit({ sessionUpdate: "user_message", messageId: prompt.messageId, content: prompt.content });
+    for (const update of userMessageUpdates(
+      this.deps.userMessages ?? "message",
+      prompt.messageId,
+      prompt.content,
+    ))
+      this.emit(update);
     prompt.settle({ kind: "inserted", messageId: prompt.messageId });
     if (prompt.key !== undefined) void policy.ledger?.inserted(this.id, prompt.key);
     return true;

@@ -74,7 +74,8 @@ async function resume(scope: ConnectionScope, raw: unknown): Promise<unknown> {
   // From the read to `attach` nothing awaits, so no live update falls between replay and live.
   if (replayFrom) {
     const stored = scope.agent.store.read(sessionId);
-    for (const update of replayUpdates(stored?.records ?? [])) scope.sendUpdate(sessionId, update);
+    for (const update of replayUpdates(stored?.records ?? [], scope.agent.options.userMessages))
+      scope.sendUpdate(sessionId, update);
   }
   scope.sendUpdate(sessionId, session.snapshot());
   scope.attach(session);

@@ -2,15 +2,19 @@
 
 import type { SessionRecord } from "./session-record.js";
 import { deployUpdate, type SessionUpdate } from "./turn-script.js";
+import { type UserMessageShape, userMessageUpdates } from "./user-message-shape.js";
 
 /** The replay of `records` from the start, in stored order. */
-export function replayUpdates(records: readonly SessionRecord[]): SessionUpdate[] {
+export function replayUpdates(
+  records: readonly SessionRecord[],
+  shape: UserMessageShape = "message",
+): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   for (const record of records) {
     switch (record.t) {
       case "user":
         // Only the message id and content: the stored key is the Agent's private record.
-        updates.push({ sessionUpdate: "user_message", messageId: record.messageId, content: record.content });
+        updates.push(...userMessageUpdates(shape, record.messageId, record.content));
         break;
       case "effect":
         updates.push(deployUpdate(record.deploy));

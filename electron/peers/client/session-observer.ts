@@ -36,6 +36,11 @@ export class SessionObserver {
       case "user_message":
         if (typeof update.messageId === "string") this.observed.userMessages.push(update.messageId);
         break;
+      case "user_message_chunk":
+        // The chunks of one message carry its messageId; count the message once.
+        if (typeof update.messageId === "string" && this.observed.userMessages.at(-1) !== update.messageId)
+          this.observed.userMessages.push(update.messageId);
+        break;
       case "tool_call_update": {
         const id = String(update.toolCallId);
         if (!this.deployIds.has(id)) {
