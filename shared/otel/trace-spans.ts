@@ -1,0 +1,53 @@
+/**
+ * One trace's span export, pure: records in (an analyzer runs on them), span steps out. The tap and
+ * the hub each run one per trace and hand the steps to an OpenTelemetry SDK (electron/otel/).
+ */
+import { Analyzer } from "../analyzer/analyzer.js";
+import type { TraceHeader, TraceRecord } from "../trace/record.js";
+import type { SpanOp } from "./span-description.js";
+import type { MappingOptions } from "./span-mapping.js";
+import { SpanPlanner } from "./span-planner.js";
+
+/** Analyzes one trace's records and plans its spans. */
+export class TraceSpans {
+  private readonly analyzer = new Analyzer();
+  private readonly planner: SpanPlanner;
+  private ops: SpanOp[] = [];
+
+  constructor(header: TraceHeader | null, options: Omit<MappingOptions, "tapName">) {
+    if (header) this.analyzer.ingestHeader(header);
+    const tapName = header?.name;
+    this.planner = new SpanPlanner(tapName === undefined ? options : { ...options, tapName });
+  }
+
+  /** Takes the next record (in seq order). Cheap to call per record: rows are read in `take`. */
+  ingest(record: TraceRecord): void {
+    this.planner.observe(record);
+    if (record.type === "agent-exit" || record.type === "fault") {
+      // The event goes to the submissions open at this point, so bring the rows up to it first.
+      this.collect();
+      this.ops.push(...this.planner.lifecycle(record));
+    }
+    this.analyzer.ingest(record);
+  }
+
+  /** The steps for everything ingested since the previous call. */
+  take(): SpanOp[] {
+    this.collect();
+    const out = this.ops;
+    this.ops = [];
+    return out;
+  }
+
+  /** The trace ended (at its last record's time unless `endTime`): the remaining steps, every open span closed. */
+  finish(endTime?: number): SpanOp[] {
+    this.collect();
+    this.ops.push(...this.planner.finish(endTime));
+    return this.take();
+  }
+
+  private collect(): void {
+    const c = this.analyzer.takeChanges();
+    if (c.submissions.length > 0 || c.requests.length > 0) this.ops.push(...this.planner.changes(c));
+  }
+}
