@@ -5,6 +5,9 @@ import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../s
 import { checkTapName, deriveTapName } from "../../../shared/trace/tap-name.js";
 import { rendezvousPath } from "../../hub-client/hub-paths.js";
 import { readRendezvous } from "../../hub-client/rendezvous.js";
+import { OtelSink } from "../../otel/otel-sink.js";
+import { OTLP_ENV, OtlpConfigError, resolveOtlpTarget } from "../../otel/otlp-endpoint.js";
+import type { OtelExport } from "../../otel/span-export.js";
 import { TOOL_VERSION } from "../../platform/version.js";
 import { parseFaultArg } from "../../tap/faults/fault-arg.js";
 import { FaultInjector } from "../../tap/faults/fault-injector.js";
@@ -45,11 +48,17 @@ export interface ProxyArgs {
   maxAgents?: number;
   /** `--name NAME`: what the hub and the UI call this tap (derived from the agent command and folder by default). */
   name?: string;
+  /** `--otlp URL`: also export the session as OpenTelemetry spans to this OTLP/HTTP collector. */
+  otlp?: string;
+  /** `--otlp-protocol P`: `http/protobuf` (default) or `http/json`. */
+  otlpProtocol?: string;
+  /** `--otlp-include-prompts`: export the prompt preview too. */
+  otlpIncludePrompts?: true;
   command: string[];
 }
 
 const USAGE =
-  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--listen URL [--agent-url URL] [--max-agents N] [--no-auth]] -- <agent command...>";
+  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--otlp URL [--otlp-protocol P] [--otlp-include-prompts]] [--listen URL [--agent-url URL] [--max-agents N] [--no-auth]] -- <agent command...>";
 
 /** Splits the options from the agent command (everything after `--`, or from the first non-option). */
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
@@ -74,6 +83,9 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     else if (name === "--listen") out.listen = value("--listen", a);
     else if (name === "--agent-url") out.agentUrl = value("--agent-url", a);
     else if (name === "--name") out.name = value("--name", a);
+    else if (name === "--otlp") out.otlp = value("--otlp", a);
+    else if (name === "--otlp-protocol") out.otlpProtocol = value("--otlp-protocol", a);
+    else if (a === "--otlp-include-prompts") out.otlpIncludePrompts = true;
     else if (name === "--max-agents") {
       const v = value("--max-agents", a);
       const n = Number(v);
@@ -131,6 +143,17 @@ const HELP = [
   "                   disconnect-client, kill-agent, restart-agent and names method, session, key,",
   "                   on (request|response), count (default 1), delay-ms (for delay)",
   "  --no-hub         do not look for a hub",
+  "  --otlp URL       also export the session as OpenTelemetry spans to this OTLP/HTTP collector",
+  "                   (http:// or https://, e.g. http://127.0.0.1:4318; /v1/traces is appended",
+  "                   unless the path ends with it). It may be remote: it is your collector. Without",
+  `                   the flag, ${OTLP_ENV.tracesEndpoint} (as is) or ${OTLP_ENV.endpoint}`,
+  "                   (/v1/traces appended) is used when set; the flag wins. One root span per",
+  "                   submission (key hashed, never sent), a child per attempt, a span per other",
+  "                   request, agent exits and faults as events. Batched, bounded queue: a slow or",
+  "                   dead collector never slows the session; spans that do not fit are dropped and",
+  "                   counted on stderr. The trace file stays the record. docs/otel.md",
+  "  --otlp-protocol P  http/protobuf (default) or http/json; else OTEL_EXPORTER_OTLP_PROTOCOL",
+  "  --otlp-include-prompts  also export each submission's prompt preview (off: no prompt text leaves)",
   "  --listen URL     serve remote clients instead of stdio: ws://127.0.0.1:PORT[/PATH] (PATH /acp by",
   "                   default, PORT 0 picks one) serves WebSocket and Streamable HTTP on that path.",
   "                   Each client connection gets its own agent process (spawned from the command)",
@@ -164,6 +187,8 @@ const HELP = [
 /** The trace, the fault rules and the hub link one proxy run shares. */
 interface ProxyRecorder {
   readonly trace: TraceFanout;
+  /** The `--otlp` span export, when asked for. */
+  readonly otel: OtelExport | null;
   readonly faults: FaultInjector;
   readonly link: HubLink | null;
   /** Resolves once a running hub's rules arrived (at most `HUB_STARTUP_WAIT_MS`), at once without a live hub. */
@@ -176,12 +201,14 @@ function startRecorder(
   header: TraceHeader,
   path: string | null,
   rules: FaultRule[],
+  otel: OtelExport | null,
 ): ProxyRecorder {
   const writers =
     path === null
       ? []
       : [new TraceWriter(path, header, { onError: (m) => say(`${m}; still forwarding, without a trace`) })];
   const trace = new TraceFanout(new RecordSequencer(), writers, say);
+  if (otel) trace.attach(new OtelSink(header, otel, { includePrompts: parsed.otlpIncludePrompts === true }));
   const faults = new FaultInjector(trace);
   if (rules.length > 0) faults.armLocal(rules);
   let link: HubLink | null = null;
@@ -214,7 +241,41 @@ function startRecorder(
       }),
     );
   }
-  return { trace, faults, link, hubReady };
+  return { trace, faults, otel, link, hubReady };
+}
+
+/** Starts the `--otlp` export (flag, then OTEL_EXPORTER_OTLP_* variables), or null when none is asked for. */
+async function startOtel(parsed: ProxyArgs): Promise<OtelExport | null> {
+  let target: ReturnType<typeof resolveOtlpTarget>;
+  try {
+    target = resolveOtlpTarget(
+      {
+        ...(parsed.otlp !== undefined && { url: parsed.otlp }),
+        ...(parsed.otlpProtocol !== undefined && { protocol: parsed.otlpProtocol }),
+      },
+      process.env,
+    );
+  } catch (err) {
+    if (err instanceof OtlpConfigError) throw new CliError(err.message);
+    throw err;
+  }
+  if (target === null) {
+    if (parsed.otlpIncludePrompts)
+      throw new CliError("--otlp-include-prompts needs --otlp URL (or OTEL_EXPORTER_OTLP_ENDPOINT)");
+    return null;
+  }
+  say(`otlp: exporting spans to ${target.url} (${target.protocol}, from ${target.source})`);
+  const { OtelExport } = await import("../../otel/span-export.js");
+  return OtelExport.start(target, { warn: say });
+}
+
+/** Closes the span export after the session and says what it did; a collector that is not done is not waited for. */
+async function finishOtel(otel: OtelExport | null): Promise<void> {
+  if (!otel) return;
+  await otel.close();
+  say(otel.describe());
+  // Retries to a dead collector hold timers the SDK does not cancel: exit once the run is over.
+  if (otel.unfinished) setTimeout(() => process.exit(), 50).unref();
 }
 
 /** `acp-retry-inspector proxy`: a drop-in agent command that records the session to a trace file. */
@@ -252,8 +313,9 @@ export const proxyCommand: CliCommand = {
         deriveTapName({ command, cwd: process.cwd(), ...(parsed.agentUrl && { url: parsed.agentUrl }) }),
       tapPid: process.pid,
     };
-    if (parsed.listen !== undefined) return runFront(parsed, parsed.listen, header, path, rules);
-    const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules);
+    const otel = await startOtel(parsed);
+    if (parsed.listen !== undefined) return runFront(parsed, parsed.listen, header, path, rules, otel);
+    const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
     await hubReady;
     const tap = new StdioTap({
       command,
@@ -268,6 +330,7 @@ export const proxyCommand: CliCommand = {
     const outcome = await tap.run();
     for (const s of FORWARDED_SIGNALS) process.off(s, forward);
     process.stdin.destroy();
+    await finishOtel(otel);
     if (outcome.kind === "spawn-failed") {
       say(outcome.message);
       return outcome.status;
@@ -289,6 +352,7 @@ async function runFront(
   header: TraceHeader,
   path: string | null,
   rules: FaultRule[],
+  otel: OtelExport | null,
 ): Promise<number> {
   const { parseListenUrl } = await import("../../tap/remote/listen-url.js");
   const { startRemoteFront } = await import("../../tap/remote/remote-front.js");
@@ -298,7 +362,7 @@ async function runFront(
   } catch (err) {
     throw new CliError((err as Error).message);
   }
-  const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules);
+  const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
   await hubReady;
   const agent =
     parsed.agentUrl !== undefined
@@ -318,6 +382,7 @@ async function runFront(
   } catch (err) {
     say(`cannot listen on ${listen}: ${(err as Error).message}`);
     await trace.close();
+    await finishOtel(otel);
     return 1;
   }
   const tokenFile = token?.generated ? await publishToken(token.value, path) : null;
@@ -328,6 +393,7 @@ async function runFront(
   trace.emit({ type: "note", level: "info", text: `received ${signal}; closing every connection` });
   await front.close();
   await trace.close();
+  await finishOtel(otel);
   if (tokenFile !== null) rmSync(tokenFile, { force: true });
   return 0;
 }
