@@ -6,8 +6,7 @@
 import { createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { keyHash } from "../../shared/otel/span-mapping.js";
-import type { FrameRecord } from "../../shared/trace/record.js";
-import { demoAgent, demoClient, Scratch } from "../tap/testing/peers.js";
+import { demoAgent, demoClient, exited, printed, Scratch } from "../tap/testing/peers.js";
 import { scriptedAgent, startProxy, traceRecords, within } from "../tap/testing/proxy-run.js";
 import { cliPath } from "../tools/testing/cli.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.js";
@@ -24,13 +23,13 @@ afterEach(async () => {
 });
 
 /** The demo client's stdio agent command: the proxy with `proxyArgs`, dropping the first prompt answer. */
-function proxied(trace: string, proxyArgs: string[]): string[] {
+function proxied(trace: string, proxyArgs: string[], hub = false): string[] {
   return [
     "--",
     process.execPath,
     cliPath(),
     "proxy",
-    "--no-hub",
+    ...(hub ? [] : ["--no-hub"]),
     "--trace",
     trace,
     "--fault",
@@ -41,17 +40,20 @@ function proxied(trace: string, proxyArgs: string[]): string[] {
   ];
 }
 
-/** The key the demo client sent, read from the trace file. */
+/** The key the demo client sent, read from the trace file (polled: the proxy may still be writing it). */
 async function sentKey(trace: string): Promise<string> {
-  const records = await traceRecords(trace);
-  const prompt = records.find(
-    (r): r is FrameRecord =>
-      r.type === "frame" && r.dir === "client->agent" && r.raw.includes('"session/prompt"'),
-  );
-  const key = (JSON.parse(prompt?.raw ?? "{}") as { params?: { idempotencyKey?: string } }).params
-    ?.idempotencyKey;
-  if (typeof key !== "string") throw new Error("no keyed prompt in the trace");
-  return key;
+  let seen = "";
+  for (let i = 0; i < 100; i++) {
+    const records = await traceRecords(trace).catch(() => []);
+    for (const r of records) {
+      if (r.type !== "frame" || r.dir !== "client->agent" || !r.raw.includes('"session/prompt"')) continue;
+      const key = (JSON.parse(r.raw) as { params?: { idempotencyKey?: unknown } }).params?.idempotencyKey;
+      if (typeof key === "string") return key;
+    }
+    seen = records.map((r) => (r.type === "frame" ? `${r.dir} ${r.raw.slice(0, 80)}` : r.type)).join("\n");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no keyed prompt in the trace; it holds:\n${seen}`);
 }
 
 function byName(spans: readonly ReceivedSpan[], name: string): ReceivedSpan[] {
@@ -156,6 +158,37 @@ describe("proxy --otlp", { timeout: 90_000 }, () => {
     });
     expect(attempts.every((a) => a.parentSpanId === root.spanId && a.traceId === root.traceId)).toBe(true);
     expect(attempts.map((a) => a.attributes["acp.outcome"]).sort()).toEqual(["dropped", "inserted"]);
+  });
+});
+
+describe("serve --otlp", { timeout: 90_000 }, () => {
+  it("exports the sessions of the taps it serves, from the records the hub received", async () => {
+    const hub = scratch.spawnCli([
+      "serve",
+      "--traces-dir",
+      scratch.path("hub-traces"),
+      "--otlp",
+      receiver.endpoint,
+    ]);
+    await printed(hub, "stdout", /^http:\/\/\S+\n/, "the hub's URL");
+    const trace = scratch.path("via-hub.jsonl");
+    const report = await demoClient(scratch, [
+      "--timeout",
+      "4000",
+      "--no-wait-idle",
+      ...proxied(trace, [], true),
+    ]);
+    expect(report.ok).toBe(true);
+    const { root, attempts } = await submissionSpans();
+    expect(root.attributes).toMatchObject({
+      "acp.verdict": "deduplicated",
+      "acp.inserts": 1,
+      "acp.idempotency_key.sha1": keyHash(await sentKey(trace)),
+    });
+    expect(attempts.every((a) => a.parentSpanId === root.spanId)).toBe(true);
+    expect(root.events.some((e) => e.attributes["acp.fault.action"] === "drop-response")).toBe(true);
+    hub.kill("SIGTERM");
+    await within(exited(hub), 15_000, "the hub to exit");
   });
 });
 

@@ -6,7 +6,7 @@ import { checkTapName, deriveTapName } from "../../../shared/trace/tap-name.js";
 import { rendezvousPath } from "../../hub-client/hub-paths.js";
 import { readRendezvous } from "../../hub-client/rendezvous.js";
 import { OtelSink } from "../../otel/otel-sink.js";
-import { OTLP_ENV, OtlpConfigError, resolveOtlpTarget } from "../../otel/otlp-endpoint.js";
+import { OTLP_ENV } from "../../otel/otlp-endpoint.js";
 import type { OtelExport } from "../../otel/span-export.js";
 import { TOOL_VERSION } from "../../platform/version.js";
 import { parseFaultArg } from "../../tap/faults/fault-arg.js";
@@ -22,6 +22,7 @@ import { RecordSequencer } from "../../trace/record-sequencer.js";
 import { TraceFanout } from "../../trace/trace-fanout.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
 import { type CliCommand, CliError } from "../command.js";
+import { finishOtlpExport, startOtlpExport } from "../otlp-options.js";
 import { terminalSafe } from "../report/terminal-text.js";
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -244,40 +245,6 @@ function startRecorder(
   return { trace, faults, otel, link, hubReady };
 }
 
-/** Starts the `--otlp` export (flag, then OTEL_EXPORTER_OTLP_* variables), or null when none is asked for. */
-async function startOtel(parsed: ProxyArgs): Promise<OtelExport | null> {
-  let target: ReturnType<typeof resolveOtlpTarget>;
-  try {
-    target = resolveOtlpTarget(
-      {
-        ...(parsed.otlp !== undefined && { url: parsed.otlp }),
-        ...(parsed.otlpProtocol !== undefined && { protocol: parsed.otlpProtocol }),
-      },
-      process.env,
-    );
-  } catch (err) {
-    if (err instanceof OtlpConfigError) throw new CliError(err.message);
-    throw err;
-  }
-  if (target === null) {
-    if (parsed.otlpIncludePrompts)
-      throw new CliError("--otlp-include-prompts needs --otlp URL (or OTEL_EXPORTER_OTLP_ENDPOINT)");
-    return null;
-  }
-  say(`otlp: exporting spans to ${target.url} (${target.protocol}, from ${target.source})`);
-  const { OtelExport } = await import("../../otel/span-export.js");
-  return OtelExport.start(target, { warn: say });
-}
-
-/** Closes the span export after the session and says what it did; a collector that is not done is not waited for. */
-async function finishOtel(otel: OtelExport | null): Promise<void> {
-  if (!otel) return;
-  await otel.close();
-  say(otel.describe());
-  // Retries to a dead collector hold timers the SDK does not cancel: exit once the run is over.
-  if (otel.unfinished) setTimeout(() => process.exit(), 50).unref();
-}
-
 /** `acp-retry-inspector proxy`: a drop-in agent command that records the session to a trace file. */
 export const proxyCommand: CliCommand = {
   name: "proxy",
@@ -313,7 +280,14 @@ export const proxyCommand: CliCommand = {
         deriveTapName({ command, cwd: process.cwd(), ...(parsed.agentUrl && { url: parsed.agentUrl }) }),
       tapPid: process.pid,
     };
-    const otel = await startOtel(parsed);
+    const otel = await startOtlpExport(
+      {
+        ...(parsed.otlp !== undefined && { url: parsed.otlp }),
+        ...(parsed.otlpProtocol !== undefined && { protocol: parsed.otlpProtocol }),
+        includePrompts: parsed.otlpIncludePrompts === true,
+      },
+      say,
+    );
     if (parsed.listen !== undefined) return runFront(parsed, parsed.listen, header, path, rules, otel);
     const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
     await hubReady;
@@ -330,12 +304,13 @@ export const proxyCommand: CliCommand = {
     const outcome = await tap.run();
     for (const s of FORWARDED_SIGNALS) process.off(s, forward);
     process.stdin.destroy();
-    await finishOtel(otel);
     if (outcome.kind === "spawn-failed") {
       say(outcome.message);
+      await finishOtlpExport(otel, say);
       return outcome.status;
     }
     await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+    await finishOtlpExport(otel, say);
     if (outcome.signal) {
       // Die of the same signal, so our parent sees what it would have seen without the tap.
       process.kill(process.pid, outcome.signal);
@@ -382,7 +357,7 @@ async function runFront(
   } catch (err) {
     say(`cannot listen on ${listen}: ${(err as Error).message}`);
     await trace.close();
-    await finishOtel(otel);
+    await finishOtlpExport(otel, say);
     return 1;
   }
   const tokenFile = token?.generated ? await publishToken(token.value, path) : null;
@@ -393,8 +368,8 @@ async function runFront(
   trace.emit({ type: "note", level: "info", text: `received ${signal}; closing every connection` });
   await front.close();
   await trace.close();
-  await finishOtel(otel);
   if (tokenFile !== null) rmSync(tokenFile, { force: true });
+  await finishOtlpExport(otel, say);
   return 0;
 }
 
