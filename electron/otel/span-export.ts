@@ -260,7 +260,9 @@ export class OtelExport {
   async close(waitMs = OTLP_CLOSE_WAIT_MS): Promise<ExportCounts> {
     if (!this.closed) {
       this.closed = true;
-      await within(this.provider.forceFlush(), waitMs);
+      // A collector that refused everything so far gets no long wait at exit.
+      const unreachable = this.counts.failed > 0 && this.counts.sent === 0;
+      await within(this.provider.forceFlush(), unreachable ? 100 : waitMs);
       await within(this.provider.shutdown(), 100);
     }
     return this.counts;

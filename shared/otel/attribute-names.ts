@@ -23,7 +23,6 @@ export const SEMCONV_VALUES = { jsonrpc: "jsonrpc", invokeAgent: "invoke_agent" 
 /** This tool's own attribute names. */
 export const ACP = {
   sessionId: "acp.session.id",
-  submissionId: "acp.submission.id",
   keyStatus: "acp.idempotency_key.status",
   keyHash: "acp.idempotency_key.sha1",
   retryClass: "acp.retry_class",

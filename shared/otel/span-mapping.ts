@@ -84,7 +84,6 @@ function outcomeAttributes(attrs: Attrs, outcome: Outcome): SpanStatusDescriptio
 export function submissionStart(s: Submission, opts: MappingOptions): SpanStart {
   const attrs: Attrs = {
     [SEMCONV.genAiOperationName]: SEMCONV_VALUES.invokeAgent,
-    [ACP.submissionId]: s.id,
     [ACP.keyStatus]: s.keyStatus,
     [ACP.retryClass]: retryClassOf("session/prompt", "request"),
   };
@@ -92,6 +91,7 @@ export function submissionStart(s: Submission, opts: MappingOptions): SpanStart 
     attrs[SEMCONV.genAiConversationId] = s.sessionId;
     attrs[ACP.sessionId] = s.sessionId;
   }
+  put(attrs, ACP.seq, s.attempts[0]?.requestSeq);
   if (s.key !== null) attrs[ACP.keyHash] = keyHash(s.key);
   put(attrs, SEMCONV.genAiAgentName, opts.tapName);
   if (opts.includePrompts) attrs[ACP.promptPreview] = s.promptPreview;
@@ -131,7 +131,12 @@ export function attemptSpan(
   endTime: number,
   origin: "client" | "tap",
 ): SpanDescription {
-  const attrs: Attrs = { [ACP.connection]: a.conn, [ACP.attemptIndex]: index, [ACP.origin]: origin };
+  const attrs: Attrs = {
+    [ACP.connection]: a.conn,
+    [ACP.attemptIndex]: index,
+    [ACP.origin]: origin,
+    [ACP.seq]: a.requestSeq,
+  };
   rpcAttributes(attrs, "session/prompt", a.id);
   attrs[ACP.retryClass] = retryClassOf("session/prompt", "request");
   if (s.sessionId !== null) attrs[SEMCONV.genAiConversationId] = s.sessionId;
@@ -151,6 +156,7 @@ export function attemptSpan(
 /** A request other than a Client's `session/prompt` (or an unmatched response) as a span. */
 export function requestSpan(r: RequestRow, endTime: number, origin: "client" | "tap"): SpanDescription {
   const attrs: Attrs = { [ACP.connection]: r.conn, [ACP.direction]: r.dir, [ACP.origin]: origin };
+  put(attrs, ACP.seq, r.requestSeq ?? r.responseSeq);
   rpcAttributes(attrs, r.method ?? "", r.jsonRpcId);
   if (r.method === null) {
     delete attrs[SEMCONV.rpcMethod];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { mixedTrace } from "../analyzer/mixed-trace.js";
 import { TraceScript } from "../analyzer/trace-script.js";
 import type { TraceHeader } from "../trace/record.js";
 import type { SpanDescription, SpanOp } from "./span-description.js";
@@ -10,8 +11,13 @@ const A2C = "agent->client" as const;
 const S = "sess-1";
 const KEY = "0f0e7a52-5b7e-4a44-9d2c-6a3c1d2e9f10";
 
-function run(t: TraceScript, includePrompts = false, header: TraceHeader | null = null): SpanOp[] {
-  const spans = new TraceSpans(header, { includePrompts });
+function run(
+  t: TraceScript,
+  includePrompts = false,
+  header: TraceHeader | null = null,
+  analyzeEveryFrame = false,
+): SpanOp[] {
+  const spans = new TraceSpans(header, { includePrompts }, analyzeEveryFrame);
   const ops: SpanOp[] = [];
   for (const r of t.records) {
     spans.ingest(r);
@@ -181,5 +187,28 @@ describe("TraceSpans", () => {
         "acp.fault.detail": "by test",
       },
     });
+  });
+
+  it("plans the same spans whether or not it skips the Agent's notifications", () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const t = mixedTrace(400, seed);
+      const everyFrame = run(t, false, null, true);
+      expect(everyFrame.length).toBeGreaterThan(400);
+      expect(run(t)).toEqual(everyFrame);
+    }
+  });
+
+  it("still sees a key leaked in a streamed chunk, and a user message that names a messageId", () => {
+    const t = new TraceScript()
+      .prompt(1, 1, S, "hi", KEY)
+      .notify(1, A2C, "session/update", {
+        sessionId: S,
+        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `key is ${KEY}!` } },
+      })
+      .userMessage(1, S, "m1")
+      .inserted(1, 1, "m1");
+    const close = run(t).find((o) => o.op === "close");
+    expect(close).toMatchObject({ attributes: { "acp.verdict": "key-leaked", "acp.message_id": "m1" } });
+    expect(run(t)).toEqual(run(t, false, null, true));
   });
 });

@@ -4,6 +4,7 @@
  */
 import { Analyzer } from "../analyzer/analyzer.js";
 import type { TraceHeader, TraceRecord } from "../trace/record.js";
+import { SkippableFrames } from "./skippable-frames.js";
 import type { SpanOp } from "./span-description.js";
 import type { MappingOptions } from "./span-mapping.js";
 import { SpanPlanner } from "./span-planner.js";
@@ -12,23 +13,36 @@ import { SpanPlanner } from "./span-planner.js";
 export class TraceSpans {
   private readonly analyzer = new Analyzer();
   private readonly planner: SpanPlanner;
+  private readonly skip: SkippableFrames | null;
   private ops: SpanOp[] = [];
 
-  constructor(header: TraceHeader | null, options: Omit<MappingOptions, "tapName">) {
+  /** `analyzeEveryFrame` turns the skipping of Agent notifications off (tests compare both ways). */
+  constructor(
+    header: TraceHeader | null,
+    options: Omit<MappingOptions, "tapName">,
+    analyzeEveryFrame = false,
+  ) {
+    this.skip = analyzeEveryFrame ? null : new SkippableFrames();
     if (header) this.analyzer.ingestHeader(header);
     const tapName = header?.name;
     this.planner = new SpanPlanner(tapName === undefined ? options : { ...options, tapName });
   }
 
-  /** Takes the next record (in seq order). Cheap to call per record: rows are read in `take`. */
+  /**
+   * Takes the next record (in seq order). Cheap to call per record: rows are read in `take`, and
+   * an Agent notification no span depends on is not analyzed at all (skippable-frames.ts).
+   */
   ingest(record: TraceRecord): void {
     this.planner.observe(record);
+    if (record.type === "frame" && this.skip?.skippable(record)) return;
     if (record.type === "agent-exit" || record.type === "fault") {
       // The event goes to the submissions open at this point, so bring the rows up to it first.
       this.collect();
       this.ops.push(...this.planner.lifecycle(record));
     }
     this.analyzer.ingest(record);
+    // A Client frame may bring a key: learn it now, before the Agent's next frames are judged.
+    if (record.type === "frame" && record.dir === "client->agent") this.collect();
   }
 
   /** The steps for everything ingested since the previous call. */
@@ -48,6 +62,7 @@ export class TraceSpans {
 
   private collect(): void {
     const c = this.analyzer.takeChanges();
+    if (this.skip) for (const s of c.submissions) if (s.key !== null) this.skip.learnKey(s.key);
     if (c.submissions.length > 0 || c.requests.length > 0) this.ops.push(...this.planner.changes(c));
   }
 }
