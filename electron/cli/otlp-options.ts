@@ -9,12 +9,17 @@ export interface OtlpOptions {
   readonly includePrompts: boolean;
 }
 
+/** A span export being started: the SDK loads while the session already runs. */
+export type OtlpStart = Promise<OtelExport | null>;
+
 /**
  * Starts the span export the options (then the OTEL_EXPORTER_OTLP_* variables) ask for, or returns
- * null when none is asked for. A bad URL or protocol is a usage error (exit 2). The SDK is loaded
- * only here, so runs without `--otlp` never pay for it.
+ * null when none is asked for. A bad URL or protocol is a usage error (exit 2), thrown at once. The
+ * SDK is loaded only here and in the background (about half a second), so runs without `--otlp`
+ * never pay for it and runs with it do not wait for it; an SDK that fails to load is reported and
+ * the run goes on without the export.
  */
-export async function startOtlpExport(o: OtlpOptions, say: (m: string) => void): Promise<OtelExport | null> {
+export function startOtlpExport(o: OtlpOptions, say: (m: string) => void): OtlpStart | null {
   let target: ReturnType<typeof resolveOtlpTarget>;
   try {
     target = resolveOtlpTarget(
@@ -34,16 +39,27 @@ export async function startOtlpExport(o: OtlpOptions, say: (m: string) => void):
     return null;
   }
   say(`otlp: exporting spans to ${target.url} (${target.protocol}, from ${target.source})`);
-  const { OtelExport } = await import("../otel/span-export.js");
-  return OtelExport.start(target, { warn: say });
+  const found = target;
+  return import("../otel/span-export.js")
+    .then(({ OtelExport }) => OtelExport.start(found, { warn: say }))
+    .catch((err: unknown) => {
+      say(
+        `otlp: cannot start the export (${err instanceof Error ? err.message : String(err)}); going on without it`,
+      );
+      return null;
+    });
 }
 
 /** Closes the export after the run and says what it did; a collector that is not done is not waited for. */
-export async function finishOtlpExport(otel: OtelExport | null, say: (m: string) => void): Promise<void> {
+export async function finishOtlpExport(
+  start: OtlpStart | OtelExport | null,
+  say: (m: string) => void,
+): Promise<void> {
+  const otel = await start;
   if (!otel) return;
   await otel.close();
   say(otel.describe());
   // Retries to a dead collector hold timers the SDK does not cancel: once the command has
   // returned (its exit status set), exit rather than wait for them. Callers call this last.
-  if (otel.unfinished) setTimeout(() => process.exit(), 200).unref();
+  if (otel.unfinished) setTimeout(() => process.exit(), 20).unref();
 }

@@ -1,3 +1,4 @@
+import type { SpanOp } from "../../shared/otel/span-description.js";
 import { TraceSpans } from "../../shared/otel/trace-spans.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import type { TraceSink } from "../trace/trace-sink.js";
@@ -11,14 +12,27 @@ import type { OtelExport, SpanSteps } from "./span-export.js";
  */
 export class OtelSink implements TraceSink {
   private readonly spans: TraceSpans;
-  private readonly steps: SpanSteps;
+  private steps: SpanSteps | null = null;
+  /** Steps planned while the SDK was still loading. */
+  private early: SpanOp[] | null = [];
   private held: TraceRecord[] = [];
   private scheduled: NodeJS.Immediate | null = null;
   private closed = false;
 
-  constructor(header: TraceHeader, exporter: OtelExport, options: { includePrompts: boolean }) {
+  /** `exporter` may still be loading: records are analyzed at once, their spans wait for it. */
+  constructor(
+    header: TraceHeader,
+    exporter: Promise<OtelExport | null>,
+    options: { includePrompts: boolean },
+  ) {
     this.spans = new TraceSpans(header, options);
-    this.steps = exporter.steps();
+    void exporter.then((e) => {
+      const early = this.early ?? [];
+      this.early = null;
+      if (!e) return;
+      this.steps = e.steps();
+      this.steps.apply(early);
+    });
   }
 
   /** Keeps the record for this turn's batch. */
@@ -38,7 +52,12 @@ export class OtelSink implements TraceSink {
     if (this.closed) return;
     this.drain();
     this.closed = true;
-    this.steps.apply(this.spans.finish());
+    this.apply(this.spans.finish());
+  }
+
+  private apply(ops: SpanOp[]): void {
+    if (this.steps) this.steps.apply(ops);
+    else this.early?.push(...ops);
   }
 
   private drain(): void {
@@ -47,6 +66,6 @@ export class OtelSink implements TraceSink {
     const batch = this.held;
     this.held = [];
     for (const r of batch) this.spans.ingest(r);
-    this.steps.apply(this.spans.take());
+    this.apply(this.spans.take());
   }
 }

@@ -109,6 +109,19 @@ function within(p: Promise<unknown>, ms: number): Promise<void> {
   });
 }
 
+/** Resolves when a TCP connection to the URL's host and port fails; never when it succeeds. */
+async function refusesConnections(url: string): Promise<void> {
+  const { connect } = await import("node:net");
+  const u = new URL(url);
+  const port = Number(u.port || (u.protocol === "https:" ? 443 : 80));
+  return new Promise((resolve) => {
+    const socket = connect({ host: u.hostname.replace(/^\[|\]$/g, ""), port });
+    socket.unref();
+    socket.once("connect", () => socket.destroy());
+    socket.once("error", () => resolve());
+  });
+}
+
 /** How an `OtelExport` tells the user about trouble (stderr, a trace note). */
 export interface ExportNotices {
   warn(message: string): void;
@@ -260,9 +273,14 @@ export class OtelExport {
   async close(waitMs = OTLP_CLOSE_WAIT_MS): Promise<ExportCounts> {
     if (!this.closed) {
       this.closed = true;
-      // A collector that refused everything so far gets no long wait at exit.
+      // A collector that refused everything so far, or whose port refuses a connection now, gets
+      // no wait at exit: the SDK would retry for seconds.
       const unreachable = this.counts.failed > 0 && this.counts.sent === 0;
-      await within(this.provider.forceFlush(), unreachable ? 100 : waitMs);
+      const flushed = this.provider.forceFlush();
+      await within(
+        unreachable ? flushed : Promise.race([flushed, refusesConnections(this.target.url)]),
+        unreachable ? 100 : waitMs,
+      );
       await within(this.provider.shutdown(), 100);
     }
     return this.counts;

@@ -7,7 +7,6 @@ import { rendezvousPath } from "../../hub-client/hub-paths.js";
 import { readRendezvous } from "../../hub-client/rendezvous.js";
 import { OtelSink } from "../../otel/otel-sink.js";
 import { OTLP_ENV } from "../../otel/otlp-endpoint.js";
-import type { OtelExport } from "../../otel/span-export.js";
 import { TOOL_VERSION } from "../../platform/version.js";
 import { parseFaultArg } from "../../tap/faults/fault-arg.js";
 import { FaultInjector } from "../../tap/faults/fault-injector.js";
@@ -22,7 +21,7 @@ import { RecordSequencer } from "../../trace/record-sequencer.js";
 import { TraceFanout } from "../../trace/trace-fanout.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
 import { type CliCommand, CliError } from "../command.js";
-import { finishOtlpExport, startOtlpExport } from "../otlp-options.js";
+import { finishOtlpExport, type OtlpStart, startOtlpExport } from "../otlp-options.js";
 import { terminalSafe } from "../report/terminal-text.js";
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -189,7 +188,7 @@ const HELP = [
 interface ProxyRecorder {
   readonly trace: TraceFanout;
   /** The `--otlp` span export, when asked for. */
-  readonly otel: OtelExport | null;
+  readonly otel: OtlpStart | null;
   readonly faults: FaultInjector;
   readonly link: HubLink | null;
   /** Resolves once a running hub's rules arrived (at most `HUB_STARTUP_WAIT_MS`), at once without a live hub. */
@@ -202,7 +201,7 @@ function startRecorder(
   header: TraceHeader,
   path: string | null,
   rules: FaultRule[],
-  otel: OtelExport | null,
+  otel: OtlpStart | null,
 ): ProxyRecorder {
   const writers =
     path === null
@@ -280,7 +279,7 @@ export const proxyCommand: CliCommand = {
         deriveTapName({ command, cwd: process.cwd(), ...(parsed.agentUrl && { url: parsed.agentUrl }) }),
       tapPid: process.pid,
     };
-    const otel = await startOtlpExport(
+    const otel = startOtlpExport(
       {
         ...(parsed.otlp !== undefined && { url: parsed.otlp }),
         ...(parsed.otlpProtocol !== undefined && { protocol: parsed.otlpProtocol }),
@@ -327,7 +326,7 @@ async function runFront(
   header: TraceHeader,
   path: string | null,
   rules: FaultRule[],
-  otel: OtelExport | null,
+  otel: OtlpStart | null,
 ): Promise<number> {
   const { parseListenUrl } = await import("../../tap/remote/listen-url.js");
   const { startRemoteFront } = await import("../../tap/remote/remote-front.js");
