@@ -77,6 +77,9 @@ export class SpanPlanner {
   lifecycle(r: AgentExitRecord | FaultRecord): SpanOp[] {
     const event = lifecycleEvent(r);
     const ops: SpanOp[] = [];
+    // A fault on an attempt's own frame belongs to that submission, even if the frame just settled it.
+    const owner = r.type === "fault" && r.frameSeq !== undefined ? this.ownerOf(r.frameSeq) : undefined;
+    if (owner) return [{ op: "event", ref: owner.ref, event }];
     for (const root of this.roots.values()) {
       if (root.endTime !== null) continue;
       if (r.conn !== undefined && !root.conns.has(r.conn)) continue;
@@ -183,6 +186,18 @@ export class SpanPlanner {
       parent = root.ref;
     }
     return parent;
+  }
+
+  private ownerOf(seq: number): RootState | undefined {
+    for (const root of this.roots.values()) {
+      if (
+        root.row.attempts.some(
+          (a) => a.requestSeq === seq || a.responseSeq === seq || a.frameSeqs.includes(seq),
+        )
+      )
+        return root;
+    }
+    return undefined;
   }
 
   private endOf(a: Attempt): number {

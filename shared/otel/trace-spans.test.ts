@@ -211,4 +211,14 @@ describe("TraceSpans", () => {
     expect(close).toMatchObject({ attributes: { "acp.verdict": "key-leaked", "acp.message_id": "m1" } });
     expect(run(t)).toEqual(run(t, false, null, true));
   });
+
+  it("puts a fault on the submission whose frame it dropped, even when that frame settled it", () => {
+    const t = new TraceScript()
+      .prompt(1, 2, S, "deploy it")
+      .inserted(1, 2, "m1", { dropped: true })
+      .record({ type: "fault", action: "drop-response", ruleId: "cli-1", conn: 1, frameSeq: 2 });
+    const ops = run(t);
+    expect(ops.map((o) => o.op)).toEqual(["open", "span", "event", "close"]);
+    expect(ops[2]).toMatchObject({ event: { name: "acp.fault", attributes: { "acp.fault.frame_seq": 2 } } });
+  });
 });

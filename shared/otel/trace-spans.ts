@@ -15,6 +15,8 @@ export class TraceSpans {
   private readonly planner: SpanPlanner;
   private readonly skip: SkippableFrames | null;
   private ops: SpanOp[] = [];
+  /** After a dropped frame, its fault record follows: closes wait for it (see `take`). */
+  private holdCloses = false;
 
   /** `analyzeEveryFrame` turns the skipping of Agent notifications off (tests compare both ways). */
   constructor(
@@ -34,11 +36,18 @@ export class TraceSpans {
    */
   ingest(record: TraceRecord): void {
     this.planner.observe(record);
+    this.holdCloses = record.type === "frame" && record.dropped === true;
     if (record.type === "frame" && this.skip?.skippable(record)) return;
     if (record.type === "agent-exit" || record.type === "fault") {
       // The event goes to the submissions open at this point, so bring the rows up to it first.
       this.collect();
-      this.ops.push(...this.planner.lifecycle(record));
+      for (const op of this.planner.lifecycle(record)) {
+        // An event for a span closed by the rows just collected goes in before that close.
+        const close =
+          op.op === "event" ? this.ops.findIndex((o) => o.op === "close" && o.ref === op.ref) : -1;
+        if (close >= 0) this.ops.splice(close, 0, op);
+        else this.ops.push(op);
+      }
     }
     this.analyzer.ingest(record);
     // A Client frame may bring a key: learn it now, before the Agent's next frames are judged.
@@ -50,6 +59,11 @@ export class TraceSpans {
     this.collect();
     const out = this.ops;
     this.ops = [];
+    if (this.holdCloses) {
+      // The fault record of the dropped frame comes next and must land on the span before it ends.
+      this.ops = out.filter((o) => o.op === "close");
+      return out.filter((o) => o.op !== "close");
+    }
     return out;
   }
 
@@ -57,6 +71,7 @@ export class TraceSpans {
   finish(endTime?: number): SpanOp[] {
     this.collect();
     this.ops.push(...this.planner.finish(endTime));
+    this.holdCloses = false;
     return this.take();
   }
 
