@@ -15,7 +15,7 @@ import { type DemoControl, DemoPort } from "./ports/demo-port.js";
 import { checkRequest, chosenProtocol, HUB_HOST, isApiPath, newHubToken } from "./request-guard.js";
 import { contentSecurityPolicy, serveStatic } from "./static-files.js";
 import { TapEndpoint } from "./tap-endpoint.js";
-import { TapRegistry } from "./tap-registry.js";
+import { TapRegistry, type TapWatcher } from "./tap-registry.js";
 import { TraceStore } from "./trace-store.js";
 import { UiEndpoint } from "./ui-endpoint.js";
 
@@ -49,6 +49,8 @@ export interface HubOptions {
   readonly faultAckTimeoutMs?: number;
   /** Largest accepted trace import (default 256 MiB). */
   readonly importLimitBytes?: number;
+  /** Told of every tap and its stored records besides the tap registry (`serve --otlp`). */
+  readonly tapWatchers?: readonly TapWatcher[];
 }
 
 /** A running hub. */
@@ -74,6 +76,22 @@ const BASE_HEADERS = {
   "Referrer-Policy": "no-referrer",
   "Cross-Origin-Resource-Policy": "same-origin",
 } as const;
+
+/** One watcher that tells each of `watchers`, in order. */
+function watchAll(watchers: readonly TapWatcher[]): TapWatcher {
+  if (watchers.length === 1) return watchers[0] as TapWatcher;
+  return {
+    attached: (...a) => {
+      for (const w of watchers) w.attached(...a);
+    },
+    records: (...a) => {
+      for (const w of watchers) w.records(...a);
+    },
+    detached: (...a) => {
+      for (const w of watchers) w.detached(...a);
+    },
+  };
+}
 
 /** Starts a hub on 127.0.0.1 (never any other address). */
 export async function startHub(options: HubOptions): Promise<RunningHub> {
@@ -101,7 +119,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     countRecords: (n) => {
       recordsIn += n;
     },
-    taps: registry,
+    taps: watchAll([registry, ...(options.tapWatchers ?? [])]),
   });
   const demo = new DemoPort();
   const conformance = new ConformancePort();

@@ -23,7 +23,7 @@ function formatUuid(bytes: Uint8Array): string {
 }
 
 /** UTF-8 bytes of a string (shared/ has no TextEncoder type; lone surrogates become U+FFFD). */
-function utf8(text: string): Uint8Array {
+export function utf8(text: string): Uint8Array {
   const out: number[] = [];
   for (const ch of text) {
     let cp = ch.codePointAt(0) as number;

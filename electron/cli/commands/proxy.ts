@@ -5,6 +5,8 @@ import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../s
 import { checkTapName, deriveTapName } from "../../../shared/trace/tap-name.js";
 import { rendezvousPath } from "../../hub-client/hub-paths.js";
 import { readRendezvous } from "../../hub-client/rendezvous.js";
+import { OtelSink } from "../../otel/otel-sink.js";
+import { OTLP_ENV } from "../../otel/otlp-endpoint.js";
 import { TOOL_VERSION } from "../../platform/version.js";
 import { parseFaultArg } from "../../tap/faults/fault-arg.js";
 import { FaultInjector } from "../../tap/faults/fault-injector.js";
@@ -19,6 +21,7 @@ import { RecordSequencer } from "../../trace/record-sequencer.js";
 import { TraceFanout } from "../../trace/trace-fanout.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
 import { type CliCommand, CliError } from "../command.js";
+import { finishOtlpExport, type OtlpStart, startOtlpExport } from "../otlp-options.js";
 import { terminalSafe } from "../report/terminal-text.js";
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -45,11 +48,17 @@ export interface ProxyArgs {
   maxAgents?: number;
   /** `--name NAME`: what the hub and the UI call this tap (derived from the agent command and folder by default). */
   name?: string;
+  /** `--otlp URL`: also export the session as OpenTelemetry spans to this OTLP/HTTP collector. */
+  otlp?: string;
+  /** `--otlp-protocol P`: `http/protobuf` (default) or `http/json`. */
+  otlpProtocol?: string;
+  /** `--otlp-include-prompts`: export the prompt preview too. */
+  otlpIncludePrompts?: true;
   command: string[];
 }
 
 const USAGE =
-  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--listen URL [--agent-url URL] [--max-agents N] [--no-auth]] -- <agent command...>";
+  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--otlp URL [--otlp-protocol P] [--otlp-include-prompts]] [--listen URL [--agent-url URL] [--max-agents N] [--no-auth]] -- <agent command...>";
 
 /** Splits the options from the agent command (everything after `--`, or from the first non-option). */
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
@@ -74,6 +83,9 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     else if (name === "--listen") out.listen = value("--listen", a);
     else if (name === "--agent-url") out.agentUrl = value("--agent-url", a);
     else if (name === "--name") out.name = value("--name", a);
+    else if (name === "--otlp") out.otlp = value("--otlp", a);
+    else if (name === "--otlp-protocol") out.otlpProtocol = value("--otlp-protocol", a);
+    else if (a === "--otlp-include-prompts") out.otlpIncludePrompts = true;
     else if (name === "--max-agents") {
       const v = value("--max-agents", a);
       const n = Number(v);
@@ -141,6 +153,17 @@ const HELP = [
   "                   A delay records the held frame when it holds it, then its release or `never",
   "                   delivered`.",
   "  --no-hub         do not look for a hub",
+  "  --otlp URL       also export the session as OpenTelemetry spans to this OTLP/HTTP collector",
+  "                   (http:// or https://, e.g. http://127.0.0.1:4318; /v1/traces is appended",
+  "                   unless the path ends with it). It may be remote: it is your collector. Without",
+  `                   the flag, ${OTLP_ENV.tracesEndpoint} (as is) or ${OTLP_ENV.endpoint}`,
+  "                   (/v1/traces appended) is used when set; the flag wins. One root span per",
+  "                   submission (key hashed, never sent), a child per attempt, a span per other",
+  "                   request, agent exits and faults as events. Batched, bounded queue: a slow or",
+  "                   dead collector never slows the session; spans that do not fit are dropped and",
+  "                   counted on stderr. The trace file stays the record. docs/otel.md",
+  "  --otlp-protocol P  http/protobuf (default) or http/json; else OTEL_EXPORTER_OTLP_PROTOCOL",
+  "  --otlp-include-prompts  also export each submission's prompt preview (off: no prompt text leaves)",
   "  --listen URL     serve remote clients instead of stdio: ws://127.0.0.1:PORT[/PATH] (PATH /acp by",
   "                   default, PORT 0 picks one) serves WebSocket and Streamable HTTP on that path.",
   "                   Each client connection gets its own agent process (spawned from the command)",
@@ -175,6 +198,8 @@ const HELP = [
 /** The trace, the fault rules and the hub link one proxy run shares. */
 interface ProxyRecorder {
   readonly trace: TraceFanout;
+  /** The `--otlp` span export, when asked for. */
+  readonly otel: OtlpStart | null;
   readonly faults: FaultInjector;
   readonly link: HubLink | null;
   /** Resolves once a running hub's rules arrived (at most `HUB_STARTUP_WAIT_MS`), at once without a live hub. */
@@ -187,12 +212,14 @@ function startRecorder(
   header: TraceHeader,
   path: string | null,
   rules: FaultRule[],
+  otel: OtlpStart | null,
 ): ProxyRecorder {
   const writers =
     path === null
       ? []
       : [new TraceWriter(path, header, { onError: (m) => say(`${m}; still forwarding, without a trace`) })];
   const trace = new TraceFanout(new RecordSequencer(), writers, say);
+  if (otel) trace.attach(new OtelSink(header, otel, { includePrompts: parsed.otlpIncludePrompts === true }));
   const faults = new FaultInjector(trace);
   if (rules.length > 0) faults.armLocal(rules);
   let link: HubLink | null = null;
@@ -225,7 +252,7 @@ function startRecorder(
       }),
     );
   }
-  return { trace, faults, link, hubReady };
+  return { trace, faults, otel, link, hubReady };
 }
 
 /** `acp-retry-inspector proxy`: a drop-in agent command that records the session to a trace file. */
@@ -263,8 +290,16 @@ export const proxyCommand: CliCommand = {
         deriveTapName({ command, cwd: process.cwd(), ...(parsed.agentUrl && { url: parsed.agentUrl }) }),
       tapPid: process.pid,
     };
-    if (parsed.listen !== undefined) return runFront(parsed, parsed.listen, header, path, rules);
-    const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules);
+    const otel = startOtlpExport(
+      {
+        ...(parsed.otlp !== undefined && { url: parsed.otlp }),
+        ...(parsed.otlpProtocol !== undefined && { protocol: parsed.otlpProtocol }),
+        includePrompts: parsed.otlpIncludePrompts === true,
+      },
+      say,
+    );
+    if (parsed.listen !== undefined) return runFront(parsed, parsed.listen, header, path, rules, otel);
+    const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
     await hubReady;
     const tap = new StdioTap({
       command,
@@ -281,9 +316,11 @@ export const proxyCommand: CliCommand = {
     process.stdin.destroy();
     if (outcome.kind === "spawn-failed") {
       say(outcome.message);
+      await finishOtlpExport(otel, say);
       return outcome.status;
     }
     await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+    await finishOtlpExport(otel, say);
     if (outcome.signal) {
       // Die of the same signal, so our parent sees what it would have seen without the tap.
       process.kill(process.pid, outcome.signal);
@@ -300,6 +337,7 @@ async function runFront(
   header: TraceHeader,
   path: string | null,
   rules: FaultRule[],
+  otel: OtlpStart | null,
 ): Promise<number> {
   const { parseListenUrl } = await import("../../tap/remote/listen-url.js");
   const { startRemoteFront } = await import("../../tap/remote/remote-front.js");
@@ -309,7 +347,7 @@ async function runFront(
   } catch (err) {
     throw new CliError((err as Error).message);
   }
-  const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules);
+  const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
   await hubReady;
   const agent =
     parsed.agentUrl !== undefined
@@ -329,6 +367,7 @@ async function runFront(
   } catch (err) {
     say(`cannot listen on ${listen}: ${(err as Error).message}`);
     await trace.close();
+    await finishOtlpExport(otel, say);
     return 1;
   }
   const tokenFile = token?.generated ? await publishToken(token.value, path) : null;
@@ -340,6 +379,7 @@ async function runFront(
   await front.close();
   await trace.close();
   if (tokenFile !== null) rmSync(tokenFile, { force: true });
+  await finishOtlpExport(otel, say);
   return 0;
 }
 

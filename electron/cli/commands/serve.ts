@@ -7,12 +7,16 @@ import { startConformanceBesideHub } from "../../conformance/conformance-beside-
 import { startHub } from "../../hub/hub-server.js";
 import { defaultTracesDir, rendezvousDir, rendezvousPath } from "../../hub-client/hub-paths.js";
 import { readRendezvous } from "../../hub-client/rendezvous.js";
+import { HubOtel } from "../../otel/hub-otel.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { type CliCommand, CliError } from "../command.js";
 import { openUiLink } from "../open-browser.js";
+import { finishOtlpExport, startOtlpExport } from "../otlp-options.js";
+import { terminalSafe } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector serve [--port N] [--open] [--traces-dir DIR] [--ui-dir DIR] [--ring-size N]
-                                 [--ring-bytes N] [--demo] [--agents FILE] [-- <agent command...>]
+                                 [--ring-bytes N] [--demo] [--agents FILE]
+                                 [--otlp URL [--otlp-protocol P] [--otlp-include-prompts]] [-- <agent command...>]
 
 Runs the hub headless: proxies started with \`acp-retry-inspector proxy\` find it through the
 rendezvous file and stream their sessions to it; UIs and \`acp-retry-inspector fault\` talk to it.
@@ -38,6 +42,15 @@ Options:
   --demo-dir DIR    The demo's agent stores and files (default: ${defaultDataDir("demo")})
   --agents FILE     The agents the UI's Conformance tab may run the suite against (default:
                     ${defaultAgentsFile()}, if it exists; format in docs/conformance.md).
+  --otlp URL        Also export every tap's session (as the hub receives it) as OpenTelemetry spans
+                    to this OTLP/HTTP collector (http:// or https://; /v1/traces is appended unless
+                    the path ends with it; it may be remote: it is your collector). Without the
+                    flag, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT is used
+                    when set; the flag wins. Batched, bounded queue; spans that do not fit are
+                    dropped and counted on stderr. A tap's open spans end when it detaches.
+                    docs/otel.md
+  --otlp-protocol P http/protobuf (default) or http/json; else OTEL_EXPORTER_OTLP_PROTOCOL
+  --otlp-include-prompts  Also export each submission's prompt preview (off: no prompt text leaves)
   -- <command...>   One more agent for the Conformance tab: this command, run in this directory.
                     The tab also offers the built-in demo agent in each mode. A UI only picks
                     among these; it can never name a command itself.
@@ -96,6 +109,9 @@ export const serveCommand: CliCommand = {
           "demo-timeout-ms": { type: "string" },
           "demo-dir": { type: "string" },
           agents: { type: "string" },
+          otlp: { type: "string" },
+          "otlp-protocol": { type: "string" },
+          "otlp-include-prompts": { type: "boolean" },
         },
         strict: true,
         allowPositionals: false,
@@ -121,6 +137,19 @@ export const serveCommand: CliCommand = {
       );
     if (existing.kind === "stale")
       process.stderr.write(`acp-retry-inspector: replacing the stale rendezvous file ${path}\n`);
+    const say = (m: string) => process.stderr.write(`acp-retry-inspector: ${m}\n`);
+    const sayOtlp = (m: string) => say(terminalSafe(m));
+    const otel = await startOtlpExport(
+      {
+        ...(values.otlp !== undefined && { url: values.otlp as string }),
+        ...(values["otlp-protocol"] !== undefined && { protocol: values["otlp-protocol"] as string }),
+        includePrompts: values["otlp-include-prompts"] === true,
+      },
+      sayOtlp,
+    );
+    const hubOtel = otel
+      ? new HubOtel(otel, { includePrompts: values["otlp-include-prompts"] === true })
+      : null;
     const tracesDir = (values["traces-dir"] as string | undefined) ?? defaultTracesDir();
     const uiDir = (values["ui-dir"] as string | undefined) ?? bundledUiDir();
     const hub = await startHub({
@@ -130,6 +159,7 @@ export const serveCommand: CliCommand = {
       ...(ringSize !== undefined && ringSize > 0 && { ringSize }),
       ...(ringBytes !== undefined && { ringBytes }),
       ...(uiDir !== undefined && { staticDir: uiDir }),
+      ...(hubOtel && { tapWatchers: [hubOtel] }),
     }).catch((err: NodeJS.ErrnoException) => {
       throw new CliError(`cannot start the hub: ${err.code ?? err.message}`, 1);
     });
@@ -137,7 +167,6 @@ export const serveCommand: CliCommand = {
     process.stderr.write(
       `acp-retry-inspector: hub ${hub.hubId} on 127.0.0.1:${hub.port}, traces in ${tracesDir}\n`,
     );
-    const say = (m: string) => process.stderr.write(`acp-retry-inspector: ${m}\n`);
     const cliPath = realpathSync(process.argv[1] ?? "");
     let stopDemo = async () => {};
     if (values.demo) {
@@ -166,6 +195,8 @@ export const serveCommand: CliCommand = {
     opened?.remove();
     await Promise.all([stopDemo(), stopConformance()]);
     await hub.close();
+    hubOtel?.finishAll();
+    await finishOtlpExport(otel, sayOtlp);
     return 0;
   },
 };

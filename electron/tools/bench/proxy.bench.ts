@@ -1,5 +1,6 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
@@ -26,8 +27,22 @@ const ROUNDS = 3;
 
 type Agentish = ChildProcessByStdio<Writable, Readable, null>;
 
-type Route = "direct" | "relay" | "proxy";
+/** `proxy-otlp-dead`: the proxy with `--otlp` pointing at a loopback port nothing listens on. */
+type Route = "direct" | "relay" | "proxy" | "proxy-otlp-dead";
 const ROUTES: readonly Route[] = ["direct", "relay", "proxy"];
+/** Throughput also measures the proxy exporting spans to a dead collector, beside the plain proxy. */
+const THROUGHPUT_ROUTES: readonly Route[] = [...ROUTES, "proxy-otlp-dead"];
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+let otlpDeadUrl = "";
 
 function launch(cli: string, dir: string, route: Route, agentArgs: string[]): Agentish {
   const agent = [process.execPath, AGENT, ...agentArgs];
@@ -42,6 +57,7 @@ function launch(cli: string, dir: string, route: Route, agentArgs: string[]): Ag
             "proxy",
             "--trace",
             join(dir, `${route}-${Date.now()}.jsonl`),
+            ...(route === "proxy-otlp-dead" ? ["--otlp", otlpDeadUrl] : []),
             "--",
             ...agent,
           ];
@@ -172,10 +188,11 @@ export const proxyBench: Bench = async () => {
   try {
     const cli: string = process.env.ACP_RI_CLI ?? (await buildCli(dir));
     // Alternate the routes so all see the same machine state; keep the median of each.
-    const rate: Record<Route, number[]> = { direct: [], relay: [], proxy: [] };
-    const rtt: Record<Route, number[]> = { direct: [], relay: [], proxy: [] };
+    otlpDeadUrl = `http://127.0.0.1:${await deadPort()}`;
+    const rate: Record<Route, number[]> = { direct: [], relay: [], proxy: [], "proxy-otlp-dead": [] };
+    const rtt: Record<Route, number[]> = { direct: [], relay: [], proxy: [], "proxy-otlp-dead": [] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const route of ROUTES) rate[route].push(await throughput(cli, dir, route));
+      for (const route of THROUGHPUT_ROUTES) rate[route].push(await throughput(cli, dir, route));
     }
     for (let round = 0; round < ROUNDS; round++) {
       for (const route of ROUTES) rtt[route].push(await roundTrip(cli, dir, route));
@@ -192,6 +209,14 @@ export const proxyBench: Bench = async () => {
       }),
       ratioRow(`proxy throughput vs relay (cat), ${notes}`, r("proxy"), r("relay"), "relay", mb, none),
       ratioRow(`relay (cat) throughput, ${notes}`, r("relay"), r("direct"), "direct pipe", mb, none),
+      ratioRow(
+        `proxy --otlp at a dead port vs proxy without, ${notes}`,
+        r("proxy-otlp-dead"),
+        r("proxy"),
+        "proxy without --otlp",
+        mb,
+        { text: ">= 0.95 of without", met: (x) => x >= 0.95 },
+      ),
       ratioRow(`median round trip, ${trips}`, t("proxy"), t("direct"), "direct", us, {
         text: "<= 2.0x direct",
         met: (x) => x <= 2.0,
