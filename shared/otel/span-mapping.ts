@@ -37,9 +37,14 @@ export function keyHash(key: string): string {
   return Array.from(sha1(utf8(key)).slice(0, 8), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const SEVERITY_RANK: Readonly<Record<VerdictSeverity, number>> = { ok: 0, "client-issue": 1, violation: 2 };
+const SEVERITY_RANK: Readonly<Record<VerdictSeverity, number>> = {
+  ok: 0,
+  info: 1,
+  "client-issue": 2,
+  violation: 3,
+};
 
-/** The verdict that matters most: an Agent violation over a Client issue over an ok verdict. */
+/** The verdict that matters most: an Agent violation over a Client issue over a v1 note over an ok verdict. */
 export function leadingVerdict(verdicts: readonly VerdictHit[]): VerdictHit | undefined {
   let best: VerdictHit | undefined;
   for (const v of verdicts) if (!best || SEVERITY_RANK[v.severity] > SEVERITY_RANK[best.severity]) best = v;
@@ -129,7 +134,7 @@ export function attemptSpan(
   a: Attempt,
   index: number,
   endTime: number,
-  origin: "client" | "tap",
+  origin: "client" | "tap" | "inspector",
 ): SpanDescription {
   const attrs: Attrs = {
     [ACP.connection]: a.conn,

@@ -148,7 +148,8 @@ export class SpanPlanner {
       if (endTime === null && a.outcome.kind === "pending") return;
       root.emitted.add(a.requestSeq);
       const end = a.outcome.kind === "pending" && endTime !== null ? endTime : this.endOf(a);
-      const origin = this.tapFrames.has(a.requestSeq) ? "tap" : "client";
+      const origin =
+        a.origin === "inspector" ? "inspector" : this.tapFrames.has(a.requestSeq) ? "tap" : "client";
       ops.push({ op: "span", parent: root.ref, span: attemptSpan(root.row, a, i + 1, end, origin) });
     });
   }
