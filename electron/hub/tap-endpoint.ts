@@ -87,9 +87,11 @@ export class TapEndpoint {
       if (!trace) return fail("hello first");
       if (m.dropped)
         deps.feed.publish({ kind: "tap-gap", traceId: trace.traceId, dropped: m.dropped, at: Date.now() });
+      // Checked as they are stored: an invalid record is kept as the tap sent it and relayed, so the
+      // file and every UI flag it; only valid records reach the registry and the fault board.
       const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
-      deps.countRecords(stored.records.length);
-      if (stored.records.length > 0) deps.feed.publishRecords(trace.traceId, stored.lines, stored.bytes);
+      deps.countRecords(stored.lines.length);
+      if (stored.lines.length > 0) deps.feed.publishRecords(trace.traceId, stored.lines, stored.bytes);
       deps.taps.records(trace.traceId, stored.records);
       for (const record of stored.records) {
         if (record.type === "fault" && record.ruleId) deps.board.consume(record.ruleId);

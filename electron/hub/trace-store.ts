@@ -3,8 +3,15 @@ import { closeSync, createWriteStream, fstatSync, openSync, readSync, type Write
 import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { TraceSummary } from "../../shared/hub/hub-event.js";
-import { decodeHeader, decodeRecord, encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
+import {
+  decodeHeader,
+  decodeRecord,
+  encodeHeader,
+  encodeRecord,
+  parseRecordLine,
+} from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import { checkRecord, describeInvalid, InvalidRecord } from "../../shared/trace/record-check.js";
 
 const TRACE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const EXT = ".jsonl";
@@ -16,17 +23,23 @@ export interface LiveTrace {
   readonly lastSeq: number;
   /**
    * Appends the records with seq > lastSeq (older ones are resends and skipped); returns those
-   * records, in order, with their trace lines and the bytes written.
+   * records, in order, with their trace lines and the bytes written. Each one is checked
+   * (shared/trace/record-check.ts): an invalid one is stored as the tap sent it, so nothing is
+   * lost and every reader flags it again, and is returned in `invalid`, never in `records`; one
+   * without a valid seq never moves `lastSeq`.
    * `onStored(upTo)` runs once the lines are handed to the operating system (so they survive the
    * hub being killed).
    */
-  append(records: readonly TraceRecord[], onStored?: (upTo: number) => void): StoredRecords;
+  append(records: readonly unknown[], onStored?: (upTo: number) => void): StoredRecords;
 }
 
 /** The records a `LiveTrace.append` wrote, each one's trace line, and the bytes written. */
 export interface StoredRecords {
+  /** The valid records stored, in order. */
   readonly records: readonly TraceRecord[];
-  /** Each record's trace line without its newline. */
+  /** The invalid ones stored, in order (their lines are among `lines`). */
+  readonly invalid: readonly InvalidRecord[];
+  /** Each stored entry's trace line without its newline, valid and invalid, in order. */
   readonly lines: readonly string[];
   /** The lines joined by newlines, UTF-8: what went to the file, less the last newline. */
   readonly bytes: Buffer;
@@ -88,19 +101,31 @@ export class TraceStore {
       get lastSeq() {
         return trace.lastSeq;
       },
-      append(records, onStored) {
-        const fresh: TraceRecord[] = [];
-        for (const record of records) {
-          if (record.seq <= trace.lastSeq) continue;
-          trace.lastSeq = record.seq;
-          fresh.push(record);
+      append(values, onStored) {
+        const fresh: unknown[] = [];
+        const valid: TraceRecord[] = [];
+        const invalid: InvalidRecord[] = [];
+        for (const value of values) {
+          const record = checkRecord(value);
+          if (record instanceof InvalidRecord) {
+            if (record.seq !== null) {
+              if (record.seq <= trace.lastSeq) continue;
+              trace.lastSeq = record.seq;
+            }
+            invalid.push(record);
+          } else {
+            if (record.seq <= trace.lastSeq) continue;
+            trace.lastSeq = record.seq;
+            valid.push(record);
+          }
+          fresh.push(value);
         }
         const upTo = trace.lastSeq;
         if (fresh.length === 0) {
           onStored?.(upTo);
-          return { records: fresh, lines: [], bytes: NO_BYTES };
+          return { records: valid, invalid, lines: [], bytes: NO_BYTES };
         }
-        const { lines, text } = encodeLines(fresh);
+        const { lines, text } = encodeLines(fresh as TraceRecord[]);
         // encoded here, not by the stream, so the hub's event ring can hold the same bytes; one
         // write with the last newline, so a killed hub never leaves a whole line unterminated
         const size = Buffer.byteLength(text);
@@ -108,7 +133,7 @@ export class TraceStore {
         out.write(text);
         out[size] = 0x0a;
         trace.out.write(out, () => onStored?.(upTo));
-        return { records: fresh, lines, bytes: out.subarray(0, size) };
+        return { records: valid, invalid, lines, bytes: out.subarray(0, size) };
       },
     };
   }
@@ -176,9 +201,11 @@ export class TraceStore {
 
   /**
    * Stores an uploaded trace. The first line must be a trace header this version reads; at most
-   * `limit` bytes are accepted. Returns the new id, or an error for the user.
+   * `limit` bytes are accepted. Every later line is checked (codec and record-check.ts) and stored as
+   * it came: the answer counts the valid records and the flagged lines (unreadable or invalid) and
+   * says what is wrong with the first one. Returns that, or an error for the user.
    */
-  async importTrace(body: AsyncIterable<Buffer>, limit: number): Promise<{ id: string } | { error: string }> {
+  async importTrace(body: AsyncIterable<Buffer>, limit: number): Promise<ImportedTrace | { error: string }> {
     const id = `imported-${stamp(new Date())}-${randomBytes(4).toString("hex")}`;
     const final = join(this.dir, id + EXT);
     const tmp = `${final}.part`;
@@ -186,8 +213,10 @@ export class TraceStore {
     let total = 0;
     let head = "";
     let headerChecked = false;
+    const check = new ImportCheck();
     try {
       for await (const chunk of body) {
+        check.take(chunk);
         total += chunk.length;
         if (total > limit) throw new ImportError(`trace larger than ${limit} bytes`);
         if (!headerChecked) {
@@ -208,7 +237,7 @@ export class TraceStore {
       }
       await fh.close();
       await rename(tmp, final);
-      return { id };
+      return { id, ...check.finish() };
     } catch (err) {
       await fh.close().catch(() => {});
       await rm(tmp, { force: true });
@@ -219,6 +248,58 @@ export class TraceStore {
 }
 
 class ImportError extends Error {}
+
+/** What `importTrace` found in a stored upload. */
+export interface ImportedTrace {
+  readonly id: string;
+  /** Valid records. */
+  readonly records: number;
+  /** Lines kept but flagged: unreadable, or a record with a wrong field. */
+  readonly flagged: number;
+  /** What is wrong with the first flagged line (`line 7: invalid frame record seq 5: raw must be ...`). */
+  readonly firstFlagged?: string;
+}
+
+/** Checks an upload's lines as they stream by (the header line is checked by `importTrace`). */
+class ImportCheck {
+  private rest = "";
+  private line = 0;
+  private records = 0;
+  private flagged = 0;
+  private first: string | undefined;
+  private readonly decoder = new TextDecoder();
+
+  take(chunk: Buffer): void {
+    const text = this.rest + this.decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+      this.check(text.slice(start, nl));
+      start = nl + 1;
+    }
+    this.rest = text.slice(start);
+  }
+
+  finish(): Omit<ImportedTrace, "id"> {
+    this.check(this.rest + this.decoder.decode());
+    this.rest = "";
+    return {
+      records: this.records,
+      flagged: this.flagged,
+      ...(this.first !== undefined && { firstFlagged: this.first }),
+    };
+  }
+
+  private check(line: string): void {
+    if (++this.line === 1 || line.trim() === "") return;
+    const r = parseRecordLine(line);
+    if (typeof r !== "string" && !(r instanceof InvalidRecord)) {
+      this.records++;
+      return;
+    }
+    this.flagged++;
+    this.first ??= `line ${this.line}: ${typeof r === "string" ? r : describeInvalid(r)}`;
+  }
+}
 
 /** A batch of records as trace lines. */
 export interface EncodedLines {

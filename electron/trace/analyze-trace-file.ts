@@ -8,6 +8,7 @@ export async function analyzeTraceFile(path: string): Promise<{ analyzer: Analyz
   let sawHeader = false;
   for await (const ev of readTrace(path)) {
     if (ev.kind === "record") analyzer.ingest(ev.record);
+    else if (ev.kind === "invalid") analyzer.ingestInvalid(ev.invalid, ev.line);
     else if (ev.kind === "header") {
       sawHeader = true;
       analyzer.ingestHeader(ev.header);

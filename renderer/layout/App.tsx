@@ -7,6 +7,7 @@ import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { applyThemePreference } from "../theme/theme-preference.js";
 import { Toolbar } from "../toolbar/Toolbar.js";
 import { TabPanel } from "./TabPanel.js";
+import { TraceBanners } from "./TraceBanners.js";
 import { Tabs } from "./Tabs.js";
 import { TraceDropZone } from "./TraceDropZone.js";
 
@@ -33,7 +34,10 @@ export function App() {
       <div className="app">
         <Toolbar />
         <DemoDock />
-        <Tabs />
+        <div>
+          <Tabs />
+          <TraceBanners />
+        </div>
         <main className="main-split">
           <TabPanel />
           <section className="details" aria-label="Details">

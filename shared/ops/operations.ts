@@ -125,8 +125,15 @@ export const OPERATIONS = {
     http: route("GET", "/api/traces/:id", { response: "file" }),
     ws: "trace-read",
   }),
-  importTrace: operation<{ readonly id: string }>()({
-    summary: "stores a trace file (JSONL text) in the hub's folder",
+  importTrace: operation<{
+    readonly id: string;
+    /** Valid records, and lines kept but flagged (unreadable, or a record with a wrong field). */
+    readonly records: number;
+    readonly flagged: number;
+    /** What is wrong with the first flagged line. */
+    readonly firstFlagged?: string;
+  }>()({
+    summary: "stores a trace file (JSONL text) in the hub's folder; says how many lines are flagged",
     parse: (a) =>
       typeof a.text === "string" ? { text: a.text } : { error: "text must be the trace's JSONL" },
     http: route("POST", "/api/traces", { body: "text", bodyType: "jsonl", status: 201 }),

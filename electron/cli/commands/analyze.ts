@@ -2,7 +2,7 @@ import { VERDICTS } from "../../../shared/analyzer/verdicts.js";
 import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
-import { renderReport } from "../report/report-text.js";
+import { modelWarnings, renderReport } from "../report/report-text.js";
 import { terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-client-issues]
@@ -52,7 +52,13 @@ export const analyzeCommand: CliCommand = {
     const clientIssues = count("client-issue");
     const exitStatus = violations > 0 || (failOnClientIssues && clientIssues > 0) ? 1 : 0;
     if (json) {
-      const doc = { file, ...model, summary: { violations, clientIssues, exitStatus } };
+      const warnings = modelWarnings(model);
+      const doc = {
+        file,
+        ...model,
+        summary: { violations, clientIssues, exitStatus },
+        ...(warnings.length > 0 && { warnings }),
+      };
       process.stdout.write(`${terminalSafeJson(doc, 2)}\n`);
     } else {
       process.stdout.write(renderReport(file, model));

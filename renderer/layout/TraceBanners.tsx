@@ -1,0 +1,28 @@
+/**
+ * Banners over the shown trace's views: records left out for a repeated or decreasing seq (named by
+ * seq), and entries kept flagged because they are not valid records (listed in the Records tab).
+ */
+import { useInspector } from "../store/inspector-store.js";
+
+/** The shown trace's warnings, one banner each; nothing when the trace is sound. */
+export function TraceBanners() {
+  const seqIssues = useInspector((s) => s.view.seqIssues);
+  const seqs = useInspector((s) => s.view.seqIssueSeqs);
+  const flagged = useInspector((s) => s.view.flagged);
+  const invalid = flagged - seqIssues;
+  if (seqIssues === 0 && invalid <= 0) return null;
+  return (
+    <div className="trace-banners">
+      {seqIssues > 0 ? (
+        <p className="banner banner--warn" role="alert">
+          {`${seqIssues} record${seqIssues === 1 ? " has a" : "s have a"} repeated or decreasing seq and ${seqIssues === 1 ? "was" : "were"} left out of the analysis: seq ${seqs.join(", ")}${seqIssues > seqs.length ? ", …" : ""}.`}
+        </p>
+      ) : null}
+      {invalid > 0 ? (
+        <p className="banner banner--error" role="alert">
+          {`${invalid} entr${invalid === 1 ? "y is" : "ies are"} not a valid record and ${invalid === 1 ? "is" : "are"} kept flagged, not analysed: see the Records tab.`}
+        </p>
+      ) : null}
+    </div>
+  );
+}
