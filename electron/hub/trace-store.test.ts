@@ -149,3 +149,49 @@ describe("encodeLines", () => {
     );
   });
 });
+
+describe("TraceStore checks what it is given", () => {
+  it("stores a tap's invalid records as they came, returns them apart, and never moves lastSeq for a bad seq", async () => {
+    const store = new TraceStore(dir);
+    await store.init();
+    const trace = store.attach("checkcheck1234", header);
+    const bad = { type: "frame", seq: 2, ts: 2, conn: 1, dir: "client->agent", raw: 42 };
+    const noSeq = { type: "note", seq: "x", ts: 3, level: "info", text: "no seq" };
+    const out = trace.append([note(1), bad, noSeq, 17, note(3)]);
+    expect(out.records.map((r) => r.seq)).toEqual([1, 3]);
+    expect(out.invalid.map((e) => [e.seq, e.faults[0]?.field])).toEqual([
+      [2, "raw"],
+      [null, "seq"],
+      [null, "record"],
+    ]);
+    expect(out.lines).toEqual([note(1), bad, noSeq, 17, note(3)].map((v) => JSON.stringify(v)));
+    expect(trace.lastSeq).toBe(3);
+    // a resend of the invalid record with a valid seq is skipped like any resend
+    expect(trace.append([bad]).lines).toEqual([]);
+  });
+
+  it("counts an import's valid records and flagged lines, and says what is wrong with the first", async () => {
+    const store = new TraceStore(dir);
+    await store.init();
+    const text = [
+      JSON.stringify(header),
+      encodeRecord(note(1)).trimEnd(),
+      JSON.stringify({ type: "frame", seq: 2, ts: 2, conn: 1, dir: "client->agent", raw: 42 }),
+      "not json",
+      encodeRecord(note(4)).trimEnd(),
+    ].join("\n");
+    const body = (async function* () {
+      // split inside a line, so the check works across chunks
+      yield Buffer.from(text.slice(0, 150));
+      yield Buffer.from(text.slice(150));
+    })();
+    const r = await store.importTrace(body, 1 << 20);
+    expect(r).toMatchObject({
+      records: 2,
+      flagged: 2,
+      firstFlagged: "line 3: invalid frame record seq 2: raw must be a string, got number",
+    });
+    // stored as it came: nothing lost
+    expect(readFileSync(join(dir, `${(r as { id: string }).id}.jsonl`), "utf8")).toBe(text);
+  });
+});

@@ -7,8 +7,8 @@ import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { applyThemePreference } from "../theme/theme-preference.js";
 import { Toolbar } from "../toolbar/Toolbar.js";
 import { TabPanel } from "./TabPanel.js";
-import { TraceBanners } from "./TraceBanners.js";
 import { Tabs } from "./Tabs.js";
+import { TraceBanners } from "./TraceBanners.js";
 import { TraceDropZone } from "./TraceDropZone.js";
 
 function ThemeSync() {

@@ -20,13 +20,24 @@ function flaggedText(e: InvalidRecord): string {
 }
 
 const RECORD_COLUMNS = col.columns([
-  col.accessor((r) => (r instanceof InvalidRecord ? (r.seq ?? "?") : r.seq), { id: "seq", header: "#", size: 70 }),
-  col.accessor((r) => (r instanceof InvalidRecord ? "" : clockTime(r.ts)), { id: "ts", header: "Time", size: 110 }),
-  col.accessor((r) => (!(r instanceof InvalidRecord) && "conn" in r && r.conn !== undefined ? `#${r.conn}` : ""), {
-    id: "conn",
-    header: "Conn",
-    size: 60,
+  col.accessor((r) => (r instanceof InvalidRecord ? (r.seq ?? "?") : r.seq), {
+    id: "seq",
+    header: "#",
+    size: 70,
   }),
+  col.accessor((r) => (r instanceof InvalidRecord ? "" : clockTime(r.ts)), {
+    id: "ts",
+    header: "Time",
+    size: 110,
+  }),
+  col.accessor(
+    (r) => (!(r instanceof InvalidRecord) && "conn" in r && r.conn !== undefined ? `#${r.conn}` : ""),
+    {
+      id: "conn",
+      header: "Conn",
+      size: 60,
+    },
+  ),
   col.display({
     id: "type",
     header: "Record",
@@ -48,7 +59,9 @@ const RECORD_COLUMNS = col.columns([
     size: 400,
     cell: (c) => {
       const r = c.row.original;
-      return <code className="tl-raw">{r instanceof InvalidRecord ? flaggedText(r) : describeRecord(r)}</code>;
+      return (
+        <code className="tl-raw">{r instanceof InvalidRecord ? flaggedText(r) : describeRecord(r)}</code>
+      );
     },
   }),
 ]);
@@ -73,13 +86,10 @@ export function RecordsView() {
     const records = session?.records ?? [];
     const flagged = session?.flagged ?? [];
     if (flagged.length === 0) return records;
-    flagged.forEach((e, i) => flaggedKeys.set(e, `bad${i}`));
+    for (const [i, e] of flagged.entries()) flaggedKeys.set(e, `bad${i}`);
     return [...flagged, ...records];
   }, [session, count, flaggedCount]);
-  const onSelect = useCallback(
-    (r: RecordRow) => select({ key: getKey(r), seq: r.seq ?? 0 }),
-    [select],
-  );
+  const onSelect = useCallback((r: RecordRow) => select({ key: getKey(r), seq: r.seq ?? 0 }), [select]);
   return (
     <VirtualTable
       label="Trace records"

@@ -122,7 +122,8 @@ export class LoadedTrace {
   }
 
   private flagSeq(record: TraceRecord): void {
-    const how = record.seq === this.newest ? "repeats the seq before it" : `goes back (after seq ${this.newest})`;
+    const how =
+      record.seq === this.newest ? "repeats the seq before it" : `goes back (after seq ${this.newest})`;
     this.flagged.push(invalidRecord(record, [{ field: "seq", reason: `${how}: left out of the analysis` }]));
     this.analyzer.ingest(record);
     if (this.seqIssueSeqs.length < SEQ_ISSUES_NAMED) this.seqIssueSeqs.push(record.seq);

@@ -179,7 +179,8 @@ export class Analyzer {
 
   private outOfOrder(seq: number): void {
     this.revision++;
-    const issues = (this.seqIssues ??= { repeated: 0, decreasing: 0, listed: [] });
+    this.seqIssues ??= { repeated: 0, decreasing: 0, listed: [] };
+    const issues = this.seqIssues;
     if (seq === this.lastSeq) issues.repeated++;
     else issues.decreasing++;
     if (issues.listed.length < MAX_SEQ_ISSUES_LISTED) issues.listed.push({ seq, after: this.lastSeq });

@@ -1,5 +1,5 @@
-import { InvalidRecord, invalidRecord, recordFaults } from "./record-check.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader, type TraceRecord } from "./record.js";
+import { InvalidRecord, invalidRecord, recordFaults } from "./record-check.js";
 
 /** Serialises the header as one JSONL line (with its newline). */
 export function encodeHeader(header: TraceHeader): string {

@@ -68,7 +68,8 @@ function isPositive(v: unknown): boolean {
 class Faults {
   list: RecordFault[] | undefined;
   add(field: string, reason: string): void {
-    (this.list ??= []).push({ field, reason });
+    this.list ??= [];
+    this.list.push({ field, reason });
   }
   positive(r: Record<string, unknown>, field: string, optional: boolean): void {
     const v = r[field];
