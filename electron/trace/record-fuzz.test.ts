@@ -15,7 +15,7 @@ import { mixedTrace } from "../../shared/analyzer/mixed-trace.js";
 import type { HubEvent } from "../../shared/hub/hub-event.js";
 import { encodeHeader } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
-import { checkRecord, InvalidRecord } from "../../shared/trace/record-check.js";
+import { checkRecord, faultsOf, InvalidRecord, recordFaults } from "../../shared/trace/record-check.js";
 import { renderReport } from "../cli/report/report-text.js";
 import { terminalSafeJson } from "../cli/report/terminal-text.js";
 import { demoAgent, demoClient, Scratch } from "../tap/testing/peers.js";
@@ -188,6 +188,16 @@ describe(`${INPUTS} random and mutated records (seed ${SEED})`, { timeout: 120_0
       checked.flatMap((c) => (c instanceof InvalidRecord ? c.faults.map((f) => f.field) : [])),
     );
     for (const field of ["raw", "seq", "ts", "type", "conn", "record"]) expect(faults).toContain(field);
+  });
+
+  it("the fast check every record pays agrees with the field-by-field one on every input", () => {
+    let disagree = 0;
+    for (const v of inputs) {
+      if (v === null || typeof v !== "object" || Array.isArray(v)) continue;
+      const r = v as Record<string, unknown>;
+      if ((recordFaults(r) === undefined) !== (faultsOf(r) === undefined)) disagree++;
+    }
+    expect(disagree).toBe(0);
   });
 
   it("the trace reader and the analyzer: no exception, every line a record, an invalid entry or a problem", async () => {

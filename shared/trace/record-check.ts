@@ -36,7 +36,7 @@ export const PREVIEW_CHARS = 200;
 
 const DIRECTIONS = new Set(["client->agent", "agent->client"]);
 const FLAGS: ReadonlySet<unknown> = new Set(["malformed", "not-utf8", "oversize", "unterminated"]);
-const LEVELS = new Set(["info", "warn", "error"]);
+const LEVELS: ReadonlySet<unknown> = new Set(["info", "warn", "error"]);
 const TYPES: ReadonlySet<unknown> = new Set([
   "frame",
   "conn-open",
@@ -152,6 +152,98 @@ function exitCodeFaults(r: Record<string, unknown>, f: Faults): void {
  * `seq` must be a positive integer and `ts` a finite number; then the fields of its `type`.
  */
 export function recordFaults(r: Record<string, unknown>): RecordFault[] | undefined {
+  return looksValid(r as Loose) ? undefined : faultsOf(r);
+}
+
+/** A record's fields as the fast check reads them (named loads, so V8 keeps them monomorphic). */
+interface Loose {
+  readonly type?: unknown;
+  readonly seq?: unknown;
+  readonly ts?: unknown;
+  readonly conn?: unknown;
+  readonly dir?: unknown;
+  readonly raw?: unknown;
+  readonly encoding?: unknown;
+  readonly flags?: unknown;
+  readonly bytes?: unknown;
+  readonly dropped?: unknown;
+  readonly origin?: unknown;
+  readonly pid?: unknown;
+  readonly command?: unknown;
+  readonly code?: unknown;
+  readonly signal?: unknown;
+  readonly text?: unknown;
+  readonly transport?: unknown;
+  readonly peer?: unknown;
+  readonly reason?: unknown;
+  readonly action?: unknown;
+  readonly ruleId?: unknown;
+  readonly frameSeq?: unknown;
+  readonly detail?: unknown;
+  readonly level?: unknown;
+}
+
+const optPositive = (v: unknown) => v === undefined || isPositive(v);
+const optText = (v: unknown) => v === undefined || typeof v === "string";
+
+/**
+ * True when every field is right: the check every record pays, straight-line and allocation free.
+ * Only a record it refuses goes through `faultsOf`, which says what is wrong.
+ */
+function looksValid(r: Loose): boolean {
+  const seq = r.seq;
+  const ts = r.ts;
+  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq <= 0) return false;
+  if (typeof ts !== "number" || !Number.isFinite(ts)) return false;
+  switch (r.type) {
+    case "frame": {
+      if (typeof r.raw !== "string" || !isPositive(r.conn)) return false;
+      if (r.dir !== "client->agent" && r.dir !== "agent->client") return false;
+      if (r.encoding !== undefined && r.encoding !== "base64") return false;
+      if (r.bytes !== undefined && !isCount(r.bytes)) return false;
+      if (r.dropped !== undefined && r.dropped !== true) return false;
+      if (r.origin !== undefined && r.origin !== "tap") return false;
+      const flags = r.flags;
+      if (flags === undefined) return true;
+      if (!Array.isArray(flags)) return false;
+      for (const flag of flags) if (!FLAGS.has(flag)) return false;
+      return true;
+    }
+    case "conn-open":
+      return isPositive(r.conn) && typeof r.transport === "string" && optText(r.peer);
+    case "conn-close":
+      return isPositive(r.conn) && typeof r.reason === "string";
+    case "agent-spawn": {
+      if (!isPositive(r.pid) || !optPositive(r.conn) || !Array.isArray(r.command)) return false;
+      for (const a of r.command) if (typeof a !== "string") return false;
+      return true;
+    }
+    case "agent-exit":
+      return (
+        isPositive(r.pid) &&
+        optPositive(r.conn) &&
+        (r.code === null || (typeof r.code === "number" && Number.isSafeInteger(r.code))) &&
+        (r.signal === null || typeof r.signal === "string")
+      );
+    case "agent-stderr":
+      return optPositive(r.pid) && typeof r.text === "string";
+    case "fault":
+      return (
+        typeof r.action === "string" &&
+        optText(r.ruleId) &&
+        optPositive(r.conn) &&
+        optPositive(r.frameSeq) &&
+        optText(r.detail)
+      );
+    case "note":
+      return LEVELS.has(r.level) && typeof r.text === "string";
+    default:
+      return false;
+  }
+}
+
+/** Every wrong field of a record, field by field (what `recordFaults` runs once its fast check refused one). */
+export function faultsOf(r: Record<string, unknown>): RecordFault[] | undefined {
   const f = new Faults();
   if (!TYPES.has(r.type)) f.add("type", `is not a record type: ${shown(r.type)}`);
   f.positive(r, "seq", false);

@@ -14,6 +14,11 @@ Options:
   --json                    print the timeline model as JSON instead of the text report
   --fail-on-client-issues   exit 1 also when only Client issues were found
 
+Every record is checked as it is read: an invalid record (a field of the wrong type, say a raw
+that is not a string) is listed under "Invalid records" and not analysed, and records whose seq
+repeats or goes back are left out with a warning naming their seqs (in --json: "invalid",
+"seqIssues" and "warnings").
+
 Exit status: 0 no Agent violation, 1 at least one Agent violation (verdict severity "violation"),
 2 usage error or unreadable trace file.
 
