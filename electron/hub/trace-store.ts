@@ -10,8 +10,10 @@ import {
   encodeRecord,
   parseRecordLine,
 } from "../../shared/trace/codec.js";
-import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import { FRAME_PREVIEW_BYTES } from "../../shared/trace/frame-preview.js";
+import type { FrameRecord, TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { checkRecord, describeInvalid, InvalidRecord } from "../../shared/trace/record-check.js";
+import { readTrace } from "../trace/trace-reader.js";
 
 const TRACE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const EXT = ".jsonl";
@@ -39,6 +41,8 @@ export interface StoredRecords {
   readonly records: readonly TraceRecord[];
   /** The invalid ones stored, in order (their lines are among `lines`). */
   readonly invalid: readonly InvalidRecord[];
+  /** Every stored entry as it was given, valid and invalid, one per line. */
+  readonly entries: readonly unknown[];
   /** Each stored entry's trace line without its newline, valid and invalid, in order. */
   readonly lines: readonly string[];
   /** The lines joined by newlines, UTF-8: what went to the file, less the last newline. */
@@ -52,6 +56,10 @@ interface OpenTrace {
   lastSeq: number;
   out: WriteStream;
   attached: number;
+  /** Bytes in the file once every write so far lands (where the next line starts). */
+  size: number;
+  /** Where each large frame's line is in the file, by seq (only frames a UI gets as a preview). */
+  readonly largeFrames: Map<number, { readonly offset: number; readonly length: number }>;
 }
 
 function stamp(d: Date): string {
@@ -89,9 +97,16 @@ export class TraceStore {
       const existing = lastStoredSeq(path);
       const out = createWriteStream(path, { flags: "a", mode: 0o600 });
       out.on("error", () => {}); // a full disk must not take the hub down; the tap's own file is the record
-      if (!existing) out.write(encodeHeader(header));
-      else if (!existing.endsWithNewline) out.write("\n"); // a line cut by a killed hub stays one bad line
-      t = { traceId, lastSeq: existing?.seq ?? 0, out, attached: 0 };
+      let size = existing?.size ?? 0;
+      if (!existing) {
+        const head = encodeHeader(header);
+        out.write(head);
+        size += Buffer.byteLength(head);
+      } else if (!existing.endsWithNewline) {
+        out.write("\n"); // a line cut by a killed hub stays one bad line
+        size++;
+      }
+      t = { traceId, lastSeq: existing?.seq ?? 0, out, attached: 0, size, largeFrames: new Map() };
       this.byTap.set(tapId, t);
     }
     t.attached++;
@@ -103,6 +118,7 @@ export class TraceStore {
       },
       append(values, onStored) {
         const fresh: unknown[] = [];
+        let large = false;
         const valid: TraceRecord[] = [];
         const invalid: InvalidRecord[] = [];
         for (const value of values) {
@@ -117,13 +133,14 @@ export class TraceStore {
             if (record.seq <= trace.lastSeq) continue;
             trace.lastSeq = record.seq;
             valid.push(record);
+            if (record.type === "frame" && record.raw.length * 3 > FRAME_PREVIEW_BYTES) large = true;
           }
           fresh.push(value);
         }
         const upTo = trace.lastSeq;
         if (fresh.length === 0) {
           onStored?.(upTo);
-          return { records: valid, invalid, lines: [], bytes: NO_BYTES };
+          return { records: valid, invalid, entries: fresh, lines: [], bytes: NO_BYTES };
         }
         const { lines, text } = encodeLines(fresh as TraceRecord[]);
         // encoded here, not by the stream, so the hub's event ring can hold the same bytes; one
@@ -132,8 +149,10 @@ export class TraceStore {
         const out = Buffer.allocUnsafe(size + 1);
         out.write(text);
         out[size] = 0x0a;
+        if (large) indexLargeFrames(trace, fresh, lines);
+        trace.size += out.length;
         trace.out.write(out, () => onStored?.(upTo));
-        return { records: valid, invalid, lines, bytes: out.subarray(0, size) };
+        return { records: valid, invalid, entries: fresh, lines, bytes: out.subarray(0, size) };
       },
     };
   }
@@ -161,6 +180,41 @@ export class TraceStore {
       [...this.byTap.values()].map((t) => new Promise<void>((resolve) => t.out.end(() => resolve()))),
     );
     this.byTap.clear();
+  }
+
+  /**
+   * The frame with `seq` of trace `id`, whole, as the file holds it: read straight from its place
+   * for a large frame this hub stored (the ones UIs get as previews), else found by reading the
+   * file through. Undefined when the trace or the frame is not there.
+   */
+  async readFrame(id: string, seq: number): Promise<FrameRecord | undefined> {
+    const path = this.pathOf(id);
+    if (!path) return undefined;
+    let at: { offset: number; length: number } | undefined;
+    for (const t of this.byTap.values()) if (t.traceId === id) at = t.largeFrames.get(seq);
+    if (at) {
+      const fh = await open(path, "r").catch(() => undefined);
+      if (fh) {
+        try {
+          const buf = Buffer.alloc(at.length);
+          const { bytesRead } = await fh.read(buf, 0, at.length, at.offset);
+          const r = parseRecordLine(buf.subarray(0, bytesRead).toString("utf8"));
+          if (typeof r !== "string" && !(r instanceof InvalidRecord) && r.type === "frame" && r.seq === seq)
+            return r;
+        } finally {
+          await fh.close();
+        }
+      }
+    }
+    try {
+      for await (const ev of readTrace(path)) {
+        if (ev.kind !== "record" || ev.record.seq !== seq) continue;
+        return ev.record.type === "frame" ? ev.record : undefined;
+      }
+    } catch {
+      // missing or not a trace
+    }
+    return undefined;
   }
 
   /** The path of trace `id`, or undefined when the id is not a valid trace id. Does not check existence. */
@@ -345,8 +399,21 @@ function sharedFirstKey(records: readonly TraceRecord[]): string | undefined {
   return shared;
 }
 
-/** The seq of the last complete record line of an existing trace file; undefined when there is no file. */
-function lastStoredSeq(path: string): { seq: number; endsWithNewline: boolean } | undefined {
+/** Notes where the large frames of a batch about to be written start in the file, and their line lengths. */
+function indexLargeFrames(trace: OpenTrace, entries: readonly unknown[], lines: readonly string[]): void {
+  let offset = trace.size;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const length = Buffer.byteLength(line);
+    const r = entries[i] as Partial<FrameRecord> | null;
+    if (r?.type === "frame" && typeof r.raw === "string" && r.raw.length * 3 > FRAME_PREVIEW_BYTES)
+      trace.largeFrames.set(r.seq as number, { offset, length });
+    offset += length + 1;
+  }
+}
+
+/** The seq of the last complete record line of an existing trace file, and its size; undefined when there is no file. */
+function lastStoredSeq(path: string): { seq: number; endsWithNewline: boolean; size: number } | undefined {
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -365,9 +432,9 @@ function lastStoredSeq(path: string): { seq: number; endsWithNewline: boolean } 
     if (!endsWithNewline) lines.pop(); // the cut last line
     for (let i = lines.length - 1; i >= 0; i--) {
       const d = decodeRecord(lines[i] as string);
-      if (d.kind === "record") return { seq: d.record.seq, endsWithNewline };
+      if (d.kind === "record") return { seq: d.record.seq, endsWithNewline, size };
     }
-    return { seq: 0, endsWithNewline };
+    return { seq: 0, endsWithNewline, size };
   } finally {
     closeSync(fd);
   }

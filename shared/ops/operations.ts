@@ -19,6 +19,7 @@ import { type DemoCommand, type DemoStatus, parseDemoCommand } from "../demo/dem
 import type { FaultRule, FaultRuleSpec } from "../faults/fault-rule.js";
 import type { TraceSummary } from "../hub/hub-event.js";
 import type { TapSummary } from "../hub/tap-summary.js";
+import type { FrameRecord } from "../trace/record.js";
 import { type HttpRoute, route } from "./http-route.js";
 
 /** The hub's status as `hubStatus` reports it (the fields the UI reads). */
@@ -124,6 +125,18 @@ export const OPERATIONS = {
       typeof a.id === "string" && TRACE_ID.test(a.id) ? { id: a.id } : { error: "id must be a trace id" },
     http: route("GET", "/api/traces/:id", { response: "file" }),
     ws: "trace-read",
+  }),
+  readFrame: operation<{ readonly frame: FrameRecord }>()({
+    summary: "one frame of a trace whole, from the hub's file (UIs get large frames as previews)",
+    parse: (a) => {
+      const seq = typeof a.seq === "string" && /^[0-9]{1,16}$/.test(a.seq) ? Number(a.seq) : a.seq;
+      if (typeof a.trace !== "string" || !TRACE_ID.test(a.trace)) return { error: "trace must be a trace id" };
+      if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq <= 0)
+        return { error: "seq must be a positive integer" };
+      return { trace: a.trace, seq };
+    },
+    http: route("GET", "/api/traces/:trace/frames/:seq"),
+    ws: "frame-read",
   }),
   importTrace: operation<{
     readonly id: string;

@@ -136,6 +136,7 @@ function frameFaults(r: Record<string, unknown>, f: Faults): void {
   f.count(r, "bytes", true);
   f.oneOf(r, "dropped", ONLY_TRUE, true);
   f.oneOf(r, "origin", ONLY_TAP, true);
+  f.count(r, "previewOf", true);
 }
 
 function exitCodeFaults(r: Record<string, unknown>, f: Faults): void {
@@ -168,6 +169,7 @@ interface Loose {
   readonly bytes?: unknown;
   readonly dropped?: unknown;
   readonly origin?: unknown;
+  readonly previewOf?: unknown;
   readonly pid?: unknown;
   readonly command?: unknown;
   readonly code?: unknown;
@@ -203,6 +205,7 @@ function looksValid(r: Loose): boolean {
       if (r.bytes !== undefined && !isCount(r.bytes)) return false;
       if (r.dropped !== undefined && r.dropped !== true) return false;
       if (r.origin !== undefined && r.origin !== "tap") return false;
+      if (r.previewOf !== undefined && !isCount(r.previewOf)) return false;
       const flags = r.flags;
       if (flags === undefined) return true;
       if (!Array.isArray(flags)) return false;

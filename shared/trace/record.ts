@@ -68,6 +68,12 @@ export interface FrameRecord extends RecordBase {
    * (the `initialize` it replays after restarting the agent); the client never sent or saw it.
    */
   readonly origin?: "tap";
+  /**
+   * Never in a trace file: set by the hub on a frame it sends a UI as a preview (frame-preview.ts),
+   * the full frame's `raw` length in UTF-8 bytes. Its long strings are cut in `raw`; the UI fetches
+   * the whole frame from the hub's trace file on demand (the `readFrame` operation).
+   */
+  readonly previewOf?: number;
 }
 
 /** A client connection opened. */
