@@ -10,13 +10,18 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HubEvent } from "../../shared/hub/hub-event.js";
 import { type HubEvents, type HubReply, uiOperationMessage } from "../../shared/hub/ui-wire.js";
-import { TRACE_FORMAT, type FrameRecord, type TraceHeader } from "../../shared/trace/record.js";
+import { type FrameRecord, TRACE_FORMAT, type TraceHeader } from "../../shared/trace/record.js";
 import { callOperation } from "../hub-client/hub-client.js";
 import { createHubLink } from "../tap/hub-link/hub-link.js";
 import { connectUiProbe } from "../tools/testing/ui-probe.js";
 import { startHub } from "./hub-server.js";
 
-const header: TraceHeader = { format: TRACE_FORMAT, version: 1, tool: "test", startedAt: "2026-01-01T00:00:00Z" };
+const header: TraceHeader = {
+  format: TRACE_FORMAT,
+  version: 1,
+  tool: "test",
+  startedAt: "2026-01-01T00:00:00Z",
+};
 const KEY = "5f0c7b1e-8a44-4c1e-9d0b-2f3a4b5c6d7e";
 const prompt = (seq: number, data: string): FrameRecord => ({
   type: "frame",
@@ -57,7 +62,12 @@ describe("large frames", () => {
   it("reach a UI as a preview with their size; readFrame gives the whole frame from the file", async () => {
     const hub = await startHub({ tracesDir: join(dir, "traces"), flushMs: 20 });
     cleanups.push(() => hub.close());
-    const l = createHubLink({ header, hub: { port: hub.port, token: hub.token }, retryMinMs: 50, retryMaxMs: 200 });
+    const l = createHubLink({
+      header,
+      hub: { port: hub.port, token: hub.token },
+      retryMinMs: 50,
+      retryMaxMs: 200,
+    });
     cleanups.push(() => l.close(500));
     const small = prompt(1, "x".repeat(1000));
     const big = prompt(2, "A".repeat(3 << 20) + "tail");
@@ -83,20 +93,29 @@ describe("large frames", () => {
     expect(JSON.parse(gotBig?.raw ?? "").params).toMatchObject({ sessionId: "s1", idempotencyKey: KEY });
 
     // the file has every byte
-    const lines = readFileSync(join(hub.tracesDir, `${traceId}.jsonl`), "utf8").trimEnd().split("\n");
+    const lines = readFileSync(join(hub.tracesDir, `${traceId}.jsonl`), "utf8")
+      .trimEnd()
+      .split("\n");
     expect(JSON.parse(lines[2] as string)).toEqual(big);
 
     // readFrame over HTTP (from the index of large frames) and over the UI socket
-    const http = await callOperation({ base: `http://127.0.0.1:${hub.port}`, token: hub.token }, "readFrame", {
-      trace: traceId,
-      seq: 2,
-    });
+    const http = await callOperation(
+      { base: `http://127.0.0.1:${hub.port}`, token: hub.token },
+      "readFrame",
+      {
+        trace: traceId,
+        seq: 2,
+      },
+    );
     expect(http.frame).toEqual(big);
     ui.send(uiOperationMessage("readFrame", { trace: traceId, seq: 1 }, "f1"));
     const reply = (await ui.waitFor((m) => m.t === "reply" && m.ref === "f1")) as HubReply;
     expect(reply).toMatchObject({ ok: true, value: { frame: small } });
     await expect(
-      callOperation({ base: `http://127.0.0.1:${hub.port}`, token: hub.token }, "readFrame", { trace: traceId, seq: 99 }),
+      callOperation({ base: `http://127.0.0.1:${hub.port}`, token: hub.token }, "readFrame", {
+        trace: traceId,
+        seq: 99,
+      }),
     ).rejects.toThrow(/no frame 99/);
   });
 });

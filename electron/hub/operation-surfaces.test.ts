@@ -14,7 +14,14 @@ import { type RunningHub, startHub } from "./hub-server.js";
 type Outcome = { ok: true; value: unknown } | { ok: false; error: string };
 type Surface = (op: OperationName, args: Record<string, unknown>) => Promise<Outcome>;
 
-const FRAME = { seq: 1, ts: 1, type: "frame", conn: 1, dir: "client->agent", raw: '{"jsonrpc":"2.0","method":"m"}' };
+const FRAME = {
+  seq: 1,
+  ts: 1,
+  type: "frame",
+  conn: 1,
+  dir: "client->agent",
+  raw: '{"jsonrpc":"2.0","method":"m"}',
+};
 const TRACE = `${JSON.stringify({ type: "header", format: TRACE_FORMAT, version: 1, tool: "test", startedAt: "2026-01-01T00:00:00Z" })}\n${JSON.stringify(FRAME)}\n`;
 
 /**

@@ -71,7 +71,9 @@ export function FrameView({ record, label }: { record: TraceRecord | undefined; 
         {record.dropped ? ", dropped by fault injection" : ""}
       </p>
       {record.previewOf !== undefined && !full ? <PreviewNote record={record} onFull={setFull} /> : null}
-      {full ? <p className="muted">The full frame, {byteSize(utf8Bytes(full.raw))}, from the hub's trace file.</p> : null}
+      {full ? (
+        <p className="muted">The full frame, {byteSize(utf8Bytes(full.raw))}, from the hub's trace file.</p>
+      ) : null}
       <RawFrameView
         raw={shown.raw}
         label={shown.encoding === "base64" ? `${label} (base64, not UTF-8)` : label}

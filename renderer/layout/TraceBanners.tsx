@@ -1,11 +1,34 @@
 /**
- * Banners over the shown trace's views: records left out for a repeated or decreasing seq (named by
+ * Banners over the shown trace's views: the hub refusing this window at its cap of UI sockets, records left out for a repeated or decreasing seq (named by
  * seq), and entries kept flagged because they are not valid records (listed in the Records tab).
  */
 import { useInspector } from "../store/inspector-store.js";
 
+/** The hub refused this window's socket at its cap of UI connections: say so, plainly. */
+function RefusedBanner() {
+  const refused = useInspector((s) => s.connection === "refused-full");
+  if (!refused) return null;
+  return (
+    <div className="trace-banners">
+      <p className="banner banner--error" role="alert">
+        The hub refused this window: it already has as many UI connections as it takes (its limit). Close
+        another inspector window or tab; this one keeps trying and connects once there is room.
+      </p>
+    </div>
+  );
+}
+
 /** The shown trace's warnings, one banner each; nothing when the trace is sound. */
 export function TraceBanners() {
+  return (
+    <>
+      <RefusedBanner />
+      <SeqAndFlagBanners />
+    </>
+  );
+}
+
+function SeqAndFlagBanners() {
   const seqIssues = useInspector((s) => s.view.seqIssues);
   const seqs = useInspector((s) => s.view.seqIssueSeqs);
   const flagged = useInspector((s) => s.view.flagged);

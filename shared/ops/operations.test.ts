@@ -23,7 +23,9 @@ describe("parseOperationCall", () => {
     expect(parseOperationCall("readFrame", { trace: "t1", seq: 0 })).toEqual({
       error: "readFrame: seq must be a positive integer",
     });
-    expect(parseOperationCall("readFrame", { trace: "../x", seq: 1 })).toMatchObject({ error: expect.any(String) });
+    expect(parseOperationCall("readFrame", { trace: "../x", seq: 1 })).toMatchObject({
+      error: expect.any(String),
+    });
     for (const op of OPERATION_NAMES) {
       expect(parseOperationCall(op, good[op])).toMatchObject({ op });
     }

@@ -32,6 +32,9 @@ export interface HubStatus {
   readonly oldestSeq: number;
   readonly taps: number;
   readonly recordsIn: number;
+  /** UI WebSockets open, and the most the hub takes (a window refused over it says so). */
+  readonly uiSockets?: number;
+  readonly maxUiSockets?: number;
 }
 
 /** A validator's refusal: what is wrong with the arguments. */
@@ -130,7 +133,8 @@ export const OPERATIONS = {
     summary: "one frame of a trace whole, from the hub's file (UIs get large frames as previews)",
     parse: (a) => {
       const seq = typeof a.seq === "string" && /^[0-9]{1,16}$/.test(a.seq) ? Number(a.seq) : a.seq;
-      if (typeof a.trace !== "string" || !TRACE_ID.test(a.trace)) return { error: "trace must be a trace id" };
+      if (typeof a.trace !== "string" || !TRACE_ID.test(a.trace))
+        return { error: "trace must be a trace id" };
       if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq <= 0)
         return { error: "seq must be a positive integer" };
       return { trace: a.trace, seq };

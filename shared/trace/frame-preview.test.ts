@@ -4,7 +4,14 @@ import { FRAME_PREVIEW_BYTES, previewFrame, utf8Length } from "./frame-preview.j
 import type { FrameRecord } from "./record.js";
 
 const KEY = "5f0c7b1e-8a44-4c1e-9d0b-2f3a4b5c6d7e";
-const frame = (raw: string): FrameRecord => ({ type: "frame", seq: 4, ts: 1, conn: 1, dir: "client->agent", raw });
+const frame = (raw: string): FrameRecord => ({
+  type: "frame",
+  seq: 4,
+  ts: 1,
+  conn: 1,
+  dir: "client->agent",
+  raw,
+});
 const prompt = (text: string) =>
   JSON.stringify({
     jsonrpc: "2.0",
@@ -17,7 +24,9 @@ describe("previewFrame", () => {
   it("leaves a frame up to the threshold as it is (the same object)", () => {
     const small = frame(prompt("x".repeat(1000)));
     expect(previewFrame(small)).toBe(small);
-    const atLimit = frame(prompt("").replace('""', `"${"x".repeat(FRAME_PREVIEW_BYTES - prompt("").length)}"`));
+    const atLimit = frame(
+      prompt("").replace('""', `"${"x".repeat(FRAME_PREVIEW_BYTES - prompt("").length)}"`),
+    );
     expect(utf8Length(atLimit.raw)).toBe(FRAME_PREVIEW_BYTES);
     expect(previewFrame(atLimit)).toBe(atLimit);
   });

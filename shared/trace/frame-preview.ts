@@ -98,7 +98,8 @@ export function previewFrame(r: FrameRecord, threshold = FRAME_PREVIEW_BYTES): F
   }
   if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
     raw = JSON.stringify(cutValue(parsed, 0));
-    if (raw.length > MAX_PREVIEW_CHARS) raw = JSON.stringify(envelope(parsed as Record<string, unknown>, bytes));
+    if (raw.length > MAX_PREVIEW_CHARS)
+      raw = JSON.stringify(envelope(parsed as Record<string, unknown>, bytes));
   } else raw = r.raw.slice(0, TEXT_PREVIEW_CHARS);
   return { ...r, raw, previewOf: bytes };
 }
