@@ -43,7 +43,7 @@ function SeqAndFlagBanners() {
       ) : null}
       {invalid > 0 ? (
         <p className="banner banner--error" role="alert">
-          {`${invalid} entr${invalid === 1 ? "y is" : "ies are"} not a valid record and ${invalid === 1 ? "is" : "are"} kept flagged, not analysed: see the Records tab.`}
+          {`${invalid} entr${invalid === 1 ? "y is" : "ies are"} not a valid record and ${invalid === 1 ? "is" : "are"} kept flagged, not analysed: they are listed first in the Records tab.`}
         </p>
       ) : null}
     </div>
