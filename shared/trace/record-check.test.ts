@@ -59,7 +59,7 @@ describe("checkRecord", () => {
     [
       { type: "fault", seq: 1, ts: 1, action: "drop", frameSeq: -2 },
       "frameSeq",
-      "must be a positive integer, got -2",
+      "must be a non-negative integer, got -2",
     ],
     [
       { type: "note", seq: 1, ts: 1, level: "fatal", text: "x" },

@@ -235,7 +235,7 @@ function looksValid(r: Loose): boolean {
         typeof r.action === "string" &&
         optText(r.ruleId) &&
         optPositive(r.conn) &&
-        optPositive(r.frameSeq) &&
+        (r.frameSeq === undefined || isCount(r.frameSeq)) &&
         optText(r.detail)
       );
     case "note":
@@ -284,7 +284,7 @@ export function faultsOf(r: Record<string, unknown>): RecordFault[] | undefined 
       f.text(r, "action", false);
       f.text(r, "ruleId", true);
       f.positive(r, "conn", true);
-      f.positive(r, "frameSeq", true);
+      f.count(r, "frameSeq", true);
       f.text(r, "detail", true);
       break;
     case "note":
