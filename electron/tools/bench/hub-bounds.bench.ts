@@ -122,11 +122,19 @@ async function streamFrames(count: number, bytes: number, inFlight: number): Pro
     };
     await wait(() => l.stats().attached);
     const t0 = performance.now();
+    // progress on stderr, so a long run that is stopped still shows how far it got
+    const progress = setInterval(() => {
+      const r = rssOf(child.pid);
+      process.stderr.write(
+        `hub-bounds: ${l.stats().acked}/${count} x ${bytes} B acked, hub peak RSS ${r.peak.toFixed(0)} MiB, now ${r.now.toFixed(0)} MiB\n`,
+      );
+    }, 30_000);
     for (let seq = 1; seq <= count; seq++) {
       await wait(() => seq - l.stats().acked <= inFlight);
       l.send(bigFrame(seq, bytes));
     }
     await wait(() => l.stats().acked >= count);
+    clearInterval(progress);
     const seconds = (performance.now() - t0) / 1000;
     const alive = (await apiCall(port, token)).status === 200 && child.exitCode === null;
     const rss = rssOf(child.pid);
@@ -231,8 +239,12 @@ async function idleSockets(): Promise<BenchRow> {
 export const hubBoundsBench: Bench = async () => {
   const only = process.env.ACP_RI_BENCH_BOUNDS?.split(",");
   const rows: BenchRow[] = [];
-  if (!only || only.includes("1mib")) rows.push(await streamFrames(5_000, 1 << 20, 8));
-  if (!only || only.includes("32mib")) rows.push(await streamFrames(200, 32 << 20, 1));
-  if (!only || only.includes("sockets")) rows.push(await idleSockets());
+  const row = (r: BenchRow) => {
+    process.stderr.write(`hub-bounds: ${r.name}: ${r.measured}\n`);
+    rows.push(r);
+  };
+  if (!only || only.includes("1mib")) row(await streamFrames(5_000, 1 << 20, 8));
+  if (!only || only.includes("32mib")) row(await streamFrames(200, 32 << 20, 1));
+  if (!only || only.includes("sockets")) row(await idleSockets());
   return rows;
 };
