@@ -195,3 +195,33 @@ describe("TraceStore checks what it is given", () => {
     expect(readFileSync(join(dir, `${(r as { id: string }).id}.jsonl`), "utf8")).toBe(text);
   });
 });
+
+describe("TraceStore.readFrame", () => {
+  it("reads a large frame straight from its place in the file (multi-byte text before it), a small one by reading through", async () => {
+    const store = new TraceStore(dir);
+    await store.init();
+    const trace = store.attach("framesframes12", header);
+    const big: TraceRecord = {
+      type: "frame",
+      seq: 3,
+      ts: 3,
+      conn: 1,
+      dir: "agent->client",
+      raw: `"${"ü€".repeat(200_000)}"`,
+    };
+    const small: TraceRecord = { type: "frame", seq: 4, ts: 4, conn: 1, dir: "client->agent", raw: "{}" };
+    await new Promise((resolve) => trace.append([{ ...note(1), text: "é😀".repeat(50) }, note(2)], resolve));
+    await new Promise((resolve) => trace.append([big, small], resolve));
+    expect(await store.readFrame(trace.traceId, 3)).toEqual(big);
+    expect(await store.readFrame(trace.traceId, 4)).toEqual(small);
+    expect(await store.readFrame(trace.traceId, 1)).toBeUndefined(); // a note, not a frame
+    // spoil the header: reading through fails now, so only the index can still find the large frame
+    const path = join(dir, `${trace.traceId}.jsonl`);
+    const text = readFileSync(path, "utf8");
+    const nl = text.indexOf("\n");
+    writeFileSync(path, "x".repeat(nl) + text.slice(nl));
+    expect(await store.readFrame(trace.traceId, 3)).toEqual(big);
+    expect(await store.readFrame(trace.traceId, 4)).toBeUndefined();
+    await store.close();
+  });
+});
