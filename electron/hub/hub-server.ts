@@ -159,6 +159,8 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     ...feed.position(),
     taps: taps.attached,
     recordsIn,
+    uiSockets: sockets.get(uis)?.open ?? 0,
+    maxUiSockets: sockets.get(uis)?.max ?? 0,
     rssBytes: process.memoryUsage().rss,
     heapUsedBytes: process.memoryUsage().heapUsed,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,

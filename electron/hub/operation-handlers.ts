@@ -105,6 +105,11 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
       if (!file || !s?.isFile()) throw new OperationFailure("missing", `the hub has no trace ${id}`);
       return { file, bytes: s.size, name: `${id}.jsonl` };
     },
+    readFrame: async ({ trace, seq }) => {
+      const frame = await store.readFrame(trace, seq);
+      if (!frame) throw new OperationFailure("missing", `the hub has no frame ${seq} in trace ${trace}`);
+      return { frame };
+    },
     importTrace: async ({ text }) => {
       const body = (async function* () {
         yield Buffer.from(text, "utf8");

@@ -14,7 +14,15 @@ import { type RunningHub, startHub } from "./hub-server.js";
 type Outcome = { ok: true; value: unknown } | { ok: false; error: string };
 type Surface = (op: OperationName, args: Record<string, unknown>) => Promise<Outcome>;
 
-const TRACE = `${JSON.stringify({ type: "header", format: TRACE_FORMAT, version: 1, tool: "test", startedAt: "2026-01-01T00:00:00Z" })}\n`;
+const FRAME = {
+  seq: 1,
+  ts: 1,
+  type: "frame",
+  conn: 1,
+  dir: "client->agent",
+  raw: '{"jsonrpc":"2.0","method":"m"}',
+};
+const TRACE = `${JSON.stringify({ type: "header", format: TRACE_FORMAT, version: 1, tool: "test", startedAt: "2026-01-01T00:00:00Z" })}\n${JSON.stringify(FRAME)}\n`;
 
 /**
  * One script that calls every operation of the table on a fresh hub without a demo or a
@@ -38,6 +46,7 @@ async function script(call: Surface): Promise<Map<OperationName, Outcome>> {
   const imported = await step("importTrace", { text: TRACE });
   await step("listTraces");
   await step("readTrace", { id: String(imported?.id) });
+  await step("readFrame", { trace: String(imported?.id), seq: 1 });
   await step("demoStatus");
   await step("demo", { command: { op: "send", text: "hi", withKey: true } });
   await step("conformanceStatus");
@@ -128,6 +137,8 @@ describe("every operation of the table on every hub surface", () => {
     expect(seen.get("armFault")).toEqual({ ok: false, error: expect.stringContaining("no tap is attached") });
     expect(seen.get("listFaults")).toEqual({ ok: true, value: { rules: [], faults: [], recent: [] } });
     expect(seen.get("disarmFault")).toMatchObject({ ok: false, error: "no armed rule none" });
+    expect(seen.get("readFrame")).toEqual({ ok: true, value: { frame: FRAME } });
+    expect(seen.get("importTrace")).toMatchObject({ ok: true, value: { records: 1, flagged: 0 } });
     expect(seen.get("demo")).toEqual({ ok: false, error: expect.stringContaining("no demo") });
     expect(seen.get("conformanceStart")).toEqual({ ok: false, error: "this hub runs no conformance suite" });
   });

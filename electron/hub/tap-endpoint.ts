@@ -1,11 +1,30 @@
 import type { WebSocket } from "ws";
 import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeTapMessage, type HubToTap } from "../../shared/hub/tap-wire.js";
+import { FRAME_PREVIEW_BYTES, previewFrame } from "../../shared/trace/frame-preview.js";
+import type { FrameRecord } from "../../shared/trace/record.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
 import { IngestTurns } from "./ingest-turns.js";
 import type { TapWatcher } from "./tap-registry.js";
-import type { LiveTrace, TraceStore } from "./trace-store.js";
+import type { LiveTrace, StoredRecords, TraceStore } from "./trace-store.js";
+
+/**
+ * The lines UIs get for stored records: the same lines, except that a large frame's is its preview
+ * (shared/trace/frame-preview.ts), so the ring and every window hold at most a preview of it.
+ */
+export function linesForUi(stored: StoredRecords): { lines: readonly string[]; bytes: Buffer } {
+  let lines: string[] | undefined;
+  for (let i = 0; i < stored.entries.length; i++) {
+    const r = stored.entries[i] as Partial<FrameRecord> | null;
+    if (r?.type !== "frame" || typeof r.raw !== "string" || r.raw.length * 3 <= FRAME_PREVIEW_BYTES) continue;
+    const preview = previewFrame(r as FrameRecord);
+    if (preview === r) continue;
+    lines ??= stored.lines.slice();
+    lines[i] = JSON.stringify(preview);
+  }
+  return lines ? { lines, bytes: Buffer.from(lines.join("\n")) } : stored;
+}
 
 /** What the tap endpoint needs from the hub. */
 export interface TapEndpointDeps {
@@ -90,9 +109,14 @@ export class TapEndpoint {
       if (m.t === "fault-ack") return deps.board.ack(trace.traceId, m.ids, m.refused);
       if (m.dropped)
         deps.feed.publish({ kind: "tap-gap", traceId: trace.traceId, dropped: m.dropped, at: Date.now() });
+      // Checked as they are stored: an invalid record is kept as the tap sent it and relayed, so the
+      // file and every UI flag it; only valid records reach the registry and the fault board.
       const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
-      deps.countRecords(stored.records.length);
-      if (stored.records.length > 0) deps.feed.publishRecords(trace.traceId, stored.lines, stored.bytes);
+      deps.countRecords(stored.lines.length);
+      if (stored.lines.length > 0) {
+        const ui = linesForUi(stored);
+        deps.feed.publishRecords(trace.traceId, ui.lines, ui.bytes);
+      }
       deps.taps.records(trace.traceId, stored.records);
       for (const record of stored.records) {
         // a delay's later `fate` record is the same application, not another one

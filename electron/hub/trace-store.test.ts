@@ -149,3 +149,79 @@ describe("encodeLines", () => {
     );
   });
 });
+
+describe("TraceStore checks what it is given", () => {
+  it("stores a tap's invalid records as they came, returns them apart, and never moves lastSeq for a bad seq", async () => {
+    const store = new TraceStore(dir);
+    await store.init();
+    const trace = store.attach("checkcheck1234", header);
+    const bad = { type: "frame", seq: 2, ts: 2, conn: 1, dir: "client->agent", raw: 42 };
+    const noSeq = { type: "note", seq: "x", ts: 3, level: "info", text: "no seq" };
+    const out = trace.append([note(1), bad, noSeq, 17, note(3)]);
+    expect(out.records.map((r) => r.seq)).toEqual([1, 3]);
+    expect(out.invalid.map((e) => [e.seq, e.faults[0]?.field])).toEqual([
+      [2, "raw"],
+      [null, "seq"],
+      [null, "record"],
+    ]);
+    expect(out.lines).toEqual([note(1), bad, noSeq, 17, note(3)].map((v) => JSON.stringify(v)));
+    expect(trace.lastSeq).toBe(3);
+    // a resend of the invalid record with a valid seq is skipped like any resend
+    expect(trace.append([bad]).lines).toEqual([]);
+  });
+
+  it("counts an import's valid records and flagged lines, and says what is wrong with the first", async () => {
+    const store = new TraceStore(dir);
+    await store.init();
+    const text = [
+      JSON.stringify(header),
+      encodeRecord(note(1)).trimEnd(),
+      JSON.stringify({ type: "frame", seq: 2, ts: 2, conn: 1, dir: "client->agent", raw: 42 }),
+      "not json",
+      encodeRecord(note(4)).trimEnd(),
+    ].join("\n");
+    const body = (async function* () {
+      // split inside a line, so the check works across chunks
+      yield Buffer.from(text.slice(0, 150));
+      yield Buffer.from(text.slice(150));
+    })();
+    const r = await store.importTrace(body, 1 << 20);
+    expect(r).toMatchObject({
+      records: 2,
+      flagged: 2,
+      firstFlagged: "line 3: invalid frame record seq 2: raw must be a string, got number",
+    });
+    // stored as it came: nothing lost
+    expect(readFileSync(join(dir, `${(r as { id: string }).id}.jsonl`), "utf8")).toBe(text);
+  });
+});
+
+describe("TraceStore.readFrame", () => {
+  it("reads a large frame straight from its place in the file (multi-byte text before it), a small one by reading through", async () => {
+    const store = new TraceStore(dir);
+    await store.init();
+    const trace = store.attach("framesframes12", header);
+    const big: TraceRecord = {
+      type: "frame",
+      seq: 3,
+      ts: 3,
+      conn: 1,
+      dir: "agent->client",
+      raw: `"${"ü€".repeat(200_000)}"`,
+    };
+    const small: TraceRecord = { type: "frame", seq: 4, ts: 4, conn: 1, dir: "client->agent", raw: "{}" };
+    await new Promise((resolve) => trace.append([{ ...note(1), text: "é😀".repeat(50) }, note(2)], resolve));
+    await new Promise((resolve) => trace.append([big, small], resolve));
+    expect(await store.readFrame(trace.traceId, 3)).toEqual(big);
+    expect(await store.readFrame(trace.traceId, 4)).toEqual(small);
+    expect(await store.readFrame(trace.traceId, 1)).toBeUndefined(); // a note, not a frame
+    // spoil the header: reading through fails now, so only the index can still find the large frame
+    const path = join(dir, `${trace.traceId}.jsonl`);
+    const text = readFileSync(path, "utf8");
+    const nl = text.indexOf("\n");
+    writeFileSync(path, "x".repeat(nl) + text.slice(nl));
+    expect(await store.readFrame(trace.traceId, 3)).toEqual(big);
+    expect(await store.readFrame(trace.traceId, 4)).toBeUndefined();
+    await store.close();
+  });
+});

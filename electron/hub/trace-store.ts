@@ -3,8 +3,17 @@ import { closeSync, createWriteStream, fstatSync, openSync, readSync, type Write
 import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { TraceSummary } from "../../shared/hub/hub-event.js";
-import { decodeHeader, decodeRecord, encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
-import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import {
+  decodeHeader,
+  decodeRecord,
+  encodeHeader,
+  encodeRecord,
+  parseRecordLine,
+} from "../../shared/trace/codec.js";
+import { FRAME_PREVIEW_BYTES } from "../../shared/trace/frame-preview.js";
+import type { FrameRecord, TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import { checkRecord, describeInvalid, InvalidRecord } from "../../shared/trace/record-check.js";
+import { readTrace } from "../trace/trace-reader.js";
 
 const TRACE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const EXT = ".jsonl";
@@ -16,17 +25,25 @@ export interface LiveTrace {
   readonly lastSeq: number;
   /**
    * Appends the records with seq > lastSeq (older ones are resends and skipped); returns those
-   * records, in order, with their trace lines and the bytes written.
+   * records, in order, with their trace lines and the bytes written. Each one is checked
+   * (shared/trace/record-check.ts): an invalid one is stored as the tap sent it, so nothing is
+   * lost and every reader flags it again, and is returned in `invalid`, never in `records`; one
+   * without a valid seq never moves `lastSeq`.
    * `onStored(upTo)` runs once the lines are handed to the operating system (so they survive the
    * hub being killed).
    */
-  append(records: readonly TraceRecord[], onStored?: (upTo: number) => void): StoredRecords;
+  append(records: readonly unknown[], onStored?: (upTo: number) => void): StoredRecords;
 }
 
 /** The records a `LiveTrace.append` wrote, each one's trace line, and the bytes written. */
 export interface StoredRecords {
+  /** The valid records stored, in order. */
   readonly records: readonly TraceRecord[];
-  /** Each record's trace line without its newline. */
+  /** The invalid ones stored, in order (their lines are among `lines`). */
+  readonly invalid: readonly InvalidRecord[];
+  /** Every stored entry as it was given, valid and invalid, one per line. */
+  readonly entries: readonly unknown[];
+  /** Each stored entry's trace line without its newline, valid and invalid, in order. */
   readonly lines: readonly string[];
   /** The lines joined by newlines, UTF-8: what went to the file, less the last newline. */
   readonly bytes: Buffer;
@@ -39,6 +56,10 @@ interface OpenTrace {
   lastSeq: number;
   out: WriteStream;
   attached: number;
+  /** Bytes in the file once every write so far lands (where the next line starts). */
+  size: number;
+  /** Where each large frame's line is in the file, by seq (only frames a UI gets as a preview). */
+  readonly largeFrames: Map<number, { readonly offset: number; readonly length: number }>;
 }
 
 function stamp(d: Date): string {
@@ -76,9 +97,16 @@ export class TraceStore {
       const existing = lastStoredSeq(path);
       const out = createWriteStream(path, { flags: "a", mode: 0o600 });
       out.on("error", () => {}); // a full disk must not take the hub down; the tap's own file is the record
-      if (!existing) out.write(encodeHeader(header));
-      else if (!existing.endsWithNewline) out.write("\n"); // a line cut by a killed hub stays one bad line
-      t = { traceId, lastSeq: existing?.seq ?? 0, out, attached: 0 };
+      let size = existing?.size ?? 0;
+      if (!existing) {
+        const head = encodeHeader(header);
+        out.write(head);
+        size += Buffer.byteLength(head);
+      } else if (!existing.endsWithNewline) {
+        out.write("\n"); // a line cut by a killed hub stays one bad line
+        size++;
+      }
+      t = { traceId, lastSeq: existing?.seq ?? 0, out, attached: 0, size, largeFrames: new Map() };
       this.byTap.set(tapId, t);
     }
     t.attached++;
@@ -88,27 +116,43 @@ export class TraceStore {
       get lastSeq() {
         return trace.lastSeq;
       },
-      append(records, onStored) {
-        const fresh: TraceRecord[] = [];
-        for (const record of records) {
-          if (record.seq <= trace.lastSeq) continue;
-          trace.lastSeq = record.seq;
-          fresh.push(record);
+      append(values, onStored) {
+        const fresh: unknown[] = [];
+        let large = false;
+        const valid: TraceRecord[] = [];
+        const invalid: InvalidRecord[] = [];
+        for (const value of values) {
+          const record = checkRecord(value);
+          if (record instanceof InvalidRecord) {
+            if (record.seq !== null) {
+              if (record.seq <= trace.lastSeq) continue;
+              trace.lastSeq = record.seq;
+            }
+            invalid.push(record);
+          } else {
+            if (record.seq <= trace.lastSeq) continue;
+            trace.lastSeq = record.seq;
+            valid.push(record);
+            if (record.type === "frame" && record.raw.length * 3 > FRAME_PREVIEW_BYTES) large = true;
+          }
+          fresh.push(value);
         }
         const upTo = trace.lastSeq;
         if (fresh.length === 0) {
           onStored?.(upTo);
-          return { records: fresh, lines: [], bytes: NO_BYTES };
+          return { records: valid, invalid, entries: fresh, lines: [], bytes: NO_BYTES };
         }
-        const { lines, text } = encodeLines(fresh);
+        const { lines, text } = encodeLines(fresh as TraceRecord[]);
         // encoded here, not by the stream, so the hub's event ring can hold the same bytes; one
         // write with the last newline, so a killed hub never leaves a whole line unterminated
         const size = Buffer.byteLength(text);
         const out = Buffer.allocUnsafe(size + 1);
         out.write(text);
         out[size] = 0x0a;
+        if (large) indexLargeFrames(trace, fresh, lines);
+        trace.size += out.length;
         trace.out.write(out, () => onStored?.(upTo));
-        return { records: fresh, lines, bytes: out.subarray(0, size) };
+        return { records: valid, invalid, entries: fresh, lines, bytes: out.subarray(0, size) };
       },
     };
   }
@@ -136,6 +180,41 @@ export class TraceStore {
       [...this.byTap.values()].map((t) => new Promise<void>((resolve) => t.out.end(() => resolve()))),
     );
     this.byTap.clear();
+  }
+
+  /**
+   * The frame with `seq` of trace `id`, whole, as the file holds it: read straight from its place
+   * for a large frame this hub stored (the ones UIs get as previews), else found by reading the
+   * file through. Undefined when the trace or the frame is not there.
+   */
+  async readFrame(id: string, seq: number): Promise<FrameRecord | undefined> {
+    const path = this.pathOf(id);
+    if (!path) return undefined;
+    let at: { offset: number; length: number } | undefined;
+    for (const t of this.byTap.values()) if (t.traceId === id) at = t.largeFrames.get(seq);
+    if (at) {
+      const fh = await open(path, "r").catch(() => undefined);
+      if (fh) {
+        try {
+          const buf = Buffer.alloc(at.length);
+          const { bytesRead } = await fh.read(buf, 0, at.length, at.offset);
+          const r = parseRecordLine(buf.subarray(0, bytesRead).toString("utf8"));
+          if (typeof r !== "string" && !(r instanceof InvalidRecord) && r.type === "frame" && r.seq === seq)
+            return r;
+        } finally {
+          await fh.close();
+        }
+      }
+    }
+    try {
+      for await (const ev of readTrace(path)) {
+        if (ev.kind !== "record" || ev.record.seq !== seq) continue;
+        return ev.record.type === "frame" ? ev.record : undefined;
+      }
+    } catch {
+      // missing or not a trace
+    }
+    return undefined;
   }
 
   /** The path of trace `id`, or undefined when the id is not a valid trace id. Does not check existence. */
@@ -176,9 +255,11 @@ export class TraceStore {
 
   /**
    * Stores an uploaded trace. The first line must be a trace header this version reads; at most
-   * `limit` bytes are accepted. Returns the new id, or an error for the user.
+   * `limit` bytes are accepted. Every later line is checked (codec and record-check.ts) and stored as
+   * it came: the answer counts the valid records and the flagged lines (unreadable or invalid) and
+   * says what is wrong with the first one. Returns that, or an error for the user.
    */
-  async importTrace(body: AsyncIterable<Buffer>, limit: number): Promise<{ id: string } | { error: string }> {
+  async importTrace(body: AsyncIterable<Buffer>, limit: number): Promise<ImportedTrace | { error: string }> {
     const id = `imported-${stamp(new Date())}-${randomBytes(4).toString("hex")}`;
     const final = join(this.dir, id + EXT);
     const tmp = `${final}.part`;
@@ -186,8 +267,10 @@ export class TraceStore {
     let total = 0;
     let head = "";
     let headerChecked = false;
+    const check = new ImportCheck();
     try {
       for await (const chunk of body) {
+        check.take(chunk);
         total += chunk.length;
         if (total > limit) throw new ImportError(`trace larger than ${limit} bytes`);
         if (!headerChecked) {
@@ -208,7 +291,7 @@ export class TraceStore {
       }
       await fh.close();
       await rename(tmp, final);
-      return { id };
+      return { id, ...check.finish() };
     } catch (err) {
       await fh.close().catch(() => {});
       await rm(tmp, { force: true });
@@ -219,6 +302,58 @@ export class TraceStore {
 }
 
 class ImportError extends Error {}
+
+/** What `importTrace` found in a stored upload. */
+export interface ImportedTrace {
+  readonly id: string;
+  /** Valid records. */
+  readonly records: number;
+  /** Lines kept but flagged: unreadable, or a record with a wrong field. */
+  readonly flagged: number;
+  /** What is wrong with the first flagged line (`line 7: invalid frame record seq 5: raw must be ...`). */
+  readonly firstFlagged?: string;
+}
+
+/** Checks an upload's lines as they stream by (the header line is checked by `importTrace`). */
+class ImportCheck {
+  private rest = "";
+  private line = 0;
+  private records = 0;
+  private flagged = 0;
+  private first: string | undefined;
+  private readonly decoder = new TextDecoder();
+
+  take(chunk: Buffer): void {
+    const text = this.rest + this.decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+      this.check(text.slice(start, nl));
+      start = nl + 1;
+    }
+    this.rest = text.slice(start);
+  }
+
+  finish(): Omit<ImportedTrace, "id"> {
+    this.check(this.rest + this.decoder.decode());
+    this.rest = "";
+    return {
+      records: this.records,
+      flagged: this.flagged,
+      ...(this.first !== undefined && { firstFlagged: this.first }),
+    };
+  }
+
+  private check(line: string): void {
+    if (++this.line === 1 || line.trim() === "") return;
+    const r = parseRecordLine(line);
+    if (typeof r !== "string" && !(r instanceof InvalidRecord)) {
+      this.records++;
+      return;
+    }
+    this.flagged++;
+    this.first ??= `line ${this.line}: ${typeof r === "string" ? r : describeInvalid(r)}`;
+  }
+}
 
 /** A batch of records as trace lines. */
 export interface EncodedLines {
@@ -264,8 +399,21 @@ function sharedFirstKey(records: readonly TraceRecord[]): string | undefined {
   return shared;
 }
 
-/** The seq of the last complete record line of an existing trace file; undefined when there is no file. */
-function lastStoredSeq(path: string): { seq: number; endsWithNewline: boolean } | undefined {
+/** Notes where the large frames of a batch about to be written start in the file, and their line lengths. */
+function indexLargeFrames(trace: OpenTrace, entries: readonly unknown[], lines: readonly string[]): void {
+  let offset = trace.size;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const length = Buffer.byteLength(line);
+    const r = entries[i] as Partial<FrameRecord> | null;
+    if (r?.type === "frame" && typeof r.raw === "string" && r.raw.length * 3 > FRAME_PREVIEW_BYTES)
+      trace.largeFrames.set(r.seq as number, { offset, length });
+    offset += length + 1;
+  }
+}
+
+/** The seq of the last complete record line of an existing trace file, and its size; undefined when there is no file. */
+function lastStoredSeq(path: string): { seq: number; endsWithNewline: boolean; size: number } | undefined {
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -284,9 +432,9 @@ function lastStoredSeq(path: string): { seq: number; endsWithNewline: boolean } 
     if (!endsWithNewline) lines.pop(); // the cut last line
     for (let i = lines.length - 1; i >= 0; i--) {
       const d = decodeRecord(lines[i] as string);
-      if (d.kind === "record") return { seq: d.record.seq, endsWithNewline };
+      if (d.kind === "record") return { seq: d.record.seq, endsWithNewline, size };
     }
-    return { seq: 0, endsWithNewline };
+    return { seq: 0, endsWithNewline, size };
   } finally {
     closeSync(fd);
   }

@@ -34,7 +34,8 @@ export async function analyzeTraceFile(
     if (ev.kind === "record") {
       analyzer.ingest(ev.record);
       if (ev.record.type === "note" && notes.length < MAX_NOTES) notes.push(ev.record);
-    } else if (ev.kind === "header") {
+    } else if (ev.kind === "invalid") analyzer.ingestInvalid(ev.invalid, ev.line);
+    else if (ev.kind === "header") {
       sawHeader = true;
       analyzer.ingestHeader(ev.header);
     } else analyzer.ingestProblem({ line: ev.line, message: ev.message, truncated: ev.truncated });

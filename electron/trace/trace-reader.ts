@@ -1,11 +1,23 @@
 import { createReadStream, type ReadStream } from "node:fs";
 import { decodeHeader, parseRecordLine } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import { describeInvalid, InvalidRecord } from "../../shared/trace/record-check.js";
 
 /** One item read from a trace file, in file order. */
 export type TraceReadEvent =
   | { readonly kind: "header"; readonly header: TraceHeader }
   | { readonly kind: "record"; readonly record: TraceRecord; readonly line: number }
+  /**
+   * A record with a wrong field (shared/trace/record-check.ts), kept as its entry; `message` says
+   * what is wrong, so a reader that treats it as a problem line still says why.
+   */
+  | {
+      readonly kind: "invalid";
+      readonly line: number;
+      readonly invalid: InvalidRecord;
+      readonly message: string;
+      readonly truncated: false;
+    }
   /** A line that could not be read; `truncated` when it is the unterminated last line (a tap killed mid-write). */
   | {
       readonly kind: "problem";
@@ -19,7 +31,7 @@ export class TraceReadError extends Error {}
 
 /**
  * Streams a trace file line by line with bounded memory. Bad lines are reported as `problem`
- * events and skipped, never thrown; a half-written last line is reported as truncated and the
+ * events, records with a wrong field as `invalid` events, never thrown; a half-written last line is reported as truncated and the
  * rest of the file is kept. `options.bytes` reads only the file's first bytes (its size at some
  * moment), so two passes over a trace that is still growing see the same lines.
  */
@@ -146,7 +158,10 @@ class TraceFileReader implements AsyncIterableIterator<TraceReadEvent> {
     }
     if (!this.sawHeader) throw new TraceReadError("not a trace file: no header");
     const r = parseRecordLine(line);
-    if (typeof r !== "string") return { kind: "record", record: r, line: lineNo };
+    if (typeof r !== "string") {
+      if (!(r instanceof InvalidRecord)) return { kind: "record", record: r, line: lineNo };
+      return { kind: "invalid", line: lineNo, invalid: r, message: describeInvalid(r), truncated: false };
+    }
     if (last)
       return { kind: "problem", line: lineNo, message: `truncated last line (${r})`, truncated: true };
     return { kind: "problem", line: lineNo, message: r, truncated: false };

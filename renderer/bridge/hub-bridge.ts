@@ -11,7 +11,12 @@ import { socketProtocols } from "../../shared/hub/hub-auth.js";
 import { UI_PATH } from "../../shared/hub/protocol-version.js";
 import { type HubReply, type HubToUi, type UiToHub, uiOperationMessage } from "../../shared/hub/ui-wire.js";
 import { callOverHttp, type HttpTransport } from "../../shared/ops/call-over-http.js";
-import { OPERATIONS, type OperationName, operationFunctions } from "../../shared/ops/operations.js";
+import {
+  type HubStatus,
+  OPERATIONS,
+  type OperationName,
+  operationFunctions,
+} from "../../shared/ops/operations.js";
 import { FeedCursor, parseHubMessage } from "./hub-message.js";
 import type { ConnectionState, InspectorBridge } from "./inspector-bridge.js";
 
@@ -108,9 +113,21 @@ export function createHubBridge(options: HubBridgeOptions): InspectorBridge {
         retry();
         return;
       }
-      // The upgrade failed: find out whether the hub refused our token or is just not there.
+      // The upgrade failed: find out whether the hub refused our token, is at its cap of UI
+      // sockets (a browser cannot read the 503 of a refused upgrade), or is just not there.
       fetch(`${origin}/api/hub`, { headers: auth, credentials: "omit", cache: "no-store" }).then(
-        (res) => (res.status === 401 ? setState("unauthorized") : retry()),
+        async (res) => {
+          if (res.status === 401) return setState("unauthorized");
+          const status = res.ok ? ((await res.json().catch(() => ({}))) as Partial<HubStatus>) : {};
+          const cap = status.maxUiSockets;
+          if (cap !== undefined && status.uiSockets !== undefined && status.uiSockets >= cap) {
+            setState("refused-full");
+            setTimeout(connect, retryMs);
+            retryMs = Math.min(maxRetry, retryMs * 2);
+            return;
+          }
+          retry();
+        },
         retry,
       );
     };

@@ -9,7 +9,7 @@ import type { HubToUi } from "../../shared/hub/ui-wire.js";
 import type { InspectorApi } from "../../shared/ops/inspector-api.js";
 
 /** How the UI is connected to the hub. */
-export type ConnectionState = "connecting" | "connected" | "reconnecting" | "unauthorized";
+export type ConnectionState = "connecting" | "connected" | "reconnecting" | "unauthorized" | "refused-full";
 
 /**
  * The hub as the renderer sees it: the operations of `InspectorApi` (one per toolbar action), plus

@@ -9,6 +9,7 @@ import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge } from "../components/Badge.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { KeyBadge } from "../components/KeyBadge.js";
+import { RawFrameView } from "../components/RawFrameView.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { attemptLabel, outcomeLabel } from "../timeline/outcome-label.js";
 import { diffParams, paramsOf } from "../timeline/params-diff.js";
@@ -17,14 +18,14 @@ import { FrameView } from "./FrameView.js";
 import { ParamsDiffView } from "./ParamsDiffView.js";
 import { VerdictExplanation } from "./VerdictExplanation.js";
 
-/** Parses a selection key: `s12`, `s12.a0`, `s12.a0.f40`, `r7`, `r7.f41`, `m9`, `rec55`. */
+/** Parses a selection key: `s12`, `s12.a0`, `s12.a0.f40`, `r7`, `r7.f41`, `m9`, `rec55`, `bad0` (a flagged entry). */
 export function parseSelectionKey(key: string): {
   kind: string;
   id: number;
   attempt?: number;
   frame?: number;
 } {
-  const m = /^(rec|s|r|m)(\d+)(?:\.a(\d+))?(?:\.f(\d+))?$/.exec(key);
+  const m = /^(rec|bad|s|r|m)(\d+)(?:\.a(\d+))?(?:\.f(\d+))?$/.exec(key);
   if (!m) return { kind: "none", id: 0 };
   return {
     kind: m[1] as string,
@@ -121,6 +122,26 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
   const key = parseSelectionKey(selectedKey);
   const record = (n: number | null) => (n === null ? undefined : session?.recordBySeq(n));
 
+  if (key.kind === "bad") {
+    const e = session?.flagged[key.id];
+    if (!e) return null;
+    return (
+      <>
+        <h2 className="panel-title">
+          <Badge tone="error">flagged</Badge> Not a valid record{e.seq !== null ? ` (seq ${e.seq})` : ""}
+        </h2>
+        <p>Kept as it came and left out of the analysis. What is wrong:</p>
+        <ul>
+          {e.faults.map((f) => (
+            <li key={f.field}>
+              <code>{f.field}</code> {f.reason}
+            </li>
+          ))}
+        </ul>
+        <RawFrameView raw={e.preview} label="The entry (start of its JSON)" />
+      </>
+    );
+  }
   if (key.frame !== undefined || key.kind === "rec") {
     const n = key.frame ?? seq;
     return (

@@ -9,6 +9,7 @@ import { Toolbar } from "../toolbar/Toolbar.js";
 import { ImportBanner } from "../traces/imported-trace.js";
 import { TabPanel } from "./TabPanel.js";
 import { Tabs } from "./Tabs.js";
+import { TraceBanners } from "./TraceBanners.js";
 import { TraceDropZone } from "./TraceDropZone.js";
 
 function ThemeSync() {
@@ -37,6 +38,7 @@ export function App() {
         <div>
           <Tabs />
           <ImportBanner />
+          <TraceBanners />
         </div>
         <main className="main-split">
           <TabPanel />

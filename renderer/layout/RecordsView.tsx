@@ -1,6 +1,7 @@
 /** The Records tab: every record of the shown trace in arrival order, notifications and lifecycle events included. */
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import type { TraceRecord } from "../../shared/trace/record.js";
+import { InvalidRecord } from "../../shared/trace/record-check.js";
 import { Badge } from "../components/Badge.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { VirtualTable, virtualColumnHelper } from "../components/VirtualTable.js";
@@ -8,27 +9,47 @@ import { describeRecord } from "../details/describe-record.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { Clock } from "../traces/imported-trace.js";
 
-const col = virtualColumnHelper<TraceRecord>();
+/** A row: a record, or an entry kept flagged because it is not a valid record. */
+type RecordRow = TraceRecord | InvalidRecord;
+
+const col = virtualColumnHelper<RecordRow>();
+
+/** What is wrong with a flagged entry, field by field, then the start of its JSON. */
+function flaggedText(e: InvalidRecord): string {
+  return `${e.faults.map((f) => `${f.field} ${f.reason}`).join("; ")}: ${e.preview}`;
+}
 
 const RECORD_COLUMNS = col.columns([
-  col.accessor((r) => r.seq, { id: "seq", header: "#", size: 70 }),
+  col.accessor((r) => (r instanceof InvalidRecord ? (r.seq ?? "?") : r.seq), {
+    id: "seq",
+    header: "#",
+    size: 70,
+  }),
   col.display({
     id: "ts",
     header: "Time",
     size: 110,
-    cell: (c) => <Clock ts={c.row.original.ts} unknown="unknown" />,
+    cell: (c) => {
+      const r = c.row.original;
+      return r instanceof InvalidRecord ? "" : <Clock ts={r.ts} unknown="unknown" />;
+    },
   }),
-  col.accessor((r) => ("conn" in r && r.conn !== undefined ? `#${r.conn}` : ""), {
-    id: "conn",
-    header: "Conn",
-    size: 60,
-  }),
+  col.accessor(
+    (r) => (!(r instanceof InvalidRecord) && "conn" in r && r.conn !== undefined ? `#${r.conn}` : ""),
+    {
+      id: "conn",
+      header: "Conn",
+      size: 60,
+    },
+  ),
   col.display({
     id: "type",
     header: "Record",
     size: 150,
     cell: (c) => {
       const r = c.row.original;
+      if (r instanceof InvalidRecord)
+        return <Badge tone="error">{`flagged ${r.recordType ?? "entry"}`.slice(0, 40)}</Badge>;
       if (r.type === "frame") {
         const dir = r.dir === "client->agent" ? "client → agent" : "agent → client";
         return r.dropped ? <Badge tone="error">{`${dir} dropped`}</Badge> : dir;
@@ -40,11 +61,18 @@ const RECORD_COLUMNS = col.columns([
     id: "text",
     header: "Bytes / event",
     size: 400,
-    cell: (c) => <code className="tl-raw">{describeRecord(c.row.original)}</code>,
+    cell: (c) => {
+      const r = c.row.original;
+      return (
+        <code className="tl-raw">{r instanceof InvalidRecord ? flaggedText(r) : describeRecord(r)}</code>
+      );
+    },
   }),
 ]);
 
-const getKey = (r: TraceRecord) => `rec${r.seq}`;
+/** Flagged entries are keyed by their place among the flagged ones (`bad0`, ...): their seq may be missing or repeated. */
+const flaggedKeys = new WeakMap<InvalidRecord, string>();
+const getKey = (r: RecordRow) => (r instanceof InvalidRecord ? (flaggedKeys.get(r) ?? "bad") : `rec${r.seq}`);
 
 /** The records list of the shown trace. */
 export function RecordsView() {
@@ -54,13 +82,23 @@ export function RecordsView() {
   const selectedKey = useInspector((s) => s.selected?.key);
   const select = useInspector((s) => s.select);
   const largeText = useInspector((s) => s.largeText);
-  const records = (traceId === undefined ? undefined : catalog.get(traceId)?.records) ?? [];
-  const onSelect = useCallback((r: TraceRecord) => select({ key: getKey(r), seq: r.seq }), [select]);
+  const flaggedCount = useInspector((s) => s.view.flagged);
+  const session = traceId === undefined ? undefined : catalog.get(traceId);
+  // Flagged entries first, so a few bad ones among a million records are on screen; the arrays grow in place.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the counts are the change signal for the in-place arrays
+  const rows = useMemo<readonly RecordRow[]>(() => {
+    const records = session?.records ?? [];
+    const flagged = session?.flagged ?? [];
+    if (flagged.length === 0) return records;
+    for (const [i, e] of flagged.entries()) flaggedKeys.set(e, `bad${i}`);
+    return [...flagged, ...records];
+  }, [session, count, flaggedCount]);
+  const onSelect = useCallback((r: RecordRow) => select({ key: getKey(r), seq: r.seq ?? 0 }), [select]);
   return (
     <VirtualTable
       label="Trace records"
-      rows={records}
-      count={count}
+      rows={rows}
+      count={count + flaggedCount}
       getKey={getKey}
       columns={RECORD_COLUMNS}
       selectedKey={selectedKey}

@@ -47,5 +47,5 @@ export function TraceDropZone({ children }: { children: ReactNode }) {
 
 /** The notice after an import. */
 export function summarizeImport(r: { records: number; problems: readonly string[] }): string {
-  return `${r.records} records${r.problems.length ? `, ${r.problems.length} unreadable lines (${r.problems[0]})` : ""}`;
+  return `${r.records} records${r.problems.length ? `, ${r.problems.length} lines flagged as unreadable or invalid (${r.problems[0]})` : ""}`;
 }

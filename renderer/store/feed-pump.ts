@@ -8,6 +8,7 @@
 import type { HubEvent } from "../../shared/hub/hub-event.js";
 import type { HubToUi } from "../../shared/hub/ui-wire.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
+import type { InvalidRecord } from "../../shared/trace/record-check.js";
 import type { LoadedTrace } from "../traces/loaded-trace.js";
 import { EMPTY_VIEW } from "../traces/timeline-view.js";
 import type { TraceCatalog } from "../traces/trace-catalog.js";
@@ -31,7 +32,8 @@ export type PumpItem =
   | {
       readonly kind: "import";
       readonly traceId: string;
-      readonly records: readonly TraceRecord[];
+      /** The file's records in line order, each line that is not a valid record as its flagged entry. */
+      readonly records: readonly (TraceRecord | InvalidRecord)[];
       readonly progress: ImportProgress | undefined;
     }
   | { readonly kind: "touch"; readonly traceId: string }

@@ -8,6 +8,7 @@ const CONNECTION: Readonly<Record<ConnectionState, { tone: BadgeTone; label: str
   connected: { tone: "ok", label: "connected" },
   reconnecting: { tone: "warn", label: "reconnecting" },
   unauthorized: { tone: "error", label: "token refused" },
+  "refused-full": { tone: "error", label: "refused: hub full" },
 };
 
 function AgentFacts() {

@@ -45,7 +45,7 @@ export async function importTraceText(
     ctx.pump.push({
       kind: "import",
       traceId: session.id,
-      records: chunk.records,
+      records: chunk.entries,
       progress: done < total ? { traceId: session.id, fileName, done, total } : undefined,
     });
     if (done < total) await nextFrame();

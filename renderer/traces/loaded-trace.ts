@@ -7,6 +7,7 @@ import { Analyzer } from "../../shared/analyzer/analyzer.js";
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
 import { TapLife } from "../../shared/hub/tap-summary.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import { checkRecord, InvalidRecord, invalidRecord } from "../../shared/trace/record-check.js";
 import { applyChanges, EMPTY_VIEW, type RowIndex, type TimelineView } from "./timeline-view.js";
 
 /** One line of agent stderr. */
@@ -17,6 +18,9 @@ export interface StderrLine {
   /** Written while the connection was being torn down (the conformance suite closing it), not a crash. */
   readonly teardown?: boolean;
 }
+
+/** How many seqs of records left out for their seq the banner names (all are counted). */
+export const SEQ_ISSUES_NAMED = 20;
 
 /** Where a trace came from. */
 export type TraceSource = "live" | "imported";
@@ -29,6 +33,15 @@ export class LoadedTrace {
   /** Records the tap's link dropped before the hub got them, and hub ring gaps that hid records. */
   missing = 0;
   readonly records: TraceRecord[] = [];
+  /**
+   * What this trace got that is not a valid record, kept flagged in arrival order: invalid records
+   * (record-check.ts), unreadable lines of an imported file, and an imported file's records whose
+   * seq repeats or goes back (left out of the analysis).
+   */
+  readonly flagged: InvalidRecord[] = [];
+  /** Records left out for a repeated or decreasing seq, and the first `SEQ_ISSUES_NAMED` of their seqs. */
+  seqIssues = 0;
+  readonly seqIssueSeqs: number[] = [];
   readonly stderr: StderrLine[] = [];
   view: TimelineView = EMPTY_VIEW;
   /** Agent pids, connections and the record count of the whole trace (Clear does not reset it). */
@@ -79,13 +92,28 @@ export class LoadedTrace {
     this.dirty = true;
   }
 
-  /** Takes one record; a record at or below the newest seq held (a resend) is skipped. Returns whether it was new. */
-  ingest(record: TraceRecord): boolean {
+  /**
+   * Takes one record as it arrived (a hub event's record, an imported line's decoding), checked here:
+   * an invalid one is kept in `flagged`. A record at or below the newest seq held is a resend of a
+   * live trace and skipped; in an imported file it is flagged as a repeated or decreasing seq.
+   * Returns whether it was a new valid record. Never throws.
+   */
+  ingest(value: unknown): boolean {
+    const record = value instanceof InvalidRecord ? value : checkRecord(value);
+    if (record instanceof InvalidRecord) {
+      this.flagged.push(record);
+      this.analyzer.ingestInvalid(record);
+      this.dirty = true;
+      return false;
+    }
     if (record.seq > this.lifeSeq) {
       this.lifeSeq = record.seq;
       this.life.ingest(record);
     }
-    if (record.seq <= this.newest) return false;
+    if (record.seq <= this.newest) {
+      if (this.source === "imported") this.flagSeq(record);
+      return false;
+    }
     this.newest = record.seq;
     this.records.push(record);
     this.analyzer.ingest(record);
@@ -100,6 +128,16 @@ export class LoadedTrace {
     return true;
   }
 
+  private flagSeq(record: TraceRecord): void {
+    const how =
+      record.seq === this.newest ? "repeats the seq before it" : `goes back (after seq ${this.newest})`;
+    this.flagged.push(invalidRecord(record, [{ field: "seq", reason: `${how}: left out of the analysis` }]));
+    this.analyzer.ingest(record);
+    if (this.seqIssueSeqs.length < SEQ_ISSUES_NAMED) this.seqIssueSeqs.push(record.seq);
+    this.seqIssues++;
+    this.dirty = true;
+  }
+
   /** Publishes the rows changed since the last call as a new view; false when nothing changed. */
   publish(): boolean {
     if (!this.dirty) return false;
@@ -107,6 +145,9 @@ export class LoadedTrace {
     this.view = applyChanges(this.view, this.index, this.analyzer.takeChanges(), {
       records: this.records.length,
       stderrLines: this.stderr.length,
+      flagged: this.flagged.length,
+      seqIssues: this.seqIssues,
+      seqIssueSeqs: this.seqIssueSeqs.slice(),
     });
     return true;
   }
@@ -134,6 +175,9 @@ export class LoadedTrace {
     this.cleared = this.newest;
     this.records.length = 0;
     this.stderr.length = 0;
+    this.flagged.length = 0;
+    this.seqIssues = 0;
+    this.seqIssueSeqs.length = 0;
     this.analyzer = new Analyzer();
     if (this.header) this.analyzer.ingestHeader(this.header);
     this.index = new Map();

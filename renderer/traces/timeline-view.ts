@@ -12,6 +12,11 @@ export interface TimelineView extends TimelineChanges {
   readonly records: number;
   /** Lines of agent stderr held. */
   readonly stderrLines: number;
+  /** Entries kept flagged: invalid records, unreadable lines, records with a repeated or decreasing seq. */
+  readonly flagged: number;
+  /** Records left out for a repeated or decreasing seq, and the first seqs of them (for the banner). */
+  readonly seqIssues: number;
+  readonly seqIssueSeqs: readonly number[];
 }
 
 /** The view of a trace with nothing in it yet. */
@@ -25,6 +30,9 @@ export const EMPTY_VIEW: TimelineView = {
   verdictCounts: Object.fromEntries(VERDICT_NAMES.map((n) => [n, 0])) as Record<VerdictName, number>,
   records: 0,
   stderrLines: 0,
+  flagged: 0,
+  seqIssues: 0,
+  seqIssueSeqs: [],
 };
 
 /** Where each row id sits in its view array (ids are unique across row kinds). */
@@ -54,7 +62,7 @@ export function applyChanges(
   view: TimelineView,
   index: RowIndex,
   changes: TimelineChanges,
-  counts: { readonly records: number; readonly stderrLines: number },
+  counts: Pick<TimelineView, "records" | "stderrLines" | "flagged" | "seqIssues" | "seqIssueSeqs">,
 ): TimelineView {
   return {
     revision: changes.revision,
@@ -66,5 +74,8 @@ export function applyChanges(
     verdictCounts: changes.verdictCounts,
     records: counts.records,
     stderrLines: counts.stderrLines,
+    flagged: counts.flagged,
+    seqIssues: counts.seqIssues,
+    seqIssueSeqs: counts.seqIssueSeqs,
   };
 }

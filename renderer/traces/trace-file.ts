@@ -4,6 +4,7 @@
  */
 import { decodeHeader, decodeRecord } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import { type InvalidRecord, invalidRecord } from "../../shared/trace/record-check.js";
 
 /** A trace file split into its header and record lines, or why it is not a trace. */
 export type TraceText =
@@ -23,20 +24,37 @@ export function splitTraceText(text: string): TraceText {
   return { ok: true, header: head.header, lines: lines.slice(first + 1) };
 }
 
-/** Decoded records of a range of lines, with one message per unreadable line (1-based line numbers after the header). */
+/**
+ * Decoded records of a range of lines, with one message per unreadable line (1-based line numbers
+ * after the header). `flagged` keeps, in line order, an entry for every line that is not a valid
+ * record: an invalid record says which fields are wrong, an unreadable line says why (field `line`).
+ */
 export function decodeLines(
   lines: readonly string[],
   from: number,
   to: number,
-): { records: TraceRecord[]; problems: string[] } {
+): { records: TraceRecord[]; problems: string[]; entries: (TraceRecord | InvalidRecord)[] } {
   const records: TraceRecord[] = [];
   const problems: string[] = [];
+  const entries: (TraceRecord | InvalidRecord)[] = [];
   for (let i = from; i < to && i < lines.length; i++) {
     const line = lines[i] as string;
     if (line.trim() === "") continue;
     const d = decodeRecord(line);
-    if (d.kind === "record") records.push(d.record);
-    else if (d.kind === "problem") problems.push(`line ${i + 2}: ${d.message}`);
+    if (d.kind === "record") {
+      records.push(d.record);
+      entries.push(d.record);
+    } else if (d.kind === "invalid") {
+      problems.push(`line ${i + 2}: ${describeLine(d.invalid)}`);
+      entries.push(d.invalid);
+    } else if (d.kind === "problem") {
+      problems.push(`line ${i + 2}: ${d.message}`);
+      entries.push(invalidRecord(line, [{ field: "line", reason: `line ${i + 2}: ${d.message}` }]));
+    }
   }
-  return { records, problems };
+  return { records, problems, entries };
+}
+
+function describeLine(e: InvalidRecord): string {
+  return e.faults.map((f) => `${f.field} ${f.reason}`).join("; ");
 }

@@ -57,7 +57,7 @@ export async function rebuildSession(
     if (from > 0) await pause();
     const chunk = decodeLines(split.lines, from, from + REBUILD_CHUNK_LINES);
     problems.push(...chunk.problems);
-    for (const r of chunk.records) session.ingest(r);
+    for (const r of chunk.entries) session.ingest(r);
   }
   return { session, problems };
 }

@@ -7,6 +7,7 @@
 import { AGENT_EXIT_LOSES_ALL_OPEN_CONNECTIONS } from "../protocol/decisions.js";
 import { classifyFrame, type NotificationFrame, type ResponseFrame } from "../protocol/frame.js";
 import type { ConnCloseRecord, FrameRecord, TraceHeader, TraceRecord } from "../trace/record.js";
+import type { InvalidRecord } from "../trace/record-check.js";
 import { ChangeSet, copyRequest, copySubmission } from "./change-set.js";
 import { LifecycleRows, type RowContext } from "./lifecycle.js";
 import { MessageIndex } from "./message-index.js";
@@ -17,8 +18,10 @@ import { PromptAttempts } from "./prompt-attempts.js";
 import { RequestBook } from "./request-book.js";
 import { newMalformedRow } from "./rows.js";
 import type {
+  InvalidEntry,
   MalformedRow,
   Outcome,
+  SeqIssues,
   TimelineChanges,
   TimelineModel,
   TraceProblem,
@@ -30,6 +33,8 @@ function connClosedReason(r: ConnCloseRecord): string {
   const reason = typeof r.reason === "string" && r.reason !== "" ? `: ${r.reason}` : "";
   return `connection #${r.conn} closed${reason}`;
 }
+/** How many seq issues the model lists one by one (all are counted). */
+export const MAX_SEQ_ISSUES_LISTED = 100;
 
 function opposite(dir: FrameRecord["dir"]): FrameRecord["dir"] {
   return dir === "client->agent" ? "agent->client" : "client->agent";
@@ -50,6 +55,8 @@ export class Analyzer {
   private readonly heldAnswers = new Map<number, { r: FrameRecord; frame: ResponseFrame }>();
   /** Requests a `delay` holds, by seq, until their fate record. */
   private readonly heldRequests = new Map<number, { conn: number; id: string | number }>();
+  private readonly invalid: InvalidEntry[] = [];
+  private seqIssues: SeqIssues | undefined;
   private readonly changes = new ChangeSet();
   private readonly ctx: RowContext = {
     revision: () => this.revision,
@@ -89,8 +96,21 @@ export class Analyzer {
     this.revision++;
   }
 
-  /** Takes the next record of the trace (records must arrive in seq order). */
+  /** Keeps an invalid record (record-check.ts) flagged; it is not analysed. `line`: its trace line, when from a file. */
+  ingestInvalid(record: InvalidRecord, line: number | null = null): void {
+    this.invalid.push({ line, record });
+    this.revision++;
+  }
+
+  /**
+   * Takes the next record of the trace. Seqs only grow: a record whose seq repeats or goes back is
+   * counted in `seqIssues` and not analysed (a record read twice must not make a second attempt).
+   */
   ingest(record: TraceRecord): void {
+    if (record.seq <= this.lastSeq) {
+      this.outOfOrder(record.seq);
+      return;
+    }
     this.revision++;
     this.records++;
     this.lastSeq = record.seq;
@@ -146,6 +166,8 @@ export class Analyzer {
       notifications: this.notifications.rows(),
       problems: this.problems,
       verdictCounts: this.tally.snapshot(),
+      ...(this.invalid.length > 0 && { invalid: this.invalid }),
+      ...(this.seqIssues && { seqIssues: this.seqIssues }),
     };
   }
 
@@ -168,6 +190,15 @@ export class Analyzer {
   /** True when any verdict of severity `violation` (an Agent breaking an RFD rule) is present. */
   hasViolations(): boolean {
     return this.tally.hasViolations();
+  }
+
+  private outOfOrder(seq: number): void {
+    this.revision++;
+    this.seqIssues ??= { repeated: 0, decreasing: 0, listed: [] };
+    const issues = this.seqIssues;
+    if (seq === this.lastSeq) issues.repeated++;
+    else issues.decreasing++;
+    if (issues.listed.length < MAX_SEQ_ISSUES_LISTED) issues.listed.push({ seq, after: this.lastSeq });
   }
 
   // ---- frames -------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 import type { JsonRpcId } from "../protocol/frame.js";
 import type { RetryClassOrUnclassified } from "../protocol/retry-class.js";
 import type { Direction, FrameFlag, TraceHeader } from "../trace/record.js";
+import type { InvalidRecord } from "../trace/record-check.js";
 import type { VerdictName, VerdictSeverity } from "./verdicts.js";
 
 /** How one request ended, as far as the trace shows. */
@@ -231,6 +232,25 @@ export interface TraceProblem {
   readonly truncated: boolean;
 }
 
+/** An invalid record (shared/trace/record-check.ts) the analyzer was given, with its trace line when read from a file. */
+export interface InvalidEntry {
+  readonly line: number | null;
+  readonly record: InvalidRecord;
+}
+
+/**
+ * Records whose seq repeats or goes back (seqs only grow within a trace): counted and left out of
+ * the analysis, so a record seen twice never makes a second attempt.
+ */
+export interface SeqIssues {
+  /** Records with the same seq as the highest so far (the record before it, read again). */
+  repeated: number;
+  /** Records with a seq below the highest so far (a repeat of an older record, or out of order). */
+  decreasing: number;
+  /** The first `MAX_SEQ_ISSUES_LISTED` of them: their seq and the highest seq before them. */
+  readonly listed: { readonly seq: number; readonly after: number }[];
+}
+
 /** The whole timeline. Arrays are in order of first appearance. */
 export interface TimelineModel {
   readonly header: TraceHeader | null;
@@ -247,6 +267,10 @@ export interface TimelineModel {
   readonly problems: readonly TraceProblem[];
   /** How many rows carry each verdict (every verdict name is present, zero included). */
   readonly verdictCounts: Readonly<Record<VerdictName, number>>;
+  /** Invalid records, kept flagged; present only when there is one. */
+  readonly invalid?: readonly InvalidEntry[];
+  /** Records left out for a repeated or decreasing seq; present only when there is one. */
+  readonly seqIssues?: SeqIssues;
 }
 
 /** The rows that changed since the previous `takeChanges()`, as copies safe to keep. */

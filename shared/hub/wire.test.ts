@@ -19,12 +19,17 @@ describe("hub wire decoding", () => {
     expect(decodeTapMessage(JSON.stringify(batch))).toEqual(batch);
   });
 
+  it("passes a batch with invalid records on to the hub, which checks each one as it stores it", () => {
+    const batch = { t: "records", records: [{ seq: 1 }, { type: "frame", seq: 2, ts: 1, raw: 42 }, 7] };
+    expect(decodeTapMessage(JSON.stringify(batch))).toEqual(batch);
+  });
+
   it.each([
     ["[]", "not a JSON object"],
     ["{", "not a JSON object"],
     [JSON.stringify({ t: "hello", v: 1, tapId: "../../etc", header }), "tapId"],
     [JSON.stringify({ t: "hello", v: 1, tapId: "abcdefgh" }), "trace header"],
-    [JSON.stringify({ t: "records", records: [{ seq: 1 }] }), "type and a numeric seq"],
+    [JSON.stringify({ t: "records", records: { seq: 1 } }), "records must be an array"],
     [JSON.stringify({ t: "records", records: [], dropped: -1 }), "dropped"],
     [JSON.stringify({ t: "spawn", command: ["sh"] }), "unknown tap message"],
   ])("rejects tap message %s", (text, error) => {

@@ -10,6 +10,7 @@ describe("parseOperationCall", () => {
       listTraces: {},
       listTaps: undefined,
       readTrace: { id: "20260101T000000Z-1a2b3c4d" },
+      readFrame: { trace: "20260101T000000Z-1a2b3c4d", seq: "12" },
       hubStatus: undefined,
       demo: { command: { op: "send", text: "hi", withKey: true } },
       conformanceStart: { request: { agent: "demo-naive", only: ["keys-private"] } },
@@ -19,6 +20,12 @@ describe("parseOperationCall", () => {
       demoStatus: {},
       conformanceStatus: undefined,
     };
+    expect(parseOperationCall("readFrame", { trace: "t1", seq: 0 })).toEqual({
+      error: "readFrame: seq must be a positive integer",
+    });
+    expect(parseOperationCall("readFrame", { trace: "../x", seq: 1 })).toMatchObject({
+      error: expect.any(String),
+    });
     for (const op of OPERATION_NAMES) {
       expect(parseOperationCall(op, good[op])).toMatchObject({ op });
     }

@@ -20,6 +20,7 @@ import type { ArmedFault } from "../faults/armed-fault.js";
 import type { FaultRule, FaultRuleSpec } from "../faults/fault-rule.js";
 import type { TraceSummary } from "../hub/hub-event.js";
 import type { TapSummary } from "../hub/tap-summary.js";
+import type { FrameRecord } from "../trace/record.js";
 import { type HttpRoute, route } from "./http-route.js";
 
 /** The hub's status as `hubStatus` reports it (the fields the UI reads). */
@@ -32,6 +33,9 @@ export interface HubStatus {
   readonly oldestSeq: number;
   readonly taps: number;
   readonly recordsIn: number;
+  /** UI WebSockets open, and the most the hub takes (a window refused over it says so). */
+  readonly uiSockets?: number;
+  readonly maxUiSockets?: number;
 }
 
 /** A validator's refusal: what is wrong with the arguments. */
@@ -135,8 +139,28 @@ export const OPERATIONS = {
     http: route("GET", "/api/traces/:id", { response: "file" }),
     ws: "trace-read",
   }),
-  importTrace: operation<{ readonly id: string }>()({
-    summary: "stores a trace file (JSONL text) in the hub's folder",
+  readFrame: operation<{ readonly frame: FrameRecord }>()({
+    summary: "one frame of a trace whole, from the hub's file (UIs get large frames as previews)",
+    parse: (a) => {
+      const seq = typeof a.seq === "string" && /^[0-9]{1,16}$/.test(a.seq) ? Number(a.seq) : a.seq;
+      if (typeof a.trace !== "string" || !TRACE_ID.test(a.trace))
+        return { error: "trace must be a trace id" };
+      if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq <= 0)
+        return { error: "seq must be a positive integer" };
+      return { trace: a.trace, seq };
+    },
+    http: route("GET", "/api/traces/:trace/frames/:seq"),
+    ws: "frame-read",
+  }),
+  importTrace: operation<{
+    readonly id: string;
+    /** Valid records, and lines kept but flagged (unreadable, or a record with a wrong field). */
+    readonly records: number;
+    readonly flagged: number;
+    /** What is wrong with the first flagged line. */
+    readonly firstFlagged?: string;
+  }>()({
+    summary: "stores a trace file (JSONL text) in the hub's folder; says how many lines are flagged",
     parse: (a) =>
       typeof a.text === "string" ? { text: a.text } : { error: "text must be the trace's JSONL" },
     http: route("POST", "/api/traces", { body: "text", bodyType: "jsonl", status: 201 }),

@@ -1,4 +1,5 @@
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader, type TraceRecord } from "./record.js";
+import { InvalidRecord, invalidRecord, recordFaults } from "./record-check.js";
 
 /** Serialises the header as one JSONL line (with its newline). */
 export function encodeHeader(header: TraceHeader): string {
@@ -14,6 +15,8 @@ export function encodeRecord(record: TraceRecord): string {
 export type DecodedLine =
   | { readonly kind: "header"; readonly header: TraceHeader }
   | { readonly kind: "record"; readonly record: TraceRecord }
+  /** A record whose fields are wrong (record-check.ts): kept as an entry that says what is wrong. */
+  | { readonly kind: "invalid"; readonly invalid: InvalidRecord }
   | { readonly kind: "problem"; readonly message: string };
 
 const RECORD_TYPES = new Set([
@@ -48,17 +51,19 @@ export function decodeHeader(line: string): DecodedLine {
   return { kind: "header", header: h as TraceHeader };
 }
 
-/** Decodes one record line; a problem (never a throw) when it is not a record. */
+/** Decodes one record line; a problem (never a throw) when it is not a record, an invalid entry when a field is wrong. */
 export function decodeRecord(line: string): DecodedLine {
   const r = parseRecordLine(line);
-  return typeof r === "string" ? { kind: "problem", message: r } : { kind: "record", record: r };
+  if (typeof r === "string") return { kind: "problem", message: r };
+  return r instanceof InvalidRecord ? { kind: "invalid", invalid: r } : { kind: "record", record: r };
 }
 
 /**
- * Decodes one record line to the record itself, or to the message saying why it is not one (never a
- * throw): `decodeRecord` without the wrapper object, for readers that handle millions of lines.
+ * Decodes one record line to the record itself, to the message saying why it is not one, or (a
+ * record with a wrong field) to its `InvalidRecord` entry; never a throw. `decodeRecord` without
+ * the wrapper object, for readers that handle millions of lines.
  */
-export function parseRecordLine(line: string): TraceRecord | string {
+export function parseRecordLine(line: string): TraceRecord | InvalidRecord | string {
   let v: unknown;
   try {
     v = JSON.parse(line);
@@ -72,5 +77,6 @@ export function parseRecordLine(line: string): TraceRecord | string {
   if (typeof r.seq !== "number" || typeof r.ts !== "number") {
     return "trace record without numeric seq and ts";
   }
-  return v as TraceRecord;
+  const faults = recordFaults(v as Record<string, unknown>);
+  return faults === undefined ? (v as TraceRecord) : invalidRecord(v, faults);
 }

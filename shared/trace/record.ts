@@ -102,6 +102,12 @@ export interface FrameRecord extends RecordBase {
   readonly replaces?: string | number;
   /** With `replaces`: the `seq` of the frame this one copies. */
   readonly copyOf?: number;
+  /**
+   * Never in a trace file: set by the hub on a frame it sends a UI as a preview (frame-preview.ts),
+   * the full frame's `raw` length in UTF-8 bytes. Its long strings are cut in `raw`; the UI fetches
+   * the whole frame from the hub's trace file on demand (the `readFrame` operation).
+   */
+  readonly previewOf?: number;
 }
 
 /** A client connection opened. */

@@ -188,6 +188,61 @@ describe("acp-retry-inspector analyze", () => {
     expect(r.stdout).toContain("Unreadable trace lines (1)");
   });
 
+  it("keeps a record whose raw is not a string flagged, naming the field, instead of exiting 70", () => {
+    const lines = violating.jsonl().split("\n");
+    const bad = { ...JSON.parse(lines[2] as string), raw: 42 };
+    lines.splice(2, 1, JSON.stringify(bad));
+    const path = traceFile("raw-number.jsonl", lines.join("\n"));
+    const r = analyze(path);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0); // the second insert's request is flagged, so no duplicate insert is judged
+    expect(r.stdout).toContain("warning: 1 invalid record(s) were kept flagged and not analysed");
+    expect(r.stdout).toContain("Invalid records (1)");
+    expect(r.stdout).toContain(`line 3 frame seq ${bad.seq}: raw must be a string, got number`);
+    const doc = JSON.parse(analyze("--json", path).stdout);
+    expect(doc.invalid).toEqual([
+      {
+        line: 3,
+        record: expect.objectContaining({
+          seq: bad.seq,
+          faults: [{ field: "raw", reason: "must be a string, got number" }],
+        }),
+      },
+    ]);
+    expect(doc.warnings).toEqual(["warning: 1 invalid record(s) were kept flagged and not analysed"]);
+  });
+
+  it("warns of records whose seq repeats or goes back and does not analyse them again", () => {
+    const lines = clientIssueOnly.jsonl().split("\n");
+    // the prompt of connection #1 read twice, then the first record again
+    lines.splice(3, 0, lines[2] as string, lines[1] as string);
+    const path = traceFile("repeated.jsonl", lines.join("\n"));
+    const r = analyze(path);
+    expect(r.status).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe(
+      "warning: 2 record(s) with a repeated (1) or decreasing (1) seq were not analysed: seq 2 after 2, 1 after 2",
+    );
+    const doc = JSON.parse(analyze("--json", path).stdout);
+    expect(doc.seqIssues).toEqual({
+      repeated: 1,
+      decreasing: 1,
+      listed: [
+        { seq: 2, after: 2 },
+        { seq: 1, after: 2 },
+      ],
+    });
+    expect(doc.warnings[0]).toContain("2 record(s) with a repeated (1) or decreasing (1) seq");
+    // the same submissions as without the repeats: nothing pending was invented
+    const plain = JSON.parse(analyze("--json", traceFile("plain.jsonl", clientIssueOnly.jsonl())).stdout);
+    const revless = (rows: { rev: number }[]) => rows.map(({ rev: _, ...row }) => row);
+    expect(revless(doc.submissions)).toEqual(revless(plain.submissions));
+    expect(
+      doc.submissions.flatMap((s: { attempts: { outcome: { kind: string } }[] }) =>
+        s.attempts.map((a) => a.outcome.kind),
+      ),
+    ).not.toContain("pending");
+  });
+
   it.each([
     ["a missing file", () => join(dir, "nope.jsonl"), "cannot read trace file"],
     ["a file that is not a trace", () => traceFile("notes.txt", "hello\n"), "not a trace file"],

@@ -2,7 +2,7 @@ import { VERDICTS } from "../../../shared/analyzer/verdicts.js";
 import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
-import { renderReport } from "../report/report-text.js";
+import { modelWarnings, renderReport } from "../report/report-text.js";
 import { terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-client-issues]
@@ -20,6 +20,10 @@ Options:
 Each attempt says what happened to it and what the Client saw (the same words as --json's
 "words" and the app). A v1 session is judged by v1: its notes (severity "info") never change the
 exit status.
+Every record is checked as it is read: an invalid record (a field of the wrong type, say a raw
+that is not a string) is listed under "Invalid records" and not analysed, and records whose seq
+repeats or goes back are left out with a warning naming their seqs (in --json: "invalid",
+"seqIssues" and "warnings").
 
 Exit status: 0 no Agent violation, 1 at least one Agent violation (verdict severity "violation"),
 2 usage error or unreadable trace file.
@@ -60,7 +64,14 @@ export const analyzeCommand: CliCommand = {
     const notes = count("info");
     const exitStatus = violations > 0 || (failOnClientIssues && clientIssues > 0) ? 1 : 0;
     if (json) {
-      const doc = { file, ...model, traceNotes, summary: { violations, clientIssues, notes, exitStatus } };
+      const warnings = modelWarnings(model);
+      const doc = {
+        file,
+        ...model,
+        traceNotes,
+        summary: { violations, clientIssues, notes, exitStatus },
+        ...(warnings.length > 0 && { warnings }),
+      };
       process.stdout.write(`${terminalSafeJson(doc, 2)}\n`);
     } else {
       process.stdout.write(renderReport(file, model, traceNotes));

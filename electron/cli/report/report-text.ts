@@ -85,13 +85,32 @@ function requestSummary(rows: readonly RequestRow[]): string[] {
   return lines;
 }
 
+/**
+ * The warnings `analyze` prints before its report (and in `--json` as `warnings`): records left out
+ * for a repeated or decreasing seq, and invalid records. Empty for a sound trace.
+ */
+export function modelWarnings(model: TimelineModel): string[] {
+  const out: string[] = [];
+  const s = model.seqIssues;
+  if (s) {
+    const seqs = s.listed.map((x) => `${x.seq} after ${x.after}`).join(", ");
+    const more = s.repeated + s.decreasing > s.listed.length ? ", ..." : "";
+    out.push(
+      `warning: ${s.repeated + s.decreasing} record(s) with a repeated (${s.repeated}) or decreasing (${s.decreasing}) seq were not analysed: seq ${seqs}${more}`,
+    );
+  }
+  if (model.invalid && model.invalid.length > 0)
+    out.push(`warning: ${model.invalid.length} invalid record(s) were kept flagged and not analysed`);
+  return out;
+}
+
 /** Renders the whole model as a human-readable report; every line is terminal safe (wire text is escaped). */
 export function renderReport(
   file: string,
   model: TimelineModel,
   traceNotes: readonly NoteRecord[] = [],
 ): string {
-  const out: string[] = [];
+  const out: string[] = [...modelWarnings(model)];
   out.push(
     `Trace ${file}: ${model.records} records, ${model.frames} frames, ${model.connections.length} connection(s), ${model.agents.length} agent process(es)`,
   );
@@ -144,6 +163,15 @@ export function renderReport(
     out.push("", `Unreadable trace lines (${model.problems.length})`);
     for (const p of model.problems.slice(0, MAX_LISTED))
       out.push(`  ${p.line > 0 ? `line ${p.line}: ` : ""}${p.message}`);
+  }
+
+  if (model.invalid && model.invalid.length > 0) {
+    out.push("", `Invalid records (${model.invalid.length})`);
+    for (const { line, record } of model.invalid.slice(0, MAX_LISTED)) {
+      const faults = record.faults.map((f) => `${f.field} ${f.reason}`).join("; ");
+      const at = `${line !== null ? `line ${line} ` : ""}${record.recordType ?? "record"}${record.seq !== null ? ` seq ${record.seq}` : ""}`;
+      out.push(`  ${at}: ${faults}: ${record.preview.slice(0, 80)}`);
+    }
   }
 
   out.push("", "Verdicts");

@@ -164,6 +164,46 @@ describe("proxy and hub as real processes", { timeout: 90_000 }, () => {
     expect(missing.filter((f) => !f.raw.includes('"batch":"two"'))).toEqual([]);
   });
 
+  it("keeps forwarding byte for byte while the hub is SIGSTOPped mid-stream, and the hub catches up after SIGCONT", async () => {
+    const hub = await startHub(scratch, scratch.path("traces"));
+    const feed = watchHub(hub.url);
+    const trace = scratch.path("stopped.jsonl");
+    const proxy = scratch.spawnCli([
+      "proxy",
+      "--trace",
+      trace,
+      "--",
+      process.execPath,
+      SCRIPTED_AGENT,
+      "echo",
+    ]);
+    const out = output(proxy);
+    const sent: string[] = [];
+    const send = (lines: string[]) => {
+      sent.push(...lines);
+      proxy.stdin?.write(lines.join(""));
+    };
+    send(batch("before", 200));
+    await feed.seen('"batch":"before","i":199}');
+    hub.child.kill("SIGSTOP");
+    try {
+      // a frozen hub neither reads nor acks: the session must not notice
+      send(batch("frozen", 2_000));
+      await out.has('"batch":"frozen","i":1999}');
+    } finally {
+      hub.child.kill("SIGCONT");
+    }
+    await feed.seen('"batch":"frozen","i":1999}');
+    feed.close();
+    proxy.stdin?.end();
+    expect(await exited(proxy)).toEqual({ code: 0, signal: null });
+    expect(out.text()).toBe(sent.join(""));
+    const frames = (await traceRecords(trace)).filter((r): r is FrameRecord => r.type === "frame");
+    expect(frames.filter((f) => f.dir === "client->agent").map((f) => f.raw)).toEqual(
+      sent.map((l) => l.slice(0, -1)),
+    );
+  });
+
   it("applies a rule armed with `serve` + `fault` on the one attached tap, and the hub counts it as used", async () => {
     const hub = await startHub(scratch, scratch.path("traces"));
     const trace = scratch.path("hub-fault.jsonl");

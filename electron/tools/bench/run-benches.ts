@@ -1,6 +1,7 @@
 import { analyzerBench } from "./analyzer.bench.js";
 import type { Bench, BenchRow } from "./bench-row.js";
 import { hubBench } from "./hub.bench.js";
+import { hubBoundsBench } from "./hub-bounds.bench.js";
 import { proxyBench } from "./proxy.bench.js";
 
 /** Every benchmark `npm run bench` runs, by name, in order. */
@@ -8,6 +9,7 @@ const benches: Record<string, Bench> = {
   proxy: proxyBench,
   analyzer: analyzerBench,
   hub: hubBench,
+  bounds: hubBoundsBench,
 };
 
 /** Renders rows as an aligned text table. */

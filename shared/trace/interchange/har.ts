@@ -175,6 +175,8 @@ function fromOurExport(entries: readonly unknown[], meta: LogMeta): Conversion {
   for (const [k, r] of meta.records.entries()) {
     const parsed = parseRecordLine(safeJson(r));
     if (typeof parsed === "string") problems.push(`log record ${k + 1}: ${parsed}`);
+    else if (!("type" in parsed) || typeof parsed.type !== "string")
+      problems.push(`log record ${k + 1}: not a valid record, left out`);
     else if (parsed.type !== "frame") others.push(parsed);
     else problems.push(`log record ${k + 1}: a frame outside the entries, left out`);
   }
