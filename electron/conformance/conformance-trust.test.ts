@@ -244,7 +244,7 @@ describe("a startup failure is reported once, and the cases are not run", () => 
 
       const analyzed = await runCli(["analyze", `${traces}/probe.jsonl`]);
       expect(analyzed.stdout).toMatch(
-        /Notes \(1\)\n {2}seq \d+ error: cannot start agent '\/nonexistent\/agent': command not found \(ENOENT\)/,
+        /Trace notes \(1\)\n {2}seq \d+ error: cannot start agent '\/nonexistent\/agent': command not found \(ENOENT\)/,
       );
       const analyzedJson = JSON.parse((await runCli(["analyze", "--json", `${traces}/probe.jsonl`])).stdout);
       expect(analyzedJson.traceNotes.map((n: { text: string }) => n.text)).toEqual([

@@ -55,7 +55,7 @@ describe("checkRecord", () => {
       "transport",
       "must be a string, got number",
     ],
-    [{ type: "conn-close", seq: 1, ts: 1, conn: 1 }, "reason", "missing"],
+    [{ type: "conn-close", seq: 1, ts: 1, conn: 1, reason: 7 }, "reason", "must be a string, got number"],
     [
       { type: "fault", seq: 1, ts: 1, action: "drop", frameSeq: -2 },
       "frameSeq",

@@ -231,7 +231,7 @@ function looksValid(r: Loose): boolean {
     case "conn-open":
       return isPositive(r.conn) && typeof r.transport === "string" && optText(r.peer);
     case "conn-close":
-      return isPositive(r.conn) && typeof r.reason === "string";
+      return isPositive(r.conn) && optText(r.reason);
     case "agent-spawn": {
       if (!isPositive(r.pid) || !optPositive(r.conn) || !Array.isArray(r.command)) return false;
       for (const a of r.command) if (typeof a !== "string") return false;
@@ -287,7 +287,7 @@ export function faultsOf(r: Record<string, unknown>): RecordFault[] | undefined 
       break;
     case "conn-close":
       f.positive(r, "conn", false);
-      f.text(r, "reason", false);
+      f.text(r, "reason", true);
       break;
     case "agent-spawn":
       f.positive(r, "pid", false);

@@ -123,7 +123,8 @@ export interface ConnOpenRecord extends RecordBase {
 export interface ConnCloseRecord extends RecordBase {
   readonly type: "conn-close";
   readonly conn: number;
-  readonly reason: string;
+  /** Why it closed; every tap writes one, but a reader accepts a record without it. */
+  readonly reason?: string;
 }
 
 /** The tap spawned the agent process. */

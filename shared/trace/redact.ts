@@ -143,7 +143,7 @@ export class TraceRedactor {
       case "note":
         return { ...r, text: hideSecretsInText(r.text, this.hide) };
       case "conn-close":
-        return { ...r, reason: hideSecretsInText(r.reason, this.hide) };
+        return r.reason === undefined ? r : { ...r, reason: hideSecretsInText(r.reason, this.hide) };
       default:
         return r;
     }
