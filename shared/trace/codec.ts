@@ -1,5 +1,5 @@
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader, type TraceRecord } from "./record.js";
-import { InvalidRecord, invalidRecord, recordFaults } from "./record-check.js";
+import { InvalidRecord, invalidRecord, RECORD_TYPES, recordFaults } from "./record-check.js";
 
 /** Serialises the header as one JSONL line (with its newline). */
 export function encodeHeader(header: TraceHeader): string {
@@ -18,17 +18,6 @@ export type DecodedLine =
   /** A record whose fields are wrong (record-check.ts): kept as an entry that says what is wrong. */
   | { readonly kind: "invalid"; readonly invalid: InvalidRecord }
   | { readonly kind: "problem"; readonly message: string };
-
-const RECORD_TYPES = new Set([
-  "frame",
-  "conn-open",
-  "conn-close",
-  "agent-spawn",
-  "agent-exit",
-  "agent-stderr",
-  "fault",
-  "note",
-]);
 
 /** Decodes the first line of a trace file; a problem when it is not a header this version can read. */
 export function decodeHeader(line: string): DecodedLine {

@@ -37,7 +37,8 @@ export const PREVIEW_CHARS = 200;
 const DIRECTIONS = new Set(["client->agent", "agent->client"]);
 const FLAGS: ReadonlySet<unknown> = new Set(["malformed", "not-utf8", "oversize", "unterminated"]);
 const LEVELS: ReadonlySet<unknown> = new Set(["info", "warn", "error"]);
-const TYPES: ReadonlySet<unknown> = new Set([
+/** Every record `type` of `record.ts`. */
+export const RECORD_TYPES: ReadonlySet<unknown> = new Set([
   "frame",
   "conn-open",
   "conn-close",
@@ -271,7 +272,7 @@ function looksValid(r: Loose): boolean {
 /** Every wrong field of a record, field by field (what `recordFaults` runs once its fast check refused one). */
 export function faultsOf(r: Record<string, unknown>): RecordFault[] | undefined {
   const f = new Faults();
-  if (!TYPES.has(r.type)) f.add("type", `is not a record type: ${shown(r.type)}`);
+  if (!RECORD_TYPES.has(r.type)) f.add("type", `is not a record type: ${shown(r.type)}`);
   f.positive(r, "seq", false);
   const ts = r.ts;
   if (!(typeof ts === "number" && Number.isFinite(ts)))

@@ -322,23 +322,7 @@ export class ConnectionFaults {
           return FORWARD;
         }
         const why = `fault rule ${rule.id} (${rule.action})`;
-        if (rule.action === "lose-and-retry") {
-          return {
-            forward: false,
-            recorded: (seq) => {
-              this.injector.apply(
-                rule,
-                this.conn,
-                seq,
-                this.retryDetail(
-                  answering,
-                  "answer dropped; request resent, its answer forwarded under the client's id",
-                ),
-              );
-              void this.toAgent(answering, true, why);
-            },
-          };
-        }
+        const restart = rule.action === "restart-and-retry";
         return {
           forward: false,
           recorded: (seq) => {
@@ -348,9 +332,12 @@ export class ConnectionFaults {
               seq,
               this.retryDetail(
                 answering,
-                "answer dropped; agent restarted, sessions resumed, request resent, its answer forwarded under the client's id",
+                restart
+                  ? "answer dropped; agent restarted, sessions resumed, request resent, its answer forwarded under the client's id"
+                  : "answer dropped; request resent, its answer forwarded under the client's id",
               ),
             );
+            if (!restart) return void this.toAgent(answering, true, why);
             this.afterRestart.push({ req: answering, why });
             if (!this.actions?.restartAgent()) {
               this.afterRestart = this.afterRestart.filter((q) => q.req !== answering);
