@@ -57,13 +57,6 @@ describe("records from a tap are checked at the hub", () => {
   it("keeps invalid records flagged in the file and in a UI, keeps the tap attached, and lets only valid faults count", async () => {
     const hub = await startHub({ tracesDir: join(dir, "traces"), ringSize: 1_000, flushMs: 20 });
     cleanups.push(() => hub.close());
-    const rule = await fetch(`http://127.0.0.1:${hub.port}/api/faults`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${hub.token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ action: "drop-response", match: { method: "session/prompt" }, count: 2 }),
-    })
-      .then((r) => r.json() as Promise<{ rule: { id: string } }>)
-      .then((r) => r.rule);
     const l = createHubLink({
       header,
       hub: { port: hub.port, token: hub.token },
@@ -71,6 +64,20 @@ describe("records from a tap are checked at the hub", () => {
       retryMaxMs: 200,
     });
     cleanups.push(() => l.close(200));
+    // a rule is armed on an attached tap (and answered once that tap acknowledged it)
+    await until(() => l.stats().attached && l.stats().traceId !== undefined, "the tap to attach");
+    const rule = await fetch(`http://127.0.0.1:${hub.port}/api/faults`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${hub.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        action: "drop-response",
+        match: { method: "session/prompt" },
+        count: 2,
+        target: { tap: l.stats().traceId },
+      }),
+    })
+      .then((r) => r.json() as Promise<{ rule: { id: string } }>)
+      .then((r) => r.rule);
     const junk = [
       { ...frame(2), raw: 42 }, // the issue's repro: raw not a string
       { type: "fault", seq: 3, ts: 3, action: ["drop-response"], ruleId: rule.id }, // action not a string
