@@ -94,7 +94,8 @@ function FaultConfirmBar() {
 }
 
 function firedWords(f: ArmedFault): string {
-  return `${describeRuleInWords(f.rule)} · fired at ${f.lastFired ? clockTime(f.lastFired.at) : "?"} on tap ${f.lastFired?.name ?? "?"}`;
+  const retry = RETRY_ACTIONS.has(f.rule.action) ? retryNote(f.rule) : "";
+  return `${describeRuleInWords(f.rule)} · fired at ${f.lastFired ? clockTime(f.lastFired.at) : "?"} on tap ${f.lastFired?.name ?? "?"}${retry}`;
 }
 
 /** What arming a retry action says besides the rule: the unkeyed caveat, unless a key is named. */
