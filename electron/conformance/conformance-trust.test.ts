@@ -96,10 +96,12 @@ describe("cases judge the rule they check", () => {
             conn: f.conn,
             raw: f.raw,
           });
-        // The other cases are on one connection: the forgetful agent passes them.
-        // (`keys-private` is left out here: at --concurrency 3 it failed once in a clean CI run,
-        // cause not yet found; it is checked against the correct agent in conformance-modes.)
+        // The other cases are on one connection: the forgetful agent passes them. (`keys-private`
+        // once failed here at --concurrency 3: its session/list read the store the cases share while
+        // retry-after-resume's cut session was deleted, and the agent's list threw ENOENT; see
+        // session-store.test.ts.)
         expect(caseOf(report, "retry-same-connection").status).toBe("pass");
+        expect(caseOf(report, "keys-private")).toMatchObject({ status: "pass" });
       },
       RUN_TIMEOUT_MS,
     );

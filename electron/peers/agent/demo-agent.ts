@@ -102,7 +102,7 @@ export class DemoAgent {
   async list(cwd?: string): Promise<SessionSummary[]> {
     const out: SessionSummary[] = [];
     for (const id of this.store.ids()) {
-      const stored = this.store.read(id);
+      const stored = this.store.peek(id);
       if (!stored || (cwd !== undefined && stored.header.cwd !== cwd)) continue;
       const firstPrompt = stored.records.find((r) => r.t === "user");
       const title = firstPrompt?.t === "user" ? promptText(firstPrompt.content).slice(0, 80) : null;

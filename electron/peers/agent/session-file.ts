@@ -5,7 +5,7 @@
  * before it appends again.
  */
 
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import type { SessionRecord } from "./session-record.js";
 
@@ -41,16 +41,30 @@ export interface SessionFileContents {
   readonly goodBytes: number;
   /** Whether anything after `goodBytes` was ignored. */
   readonly damaged: boolean;
+  /** Last modification time of the file as it was read. */
+  readonly mtime: Date;
 }
 
-/** Reads every intact record of a session file; `undefined` when the file does not exist. */
+/**
+ * Reads every intact record of a session file; `undefined` when the file does not exist. Bytes and
+ * mtime come from one open descriptor, so a file that another agent process deletes meanwhile is
+ * either read whole or not found, never half-found (a `stat` after the read would throw ENOENT).
+ */
 export function readSessionFile(path: string): SessionFileContents | undefined {
-  let bytes: Buffer;
+  let fd: number;
   try {
-    bytes = readFileSync(path);
+    fd = openSync(path, "r");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw err;
+  }
+  let bytes: Buffer;
+  let mtime: Date;
+  try {
+    bytes = readFileSync(fd);
+    mtime = fstatSync(fd).mtime;
+  } finally {
+    closeSync(fd);
   }
   const records: SessionRecord[] = [];
   let offset = 0;
@@ -62,12 +76,18 @@ export function readSessionFile(path: string): SessionFileContents | undefined {
     records.push(record);
     offset = end + 1;
   }
-  return { records, goodBytes: offset, damaged: offset < bytes.length };
+  return { records, goodBytes: offset, damaged: offset < bytes.length, mtime };
 }
 
-/** Cuts a damaged tail off a session file so that new records start on a clean line. */
+/** Cuts a damaged tail off a session file so that new records start on a clean line; a file deleted meanwhile is left alone. */
 export function truncateSessionFile(path: string, goodBytes: number): void {
-  const fd = openSync(path, "r+");
+  let fd: number;
+  try {
+    fd = openSync(path, "r+");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw err;
+  }
   try {
     ftruncateSync(fd, goodBytes);
     fsyncSync(fd);

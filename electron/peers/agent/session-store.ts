@@ -4,7 +4,7 @@
  * middle of a write) is detected, ignored, and cut off before the next append.
  */
 
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { isUuid } from "../../../shared/keys/uuid.js";
@@ -54,20 +54,35 @@ export class SessionStore {
     this.checked.add(header.sessionId);
   }
 
-  /** Reads a session; cuts off a damaged tail so later appends start clean. `undefined` if it does not exist. */
+  /** Reads a session; cuts off a damaged tail so later appends start clean. `undefined` if it does not exist (or was deleted while it was read). */
   read(sessionId: string): StoredSession | undefined {
+    return this.load(sessionId, true);
+  }
+
+  /**
+   * Reads a session without repairing it or opening it for appending. `session/list` peeks: the
+   * files it reads may belong to other agent processes sharing the store, and a tail that looks
+   * torn to this reader may be another process's append in progress.
+   */
+  peek(sessionId: string): StoredSession | undefined {
+    return this.load(sessionId, false);
+  }
+
+  private load(sessionId: string, repair: boolean): StoredSession | undefined {
     if (!SessionStore.isSessionId(sessionId)) return undefined;
     const path = this.pathOf(sessionId);
     const contents = readSessionFile(path);
     const header = contents?.records[0];
     if (!contents || !header || header.t !== "session") return undefined;
-    if (contents.damaged) truncateSessionFile(path, contents.goodBytes);
-    this.checked.add(sessionId);
+    if (repair) {
+      if (contents.damaged) truncateSessionFile(path, contents.goodBytes);
+      this.checked.add(sessionId);
+    }
     return {
       header,
       records: contents.records,
-      repaired: contents.damaged,
-      updatedAt: statSync(path).mtime.toISOString(),
+      repaired: repair && contents.damaged,
+      updatedAt: contents.mtime.toISOString(),
     };
   }
 
