@@ -163,7 +163,20 @@ describe("the demo agent's modes", () => {
         caseTimeoutMs: CASE_TIMEOUT_MS,
       });
       expect(failing(report), JSON.stringify(report.cases, null, 1)).toEqual([]);
-      expect(report.cases.map((c) => c.status)).toEqual(CONFORMANCE_CASES.map(() => "pass"));
+      // Every case passes. Only cancel-held may be not applicable, with its reason: on a loaded
+      // machine each POST of the chain client -> front -> agent can take most of a turn, and then
+      // the suite cannot show that its cancel arrived while the prompt was still held.
+      expect(
+        report.cases.map((c) => (c.name === "cancel-held" && c.status === "skip" ? c.reason : c.status)),
+      ).toEqual(
+        CONFORMANCE_CASES.map((c) =>
+          c.name === "cancel-held"
+            ? expect.stringMatching(
+                /^pass$|^not applicable: the session\/list sent after \$\/cancel_request was answered only after the held prompt was inserted/,
+              )
+            : "pass",
+        ),
+      );
       for (const c of report.cases) {
         expect(c.traceFile).toBe(`${report.tracesDir}/${c.name}.jsonl`);
         const { header, records, problems } = await caseTrace(c.traceFile as string);

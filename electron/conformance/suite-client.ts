@@ -196,6 +196,31 @@ export class SuiteClient {
     return answer.messageId;
   }
 
+  /**
+   * Sends a request as an in-order marker and resolves (bounded) to the arrival order of its
+   * answer, an error answer included: once it is answered, the agent had received everything sent
+   * on this connection before it.
+   */
+  async marker(method: string, params: unknown, what: string): Promise<number> {
+    const sent = this.peer.request(method, params);
+    const answered = this.track(sent.result).then(
+      () => this.counter,
+      (err: unknown) => {
+        if (err instanceof RpcError) return this.counter;
+        throw err;
+      },
+    );
+    try {
+      return await this.deadline.within(answered, `the answer to ${what} on connection #${this.conn}`);
+    } catch (err) {
+      if (err instanceof ConnectionClosedError)
+        throw new CaseFailure(`connection #${this.conn} closed before ${what} was answered`, {
+          frames: [{ conn: this.conn, id: sent.id }],
+        });
+      throw withFrames(err, [{ conn: this.conn, id: sent.id }]);
+    }
+  }
+
   /** Sends `$/cancel_request` for the request `id`. */
   cancelRequest(id: number): void {
     this.peer.notify("$/cancel_request", { requestId: id });
