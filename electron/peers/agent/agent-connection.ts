@@ -72,6 +72,10 @@ export class AgentConnection implements ConnectionScope {
     if (shaped) this.rpc.notify("session/update", { sessionId, update: shaped });
   }
 
+  sendShaped(sessionId: string, update: Record<string, unknown>): void {
+    this.rpc.notify("session/update", { sessionId, update });
+  }
+
   async trackPrompt<T>(id: unknown, pending: PendingPrompt, work: Promise<T>): Promise<T> {
     const key = JSON.stringify(id);
     this.pending.set(key, pending);
@@ -139,7 +143,8 @@ export class AgentConnection implements ConnectionScope {
     if (this.version === 1) {
       return {
         protocolVersion: 1,
-        agentCapabilities: { loadSession: false },
+        // v1 `session/load` replays the stored conversation (v1-methods.ts).
+        agentCapabilities: { loadSession: true },
         agentInfo: this.info,
         authMethods: [],
       };

@@ -21,6 +21,8 @@ export interface ConnectionScope {
   detach(session: HostedSession): void;
   /** Sends one update to this connection only (replay, snapshots). */
   sendUpdate(sessionId: string, update: SessionUpdate): void;
+  /** Sends one update already in this connection's protocol shape (a v1 `session/load` replay). */
+  sendShaped(sessionId: string, update: Record<string, unknown>): void;
   /** Runs `work` with request `id` registered as a pending prompt. */
   trackPrompt<T>(id: unknown, pending: PendingPrompt, work: Promise<T>): Promise<T>;
   /** Looks up a pending prompt by its JSON-RPC id. */

@@ -1,10 +1,11 @@
-/** The v1 methods of the demo agent: new, prompt (answered at the end of the turn), cancel. No keys in v1. */
+/** The v1 methods of the demo agent: new, load, prompt (answered at the end of the turn), cancel. No keys in v1. */
 
 import { ErrorCode } from "../../../shared/keys/decisions.js";
 import { type IncomingRequest, RpcError } from "../rpc/json-rpc-peer.js";
 import type { ConnectionScope } from "./connection-scope.js";
 import { randomMessageId } from "./hosted-session.js";
 import { paramsObject, requireString, sessionNotFound } from "./params.js";
+import { v1ReplayUpdates } from "./v1-updates.js";
 
 /** Dispatches one v1 request. */
 export async function handleV1Request(
@@ -17,6 +18,19 @@ export async function handleV1Request(
       const session = scope.agent.newSession(requireString(paramsObject(request.params), "cwd"));
       scope.attach(session);
       return { sessionId: session.id };
+    }
+    case "session/load": {
+      // v1 `loadSession`: the stored conversation is streamed back as updates, then the answer (null).
+      const params = paramsObject(request.params);
+      const sessionId = requireString(params, "sessionId");
+      requireString(params, "cwd");
+      const session = await scope.agent.session(sessionId);
+      if (!session) throw sessionNotFound(sessionId);
+      // From the read to `attach` nothing awaits, so no live update falls between replay and live.
+      const stored = scope.agent.store.read(sessionId);
+      for (const update of v1ReplayUpdates(stored?.records ?? [])) scope.sendShaped(sessionId, update);
+      scope.attach(session);
+      return null;
     }
     case "session/prompt": {
       const params = paramsObject(request.params);

@@ -258,6 +258,44 @@ describe("restart-and-retry: RFD trace 3 with a client that has no retry logic",
     expect(report.submissions[0]?.messageId).toBe(droppedAnswerId(s.attempts[0]));
   });
 
+  it("a v1 session: the tap sends session/load (the agent advertises loadSession), and the resent prompt reaches the loaded session", async () => {
+    const trace = scratch.path("restart-retry-v1.jsonl");
+    const child = scratch.spawnCli(proxied(trace, ["restart-and-retry"], ["--turn-ms", "100"]).slice(2));
+    const client = new RawClient(child);
+    const init = await client.call("initialize", {
+      protocolVersion: 1,
+      clientCapabilities: {},
+      clientInfo: { name: "raw-v1", version: "1" },
+    });
+    expect(init.result).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true } });
+    const created = await client.call("session/new", { cwd: scratch.dir, mcpServers: [] });
+    const sessionId = (created.result as { sessionId: string }).sessionId;
+    const answer = await client.call("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "deploy it (v1)" }],
+    });
+    // One answer, under the client's id, from the restarted agent: a stop reason, not -32002.
+    expect(answer).toMatchObject({ id: 3, result: { stopReason: "end_turn" } });
+    child.stdin?.end();
+    await within(exited(child), 15_000, "the proxy to exit");
+    expect(client.answers(3)).toHaveLength(1);
+    const records = await traceRecords(trace);
+    expect(new Set(records.flatMap((r) => (r.type === "agent-spawn" ? [r.pid] : []))).size).toBe(2);
+    const tapSent = frames(records).filter((f) => f.origin === "tap" && f.dir === "client->agent");
+    expect(tapSent.map((f) => JSON.parse(f.raw).method)).toEqual(["initialize", "session/load"]);
+    const resent = frames(records).filter((f) => f.origin === "inspector" && f.dir === "client->agent");
+    expect(resent.map((f) => JSON.parse(f.raw).method)).toEqual(["session/prompt"]);
+    expect(JSON.parse(tapSent[0]?.raw ?? "{}").params.protocolVersion).toBe(1);
+    expect(JSON.parse(tapSent[1]?.raw ?? "{}").params).toMatchObject({ sessionId, cwd: scratch.dir });
+    // The load replayed the stored conversation to the tap (not forwarded): the client's first prompt.
+    const replayed = frames(records).filter(
+      (f) => f.origin === "tap" && f.dir === "agent->client" && f.raw.includes('"user_message_chunk"'),
+    );
+    expect(replayed.some((f) => f.raw.includes("deploy it (v1)"))).toBe(true);
+    expect(records.some((r) => r.type === "note" && /cannot be given back/.test(r.text))).toBe(false);
+    expect(client.lines).toEqual(forwardedToClient(records));
+  });
+
   it("restart-agent resumes the client's open sessions, not only initialize", async () => {
     const trace = scratch.path("restart-agent.jsonl");
     const report = await demoClient(scratch, [
