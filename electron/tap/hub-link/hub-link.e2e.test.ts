@@ -3,14 +3,17 @@
  * the middle of a session, and fault rules armed with `serve` + `fault` reaching a proxy.
  */
 
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { takeFragmentToken } from "../../../shared/hub/hub-auth.js";
 import { UI_PATH } from "../../../shared/hub/protocol-version.js";
+import type { TapSummary } from "../../../shared/hub/tap-summary.js";
 import type { FrameRecord, TraceRecord } from "../../../shared/trace/record.js";
+import { cliPath } from "../../tools/testing/cli.js";
 import {
   analyze,
   demoAgent,
@@ -97,6 +100,67 @@ const batch = (name: string, n: number) =>
     { length: n },
     (_, i) => `{"jsonrpc":"2.0","method":"note","params":{"batch":"${name}","i":${i}}}\n`,
   );
+
+/** `taps --json` of the hub of `scratch`, polled until `ok` holds (bounded). */
+async function tapsUntil(ok: (taps: TapSummary[]) => boolean, what: string): Promise<TapSummary[]> {
+  let last: TapSummary[] = [];
+  for (let i = 0; i < 150; i++) {
+    const r = await promisify(execFile)(process.execPath, [cliPath(), "taps", "--json"], {
+      env: scratch.env,
+      timeout: 15_000,
+    }).catch(() => undefined);
+    last = r ? (JSON.parse(r.stdout) as TapSummary[]) : [];
+    if (ok(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what}: taps says ${JSON.stringify(last)}`);
+}
+
+describe("a proxy that attaches to a hub after its agent started", { timeout: 90_000 }, () => {
+  it("the hub gets the agent's spawn on attach and on re-attach to a new hub: taps shows the pid", async () => {
+    const trace = scratch.path("late.jsonl");
+    const proxy = scratch.spawnCli([
+      "proxy",
+      "--name",
+      "late-tap",
+      "--trace",
+      trace,
+      "--",
+      ...demoAgent(scratch),
+    ]);
+    await within(
+      (async () => {
+        while (!(await traceRecords(trace).catch(() => [])).some((r) => r.type === "agent-spawn"))
+          await new Promise((resolve) => setTimeout(resolve, 50));
+      })(),
+      20_000,
+      "the agent to start",
+    );
+    const spawned = (await traceRecords(trace)).find((r) => r.type === "agent-spawn");
+    const pid = spawned?.type === "agent-spawn" ? spawned.pid : -1;
+    await new Promise((resolve) => setTimeout(resolve, 700)); // the hub comes well after the agent
+
+    const tracesDir = scratch.path("traces");
+    const hubA = await startHub(scratch, tracesDir);
+    const [a] = await tapsUntil(
+      (ts) => ts.some((t) => t.name === "late-tap" && t.attached && t.agentPids.length > 0),
+      "the late tap to be listed with its agent",
+    );
+    expect(a).toMatchObject({ name: "late-tap", attached: true, agentPids: [pid] });
+
+    // A new hub (the first one died): the proxy re-attaches, and the new hub learns the pid too.
+    hubA.child.kill("SIGKILL");
+    await exited(hubA.child);
+    await startHub(scratch, tracesDir);
+    const [b] = await tapsUntil(
+      (ts) => ts.some((t) => t.name === "late-tap" && t.attached && t.agentPids.length > 0),
+      "the tap to re-attach with its agent",
+    );
+    expect(b).toMatchObject({ name: "late-tap", attached: true, agentPids: [pid] });
+    proxy.stdin?.end();
+    await within(exited(proxy), 15_000, "the proxy to exit");
+  });
+});
 
 describe("proxy and hub as real processes", { timeout: 90_000 }, () => {
   it("survives a hub outage: nothing lost or altered, complete trace file, re-attaches to a new hub", async () => {

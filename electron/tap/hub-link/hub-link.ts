@@ -13,6 +13,7 @@ import { rendezvousPath } from "../../hub-client/hub-paths.js";
 import { HubFinder } from "./hub-finder.js";
 import { LinkBacklog } from "./link-backlog.js";
 import { TapSocket } from "./tap-socket.js";
+import { TapStateRecords } from "./tap-state-records.js";
 
 /** How a tap links to the hub. Only `header` is required. */
 export interface HubLinkOptions {
@@ -82,6 +83,7 @@ export function createHubLink(options: HubLinkOptions): HubLink {
   };
   const backlog = new LinkBacklog(options.maxBacklog ?? 20_000, options.maxBacklogBytes);
   const holdWhileDetached = options.holdWhileDetached ?? true;
+  const state = new TapStateRecords();
   const ruleListeners = new Set<(rules: readonly FaultRule[]) => void>();
   const attachListeners = new Set<(attached: boolean, traceId?: string) => void>();
   let ws: TapSocket | undefined;
@@ -155,6 +157,12 @@ export function createHubLink(options: HubLinkOptions): HubLink {
         counters.attaches++;
         backlog.ack(m.lastSeq);
         log(`hub link: attached to hub ${m.hubId} as trace ${m.traceId}`);
+        {
+          // What the hub lacks of the tap's state (agents spawned, connections opened while no hub
+          // was there, or told a hub that is gone), older than anything still queued: sent first.
+          const missing = state.between(m.lastSeq, backlog.firstSeq ?? Number.POSITIVE_INFINITY);
+          if (missing.length > 0 && ws?.open) ws.send({ t: "records", records: missing });
+        }
         emit(attachListeners, true, m.traceId);
         flush();
         return;
@@ -208,6 +216,7 @@ export function createHubLink(options: HubLinkOptions): HubLink {
   return {
     send(record) {
       if (closed) return;
+      state.note(record);
       if (!attached && !holdWhileDetached) {
         backlog.skip();
         return;

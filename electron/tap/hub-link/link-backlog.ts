@@ -68,6 +68,11 @@ export class LinkBacklog {
     return this.items.length - this.head;
   }
 
+  /** The seq of the oldest record queued (sent or not), if any. */
+  get firstSeq(): number | undefined {
+    return this.items[this.head]?.seq;
+  }
+
   /** Records sent on the current connection and not yet acknowledged. */
   get inFlight(): number {
     return this.inFlightCount;
