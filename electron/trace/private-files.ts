@@ -47,6 +47,29 @@ export function describeCreateFailure(path: string, err: NodeJS.ErrnoException):
   return `${what}, and an existing path is never replaced or followed (give a path that does not exist yet)`;
 }
 
+/** How many suffixed names `freeTracePath` tries. */
+const MAX_SUFFIX = 99;
+
+/**
+ * Where to write a trace the user asked for at `path`: `path` itself unless it is a regular file
+ * of this user already (an earlier trace, or the trace of a proxy still running with the same
+ * `--trace`), then the first free `<stem>-2<ext>`, `<stem>-3<ext>`, ... A symbolic link, another
+ * user's file or a device is returned as it is, so the exclusive create refuses it. Never
+ * replaces anything: the name is only a choice, the create stays exclusive.
+ */
+export function freeTracePath(path: string): string {
+  const stats = lstatOrNull(path);
+  if (!stats?.isFile() || foreign(stats)) return path;
+  const dot = path.lastIndexOf(".");
+  const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  const [stem, ext] = dot > slash + 1 ? [path.slice(0, dot), path.slice(dot)] : [path, ""];
+  for (let n = 2; n <= MAX_SUFFIX; n++) {
+    const candidate = `${stem}-${n}${ext}`;
+    if (lstatOrNull(candidate) === null) return candidate;
+  }
+  return path;
+}
+
 /** Creates `path` exclusively with mode 0600 and returns its file descriptor; throws `PrivateFileError`. */
 export function createPrivateFile(path: string): number {
   try {

@@ -228,14 +228,6 @@ describe("proxy process behaviour", () => {
       },
     ],
     [
-      "an existing file (never replaced)",
-      () => {
-        const path = join(dir, "earlier.jsonl");
-        writeFileSync(path, "an earlier trace\n");
-        return { path, message: /it already exists/, untouched: [path] };
-      },
-    ],
-    [
       "a symbolic link (never followed)",
       () => {
         const target = join(dir, "precious.txt");
@@ -262,6 +254,25 @@ describe("proxy process behaviour", () => {
     expect(done.stderr).toMatch(message);
     expect(done.stderr.match(/cannot write trace file/g)).toHaveLength(1);
     expect(untouched.map((f) => readFileSync(f, "utf8"))).toEqual(before);
+  });
+
+  it("given the --trace of an earlier or running proxy, writes FILE-2 (then -3) beside it, says so, and replaces nothing", async () => {
+    const path = join(dir, "same.jsonl");
+    writeFileSync(path, "an earlier trace\n");
+    const runs: string[] = [];
+    for (const expected of ["same-2.jsonl", "same-3.jsonl"]) {
+      const run = startProxy(["--no-hub", "--trace", path], scriptedAgent("echo"));
+      run.child.stdin.end('{"jsonrpc":"2.0","method":"hello"}\n');
+      const done = await within(run.done, 15_000, "the proxy to exit");
+      expect(done.code).toBe(0);
+      expect(done.stderr).toContain(
+        `trace: ${path} already exists (an earlier trace, or a proxy still running with the same --trace); it is never replaced: writing ${join(dir, expected)} instead`,
+      );
+      expect(done.stderr).not.toMatch(/without a trace/);
+      runs.push(readFileSync(join(dir, expected), "utf8"));
+    }
+    expect(readFileSync(path, "utf8")).toBe("an earlier trace\n");
+    for (const text of runs) expect(text).toContain('"method\\":\\"hello\\"');
   });
 
   it("writes its trace file 0600", async () => {

@@ -17,6 +17,7 @@ import { FRONT_TOKEN_ENV, newFrontToken, tokenFilePath } from "../../tap/remote/
 import { DEFAULT_MAX_AGENTS } from "../../tap/remote/listen-url.js";
 import { StdioTap } from "../../tap/stdio/stdio-tap.js";
 import { defaultTraceDir, newDefaultTracePath, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
+import { freeTracePath } from "../../trace/private-files.js";
 import { RecordSequencer } from "../../trace/record-sequencer.js";
 import { TraceFanout } from "../../trace/trace-fanout.js";
 import { TraceWriter } from "../../trace/trace-writer.js";
@@ -135,8 +136,10 @@ const HELP = [
   "Options:",
   "  --name NAME      what the hub, `taps` and the UI call this tap (up to 120 characters). Default:",
   "                   the agent program and the folder, e.g. `claude-code-acp @ myrepo`",
-  "  --trace FILE     write the trace here: a new file, mode 0600. A path that exists (a file, a",
-  "                   symbolic link) is refused and the session runs untraced. Default: a new file in",
+  "  --trace FILE     write the trace here: a new file, mode 0600. When FILE is already a file of",
+  "                   yours (an earlier run, or a proxy still running with it), FILE-2, FILE-3, ...",
+  "                   (before the extension) is written instead and stderr says so; a symbolic link",
+  "                   or another user's file is refused and the session runs untraced. Default: a new file in",
   `                   ${defaultTraceDir()}`,
   `                   (a private 0700 folder; set ${TRACE_DIR_ENV} to change it)`,
   "  --fault RULE     arm a fault rule locally, without a hub (repeatable; first given, first applied):",
@@ -270,6 +273,13 @@ export const proxyCommand: CliCommand = {
     const { command } = parsed;
     const startedAt = new Date();
     let path: string | null = parsed.trace ?? null;
+    if (parsed.trace !== undefined) {
+      path = freeTracePath(parsed.trace);
+      if (path !== parsed.trace)
+        say(
+          `trace: ${parsed.trace} already exists (an earlier trace, or a proxy still running with the same --trace); it is never replaced: writing ${path} instead`,
+        );
+    }
     if (parsed.trace === undefined) {
       try {
         path = newDefaultTracePath(startedAt);
