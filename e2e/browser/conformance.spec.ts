@@ -132,6 +132,11 @@ test("a command from the agents file runs only after the user confirms it", asyn
   await confirm.getByRole("button", { name: "Run it" }).click();
   await expect(page.getByTestId("run-verdict")).toContainText("Conformant: 1 passed", { timeout: 60_000 });
   await expect(page.locator('tr[data-case="key-validation"]')).toHaveAttribute("data-state", "pass");
+  // The start's "the cases tick below" gives way to how the run ended.
+  await expect(page.locator("output.toolbar__notice")).toContainText(
+    "Conformance run on Team agent: finished: 1 passed, 0 failed, 0 skipped",
+  );
+  await expect(page.locator("output.toolbar__notice")).not.toContainText("tick below");
   expect(problems).toEqual([]);
 });
 

@@ -83,6 +83,11 @@ for (const c of CASES) {
     const submission = grid.getByRole("row").filter({ hasText: c.prompt });
     await expect(submission).toHaveCount(1);
     await expect(page.getByRole("list", { name: "Verdict counts" })).toContainText(c.verdict);
+    // A file never shows a live agent or an open connection: only what it recorded.
+    const facts = page.getByRole("status", { name: "Connection" });
+    await expect(facts).not.toContainText("running");
+    await expect(facts).not.toContainText(" open /");
+    await expect(facts).toContainText(/connections \d+, (all closed|\d+ with no close recorded)/);
     // Open the submission: its attempts say when they were sent, or that the time is unknown.
     await submission.click();
     await page.keyboard.press("ArrowRight");

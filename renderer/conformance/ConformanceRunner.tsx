@@ -3,7 +3,7 @@
  * is not the built-in demo agent, run, and watch the cases tick; each case's trace opens in the
  * timeline. The hub runs the suite; this only shows its board and sends start and cancel.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { CONFORMANCE_CASES } from "../../shared/conformance/case-catalogue.js";
 import type { CaseName } from "../../shared/conformance/conformance-result.js";
 import {
@@ -13,10 +13,11 @@ import {
   isActive,
 } from "../../shared/conformance/conformance-run.js";
 import { useOperation } from "../bridge/use-operation.js";
-import { useInspectorContext } from "../store/inspector-store.js";
+import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { AgentPicker } from "./AgentPicker.js";
 import { CaseTable } from "./CaseTable.js";
 import { openCaseTrace } from "./open-case-trace.js";
+import { RUN_STARTED, settledRunNotice } from "./run-notice.js";
 
 function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenProbe: () => void }) {
   const done = casesDone(run);
@@ -94,6 +95,13 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
   const [confirming, setConfirming] = useState(false);
   const status = board.run;
   const active = isActive(status.state);
+  // The start's notice must not outlive the run: once the board says it ended, the notice says how.
+  const notice = useInspector((s) => s.notice);
+  const setNotice = useInspector((s) => s.setNotice);
+  useEffect(() => {
+    const settled = settledRunNotice(notice, status);
+    if (settled) setNotice(settled);
+  }, [notice, status, setNotice]);
   const chosen = board.choices.find((c) => c.id === agentId) ?? board.choices[0];
 
   const start = () => {
@@ -103,7 +111,7 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
     void run(
       `Conformance run on ${chosen.label}`,
       () => ctx.bridge.conformanceStart({ request: { agent: chosen.id, ...(only && { only }) } }),
-      () => "started; the cases tick below",
+      () => RUN_STARTED,
     );
   };
   const open = (traceId: string, label: string) =>

@@ -19,7 +19,8 @@ export function DemoDock() {
   const run = useOperation();
   const setFollowNewest = useInspector((s) => s.setFollowNewest);
   const command = useCallback(
-    (label: string, c: DemoCommand) => run(label, () => bridge.demo({ command: c })),
+    (label: string, c: DemoCommand, summary?: string) =>
+      run(label, () => bridge.demo({ command: c }), summary === undefined ? undefined : () => summary),
     [bridge, run],
   );
   if (!status) return null;
@@ -34,9 +35,15 @@ export function DemoDock() {
           onPlay={(scenario, stepDelayMs) => {
             // The scenario plays on a fresh tap: show it, and keep it on screen while the scenario runs.
             setFollowNewest(true);
-            return command("Play", { op: "play", scenario, stepDelayMs });
+            // The command returns once the scenario starts: "done" would be untrue while its steps run.
+            const title = SCENARIOS.find((s) => s.id === scenario)?.title ?? scenario;
+            return command(
+              "Play",
+              { op: "play", scenario, stepDelayMs },
+              `“${title}” started; the caption shows each step as it runs`,
+            );
           }}
-          onNext={() => command("Next step", { op: "next" })}
+          onNext={() => command("Next step", { op: "next" }, "asked; the caption shows the step")}
           onStop={() => command("Stop", { op: "stop" })}
         />
         <DemoPanel

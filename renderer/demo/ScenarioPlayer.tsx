@@ -6,6 +6,7 @@
 import { useState } from "react";
 import type { ScenarioProgress } from "../../shared/demo/demo-wire.js";
 import type { Scenario } from "../../shared/demo/scenario.js";
+import { describeProgress } from "../../shared/demo/scenario-runner.js";
 
 /** What the player shows and what it can ask for. */
 export interface ScenarioPlayerProps {
@@ -26,15 +27,6 @@ export const SPEEDS: readonly { readonly label: string; readonly ms: number | nu
   { label: "Fast (4 s per step)", ms: 4_000 },
   { label: "No pause", ms: 0 },
 ];
-
-const PHASE_TEXT: Record<ScenarioProgress["phase"], string> = {
-  acting: "Running…",
-  waiting: "Waiting for",
-  shown: "",
-  finished: "Finished.",
-  stopped: "Stopped.",
-  failed: "Failed:",
-};
 
 function Caption({
   progress,
@@ -57,10 +49,12 @@ function Caption({
       </p>
       {progress.rfd && <blockquote className="scenario-caption__rfd">RFD: “{progress.rfd}”</blockquote>}
       <p className="scenario-caption__state" role="status">
-        {PHASE_TEXT[progress.phase]} {progress.phase === "waiting" ? `${progress.waitingFor}…` : ""}
-        {progress.phase === "failed" ? progress.error : ""}
+        <span className="scenario-caption__progress">{describeProgress(progress)}</span>
         {progress.expectation && progress.phase !== "failed" ? (
-          <span className="scenario-caption__expectation">{progress.expectation}</span>
+          <>
+            {" · "}
+            <span className="scenario-caption__expectation">{progress.expectation}</span>
+          </>
         ) : null}
       </p>
       <div className="scenario-caption__buttons">

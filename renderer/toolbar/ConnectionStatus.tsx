@@ -2,6 +2,8 @@
 import type { ConnectionState } from "../bridge/inspector-bridge.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { useInspector } from "../store/inspector-store.js";
+import { livenessOf } from "../traces/liveness.js";
+import { agentWords, connectionWords } from "./trace-words.js";
 
 const CONNECTION: Readonly<Record<ConnectionState, { tone: BadgeTone; label: string }>> = {
   connecting: { tone: "info", label: "connecting" },
@@ -15,20 +17,14 @@ function AgentFacts() {
   const agent = useInspector((s) => s.view.agents.at(-1));
   const connections = useInspector((s) => s.view.connections);
   const records = useInspector((s) => s.view.records);
+  const liveness = livenessOf(useInspector((s) => s.traces.find((t) => t.id === s.traceId)?.status));
   const open = connections.filter((c) => c.closedSeq === null).length;
   const version = connections.findLast((c) => c.protocolVersion !== null)?.protocolVersion;
   return (
     <>
-      <span>
-        agent{" "}
-        {agent
-          ? `pid ${agent.pid} ${agent.exitSeq === null ? "running" : `exited (${agent.exitSignal ?? `code ${agent.exitCode}`})`}`
-          : "not seen"}
-      </span>
+      <span>{agentWords(agent, liveness)}</span>
       <span>protocol {version === undefined ? "?" : `v${version}`}</span>
-      <span>
-        connections {open} open / {connections.length}
-      </span>
+      <span>{connectionWords(open, connections.length, liveness)}</span>
       <span className="trace-size">{records} records</span>
     </>
   );

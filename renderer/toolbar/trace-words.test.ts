@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { livenessOf, pastAgentWords } from "../traces/liveness.js";
 import type { TraceEntry } from "../traces/trace-catalog.js";
-import { entryMatches, shortCommand, startTime, statusChip, verdictChip } from "./trace-words.js";
+import {
+  agentWords,
+  connectionWords,
+  entryMatches,
+  shortCommand,
+  startTime,
+  statusChip,
+  verdictChip,
+} from "./trace-words.js";
 
 describe("how the trace picker words a trace", () => {
   it("gives the start as a time of day today and with its date otherwise", () => {
@@ -49,5 +58,51 @@ describe("how the trace picker words a trace", () => {
     expect(entryMatches(e, "zed-industries /home/me")).toBe(true);
     expect(entryMatches(e, "claude live")).toBe(false);
     expect(statusChip("detached").tone).toBe("warn");
+  });
+});
+
+describe("an imported or ended trace never shows a live agent or open connections", () => {
+  const running = { pid: 4242, exitSeq: null, exitCode: null, exitSignal: null };
+  const exited = { pid: 4242, exitSeq: 9, exitCode: null, exitSignal: "SIGKILL" };
+
+  it("only an attached tap's trace is live", () => {
+    expect(livenessOf("running")).toBe("live");
+    expect(livenessOf("waiting")).toBe("live");
+    expect(livenessOf("ended")).toBe("ended");
+    expect(livenessOf("detached")).toBe("ended");
+    expect(livenessOf("file")).toBe("file");
+    expect(livenessOf(undefined)).toBe("ended");
+  });
+
+  it("says running only while live; otherwise that no exit was recorded and the state is unknown", () => {
+    expect(agentWords(running, "live")).toBe("agent pid 4242 running");
+    expect(agentWords(running, "file")).toBe(
+      "agent pid 4242: no exit recorded in this file (its state is unknown)",
+    );
+    expect(agentWords(running, "ended")).toBe(
+      "agent pid 4242: no exit recorded before the tap went away (its state is unknown)",
+    );
+    for (const l of ["live", "ended", "file"] as const) {
+      expect(agentWords(exited, l)).toBe("agent pid 4242 exited (SIGKILL)");
+      expect(agentWords(undefined, l)).toBe("agent not seen");
+    }
+    expect(agentWords({ ...exited, exitSignal: null, exitCode: 0 }, "file")).toBe(
+      "agent pid 4242 exited (code 0)",
+    );
+  });
+
+  it("counts open connections only while live; a past trace's unclosed ones have no close recorded", () => {
+    expect(connectionWords(1, 2, "live")).toBe("connections 1 open / 2");
+    expect(connectionWords(1, 1, "file")).toBe("connections 1, 1 with no close recorded");
+    expect(connectionWords(0, 2, "ended")).toBe("connections 2, all closed");
+    expect(connectionWords(0, 0, "ended")).toBe("no connections");
+    for (const l of ["ended", "file"] as const) expect(connectionWords(1, 3, l)).not.toMatch(/open/);
+  });
+
+  it("the picker's agent words of a past trace say no exit was recorded", () => {
+    expect(pastAgentWords([7, 8], "file")).toBe("agent pid 7, 8, no exit recorded");
+    expect(pastAgentWords([7], "ended")).toBe("agent pid 7, no exit recorded");
+    expect(pastAgentWords([7], "live")).toBeUndefined();
+    expect(pastAgentWords([], "file")).toBeUndefined();
   });
 });

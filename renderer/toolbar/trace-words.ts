@@ -1,5 +1,7 @@
 /** How the trace picker words a trace: its status, its start time, its verdicts. Pure, so tests read the same words. */
+import type { AgentRow } from "../../shared/analyzer/timeline-model.js";
 import type { BadgeTone } from "../components/Badge.js";
+import type { Liveness } from "../traces/liveness.js";
 import type { TraceEntry } from "../traces/trace-catalog.js";
 import type { VerdictSummary } from "../traces/verdict-summary.js";
 
@@ -105,4 +107,27 @@ export function entryTitle(e: TraceEntry): string {
   ]
     .filter((l) => l !== "")
     .join("\n");
+}
+
+/** What the status line says of the newest agent of the shown trace. */
+export function agentWords(
+  agent: Pick<AgentRow, "pid" | "exitSeq" | "exitCode" | "exitSignal"> | undefined,
+  liveness: Liveness,
+): string {
+  if (!agent) return "agent not seen";
+  if (agent.exitSeq !== null)
+    return `agent pid ${agent.pid} exited (${agent.exitSignal ?? `code ${agent.exitCode ?? "?"}`})`;
+  if (liveness === "live") return `agent pid ${agent.pid} running`;
+  return liveness === "file"
+    ? `agent pid ${agent.pid}: no exit recorded in this file (its state is unknown)`
+    : `agent pid ${agent.pid}: no exit recorded before the tap went away (its state is unknown)`;
+}
+
+/** What the status line says of the shown trace's connections: open ones only while it is live. */
+export function connectionWords(open: number, total: number, liveness: Liveness): string {
+  if (total === 0) return "no connections";
+  if (liveness === "live") return `connections ${open} open / ${total}`;
+  return open === 0
+    ? `connections ${total}, all closed`
+    : `connections ${total}, ${open} with no close recorded`;
 }

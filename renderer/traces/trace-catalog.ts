@@ -6,6 +6,7 @@ import type { HubEvent } from "../../shared/hub/hub-event.js";
 import { describeAgent, type TapStatus } from "../../shared/hub/tap-summary.js";
 import type { TraceHeader } from "../../shared/trace/record.js";
 import { traceName } from "../../shared/trace/tap-name.js";
+import { livenessOf, pastAgentWords } from "./liveness.js";
 import { LoadedTrace, type TraceSource } from "./loaded-trace.js";
 import { type VerdictSummary, verdictSummary } from "./verdict-summary.js";
 
@@ -54,6 +55,7 @@ export function traceEntry(s: LoadedTrace): TraceEntry {
   const command = Array.isArray(argv) ? argv.filter((a) => typeof a === "string") : null;
   const cwd = typeof s.header?.agent?.cwd === "string" ? s.header.agent.cwd : null;
   const detail = imported ? (s.header ? traceName(s.header, "") : "") : "";
+  const status = imported ? "file" : s.life.status(s.attached);
   return {
     id: s.id,
     label: s.label,
@@ -62,9 +64,10 @@ export function traceEntry(s: LoadedTrace): TraceEntry {
     cwd,
     source: s.source,
     attached: s.attached,
-    status: imported ? "file" : s.life.status(s.attached),
+    status,
     startedAt: startOf(s.header),
-    agent: describeAgent(s.life.snapshot()),
+    agent:
+      pastAgentWords(s.life.snapshot().agentPids, livenessOf(status)) ?? describeAgent(s.life.snapshot()),
     agentPids: s.life.snapshot().agentPids,
     records: s.life.records,
     verdicts: verdictSummary(s.view.verdictCounts),

@@ -169,3 +169,27 @@ export class ScenarioRunner {
     });
   }
 }
+
+/**
+ * The scenario's status in words, naming the scenario and its step: `“Title” · step 2 of 4:
+ * running…`. It says finished only once the last step played out, never while a step runs.
+ */
+export function describeProgress(p: ScenarioProgress): string {
+  const at = `“${p.title}” · step ${p.step + 1} of ${p.steps}`;
+  switch (p.phase) {
+    case "acting":
+      return `${at}: running…`;
+    case "waiting":
+      return `${at}: waiting for ${p.waitingFor ?? "the step's condition"}…`;
+    case "shown":
+      return p.step < p.steps - 1
+        ? `${at}: done; ${p.stepDelayMs === null ? "Next step goes on" : "the next step follows"}`
+        : `${at}: done`;
+    case "finished":
+      return `“${p.title}” finished: all ${p.steps} steps played`;
+    case "stopped":
+      return `“${p.title}” stopped at step ${p.step + 1} of ${p.steps}`;
+    case "failed":
+      return `“${p.title}” failed at step ${p.step + 1} of ${p.steps}: ${p.error ?? "unknown error"}`;
+  }
+}

@@ -25,6 +25,13 @@ describe("ClientSubmissionTracker", () => {
     expect(store.saved?.submissions.map((s) => s.key)).toEqual([a.key, b.key]);
   });
 
+  it("numbers submissions from 1, as people count", async () => {
+    const tracker = new ClientSubmissionTracker();
+    const a = await tracker.submit([{ type: "text", text: "a" }]);
+    const b = await tracker.submit([{ type: "text", text: "b" }]);
+    expect([a.index, b.index]).toEqual([1, 2]);
+  });
+
   it("keeps the key across attempts, settles on an answer and fails on a final error", async () => {
     const tracker = new ClientSubmissionTracker();
     const s = await tracker.submit([{ type: "text", text: "x" }]);

@@ -37,7 +37,7 @@ export type SubmissionStatus = "pending" | "answered" | "failed" | "stale";
 
 /** One user submission: the input, its key and every attempt to deliver it. */
 export interface Submission {
-  /** Position in the tracker, 0, 1, ... */
+  /** Position in the tracker, 1, 2, ... (as people count; a pending file from before may hold a 0). */
   readonly index: number;
   /** The idempotency key, or null for an unkeyed (unsafe) client. */
   readonly key: string | null;
@@ -149,7 +149,7 @@ export class ClientSubmissionTracker {
    */
   async submit(prompt: readonly unknown[], key?: string): Promise<Submission> {
     const submission: Submission = {
-      index: this.snapshot.submissions.reduce((max, s) => Math.max(max, s.index + 1), 0),
+      index: this.snapshot.submissions.reduce((max, s) => Math.max(max, s.index + 1), 1),
       key: key ?? (this.keyed ? this.newKey() : null),
       prompt,
       submittedAt: this.now(),

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import {
+  CONFORMANCE_WIRE_VERSION,
+  type ConformanceRunStatus,
+} from "../../shared/conformance/conformance-run.js";
+import { RUN_STARTED, settledRunNotice } from "./run-notice.js";
+
+const started = { tone: "info" as const, text: `Conformance run on demo agent (correct): ${RUN_STARTED}` };
+const summary = {
+  passed: 9,
+  failed: 1,
+  skipped: 1,
+  notRun: 0,
+  requiredFailed: 1,
+  ok: false,
+  exitStatus: 1 as const,
+};
+const run = (
+  state: ConformanceRunStatus["state"],
+  extra: Partial<ConformanceRunStatus> = {},
+): ConformanceRunStatus => ({
+  v: CONFORMANCE_WIRE_VERSION,
+  state,
+  cases: [],
+  ...extra,
+});
+
+describe("the notice of a conformance run started here", () => {
+  it("keeps saying started while the run runs", () => {
+    expect(settledRunNotice(started, run("running"))).toBeUndefined();
+    expect(settledRunNotice(started, run("cancelling"))).toBeUndefined();
+    expect(settledRunNotice(started, run("idle"))).toBeUndefined();
+  });
+
+  it("says how the run ended once it has, never 'the cases tick below'", () => {
+    expect(settledRunNotice(started, run("done", { summary }))).toEqual({
+      tone: "info",
+      text: "Conformance run on demo agent (correct): finished: 9 passed, 1 failed, 1 skipped",
+    });
+    expect(settledRunNotice(started, run("cancelled", { summary: { ...summary, notRun: 3 } }))?.text).toBe(
+      "Conformance run on demo agent (correct): cancelled: 9 passed, 1 failed, 1 skipped, 3 not run",
+    );
+    expect(settledRunNotice(started, run("error", { error: "the agent exited" }))).toEqual({
+      tone: "error",
+      text: "Conformance run on demo agent (correct): broke off: the agent exited",
+    });
+  });
+
+  it("leaves any other notice alone", () => {
+    expect(settledRunNotice(undefined, run("done", { summary }))).toBeUndefined();
+    expect(
+      settledRunNotice({ tone: "info", text: "Open case: shown in the timeline" }, run("done", { summary })),
+    ).toBeUndefined();
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * The toolbar notice of a conformance run started from this window: "started; the cases tick
+ * below" while it runs, then what became of it once the hub's board says it ended. Pure.
+ */
+import { type ConformanceRunStatus, isActive } from "../../shared/conformance/conformance-run.js";
+import type { Notice } from "../store/view-slice.js";
+
+/** What the notice says right after the hub accepted the start. */
+export const RUN_STARTED = "started; the cases tick below";
+
+/**
+ * The notice to show instead of `notice` now that `run` has ended, or undefined to keep it: only a
+ * notice that still says the run started is replaced, so a later notice is never overwritten.
+ */
+export function settledRunNotice(notice: Notice | undefined, run: ConformanceRunStatus): Notice | undefined {
+  if (!notice?.text.endsWith(`: ${RUN_STARTED}`) || isActive(run.state) || run.state === "idle")
+    return undefined;
+  const label = notice.text.slice(0, -`: ${RUN_STARTED}`.length);
+  const s = run.summary;
+  const counts = s
+    ? `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${s.notRun > 0 ? `, ${s.notRun} not run` : ""}`
+    : "";
+  switch (run.state) {
+    case "done":
+      return { tone: "info", text: `${label}: finished: ${counts}` };
+    case "cancelled":
+      return { tone: "info", text: `${label}: cancelled${counts ? `: ${counts}` : ""}` };
+    case "error":
+      return { tone: "error", text: `${label}: broke off: ${run.error ?? "unknown error"}` };
+  }
+  return undefined;
+}
