@@ -86,8 +86,9 @@ export const FILTER_FIELDS: readonly FieldDefinition[] = [
     name: "origin",
     aliases: [],
     match: "exact",
-    values: ["client", "tap", "inspector"],
-    description: "who sent it: client, tap (replayed by the tap) or inspector (an inspector retry)",
+    values: ["peer", "tap", "inspector"],
+    description:
+      "who wrote it: peer (the Client or Agent), tap (e.g. a replayed initialize) or inspector (its retry)",
   },
 ];
 
