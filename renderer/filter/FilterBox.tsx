@@ -140,12 +140,13 @@ export function FilterBox({
         />
       </label>
       {shown ? (
-        <ul className="filter-box__suggestions" id={listId} role="listbox" aria-label="Suggestions">
+        <div className="filter-box__suggestions" id={listId} role="listbox" aria-label="Suggestions">
           {suggestions.items.map((s, i) => (
-            <li
+            <div
               key={s.insert}
               id={`${listId}-${i}`}
               role="option"
+              tabIndex={-1}
               aria-selected={i === active}
               className="filter-box__option"
               // mousedown, not click: the input keeps its focus and caret
@@ -155,9 +156,9 @@ export function FilterBox({
               }}
             >
               <code>{s.label}</code> <span className="filter-box__detail">{s.detail}</span>
-            </li>
+            </div>
           ))}
-        </ul>
+        </div>
       ) : null}
       {problems.length > 0 ? (
         <ul className="filter-box__problems" id={problemsId} aria-label="Filter problems">
