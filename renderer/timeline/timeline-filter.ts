@@ -5,7 +5,7 @@
  */
 import type { MalformedRow, RequestRow, Submission } from "../../shared/analyzer/timeline-model.js";
 import { withFieldValue } from "../../shared/filter/edit-filter.js";
-import type { FilterField } from "../../shared/filter/filter-fields.js";
+import { FILTER_FIELDS, type FilterField } from "../../shared/filter/filter-fields.js";
 import { type CompiledFilter, compileFilter } from "../../shared/filter/match-filter.js";
 import { EMPTY_QUERY, type FilterQuery, isActive, parseFilter } from "../../shared/filter/parse-filter.js";
 
@@ -21,9 +21,9 @@ export type FilterPatch = { readonly text?: string } & Partial<Record<FilterFiel
 /** The filter after a patch (the shortcuts edit the query text, so the search box shows what they did). */
 export function patchFilter(f: TimelineFilter, patch: FilterPatch): TimelineFilter {
   let text = patch.text ?? f.text;
-  for (const [field, value] of Object.entries(patch)) {
-    if (field === "text" || value === undefined) continue;
-    text = withFieldValue(text, field as FilterField, value);
+  for (const def of FILTER_FIELDS) {
+    const value = patch[def.name];
+    if (typeof value === "string") text = withFieldValue(text, def.name, value);
   }
   return text === f.text ? f : parseFilter(text);
 }
