@@ -36,7 +36,7 @@ async function open(page: Page) {
 }
 
 const timelineSearch = (page: Page) =>
-  page.getByRole("search", { name: "Timeline filters" }).getByRole("combobox", { name: "Search" });
+  page.getByRole("search", { name: "Timeline filters" }).getByRole("searchbox", { name: "Search" });
 const tab = (page: Page, name: string) => page.getByRole("tab", { name }).click();
 
 /** 200 keyed submissions, one prompt and one answer each, the 150th retried once. */
@@ -75,7 +75,7 @@ test("one query narrows the Timeline, Records and Sequence alike; negation and u
   // Records: the same query (one filter), the frames of exactly those 4 submissions: 4 × 4 frames.
   await tab(page, "Records");
   const records = page.getByRole("search", { name: "Records filter" });
-  await expect(records.getByRole("combobox", { name: "Search" })).toHaveValue(
+  await expect(records.getByRole("searchbox", { name: "Search" })).toHaveValue(
     "method:session/prompt -verdict:single",
   );
   await expect(page.getByRole("status", { name: "Records shown" })).toHaveText("16 of 30 records match");
@@ -88,7 +88,7 @@ test("one query narrows the Timeline, Records and Sequence alike; negation and u
   // Sequence: the 16 arrows match; "Only matching rows" draws just them.
   await tab(page, "Sequence");
   const seq = page.getByRole("region", { name: "Sequence diagram" });
-  await expect(seq.getByRole("combobox", { name: "Search" })).toHaveValue(
+  await expect(seq.getByRole("searchbox", { name: "Search" })).toHaveValue(
     "method:session/prompt -verdict:single",
   );
   await expect(seq.getByRole("status", { name: "Sequence matches" })).toHaveText(/^16 of \d+ rows match$/);
@@ -103,7 +103,7 @@ test("one query narrows the Timeline, Records and Sequence alike; negation and u
   await page.screenshot({ path: testInfo.outputPath("sequence-only-matches.png") });
 
   // Negation the other way round, typed in the Sequence's box: only the hostile one is left everywhere.
-  await seq.getByRole("combobox", { name: "Search" }).fill("method:session/prompt verdict:single");
+  await seq.getByRole("searchbox", { name: "Search" }).fill("method:session/prompt verdict:single");
   await expect(seq.getByRole("status", { name: "Sequence matches" })).toHaveText(
     /^only the 2 matching rows of \d+$/,
   );
@@ -216,7 +216,7 @@ test("Sequence jumps to a submission, scrolled into view and selected, also in t
   await tab(page, "Sequence");
 
   // The filter narrows the picker, and Next match steps through the matches.
-  await seq.getByRole("combobox", { name: "Search" }).fill("key:0199");
+  await seq.getByRole("searchbox", { name: "Search" }).fill("key:0199");
   await expect(seq.getByLabel("Jump to submission").locator("option")).toHaveCount(2);
   await expect(seq.getByRole("status", { name: "Sequence matches" })).toHaveText(/^2 of \d+ rows match$/);
   await seq.getByRole("button", { name: "Next match" }).click();

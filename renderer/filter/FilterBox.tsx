@@ -103,7 +103,10 @@ export function FilterBox({
     }
   };
 
-  const problems = filter.problems;
+  // While suggestions complete the term at the caret, that term's problem (an unfinished value) waits.
+  const problems = shown
+    ? filter.problems.filter((p) => !(p.start <= suggestions.from && p.end >= suggestions.to))
+    : filter.problems;
   return (
     <div className="filter-box">
       <label className="filter-box__label">
@@ -116,10 +119,8 @@ export function FilterBox({
           placeholder={placeholder}
           spellCheck={false}
           autoComplete="off"
-          role="combobox"
           aria-autocomplete="list"
-          aria-expanded={shown}
-          aria-controls={listId}
+          aria-controls={shown ? listId : undefined}
           aria-activedescendant={shown && active >= 0 ? `${listId}-${active}` : undefined}
           aria-invalid={problems.length > 0}
           aria-describedby={problems.length > 0 ? problemsId : undefined}
@@ -155,7 +156,8 @@ export function FilterBox({
                 accept(i);
               }}
             >
-              <code>{s.label}</code> <span className="filter-box__detail">{s.detail}</span>
+              <code>{s.label}</code>
+              {s.detail ? <span className="filter-box__detail"> {s.detail}</span> : null}
             </div>
           ))}
         </div>

@@ -88,57 +88,61 @@ export function FilterBar() {
     direction === "client" ? "client->agent" : direction === "agent" ? "agent->client" : direction;
   return (
     <search className="filters" aria-label="Timeline filters">
-      <FilterBox />
-      <MethodSelect />
-      <label>
-        Session{" "}
-        <input
-          size={10}
-          value={singleValue(filter, "session")}
-          onChange={(e) => setFilter({ session: e.currentTarget.value })}
-        />
-      </label>
-      <label>
-        Key{" "}
-        <input
-          size={10}
-          value={singleValue(filter, "key")}
-          onChange={(e) => setFilter({ key: e.currentTarget.value })}
-        />
-      </label>
-      <label>
-        Outcome{" "}
-        <select
-          value={OUTCOMES.includes(outcome) ? outcome : ""}
-          onChange={(e) => setFilter({ outcome: e.currentTarget.value })}
+      <div className="filters__row">
+        <FilterBox />
+        <button
+          type="button"
+          disabled={!isFiltering(filter) && filter.text === ""}
+          onClick={() => setFilter(NO_FILTER)}
         >
-          <option value="">any</option>
-          {OUTCOMES.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Direction{" "}
-        <select
-          value={dirValue === "client->agent" || dirValue === "agent->client" ? dirValue : ""}
-          onChange={(e) => setFilter({ direction: e.currentTarget.value })}
-        >
-          <option value="">any</option>
-          <option value="client->agent">client → agent</option>
-          <option value="agent->client">agent → client</option>
-        </select>
-      </label>
+          Clear filters
+        </button>
+      </div>
+      <div className="filters__row filters__shortcuts">
+        <MethodSelect />
+        <label>
+          Session{" "}
+          <input
+            size={8}
+            value={singleValue(filter, "session")}
+            onChange={(e) => setFilter({ session: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Key{" "}
+          <input
+            size={8}
+            value={singleValue(filter, "key")}
+            onChange={(e) => setFilter({ key: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Outcome{" "}
+          <select
+            value={OUTCOMES.includes(outcome) ? outcome : ""}
+            onChange={(e) => setFilter({ outcome: e.currentTarget.value })}
+          >
+            <option value="">any</option>
+            {OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Direction{" "}
+          <select
+            value={dirValue === "client->agent" || dirValue === "agent->client" ? dirValue : ""}
+            onChange={(e) => setFilter({ direction: e.currentTarget.value })}
+          >
+            <option value="">any</option>
+            <option value="client->agent">client → agent</option>
+            <option value="agent->client">agent → client</option>
+          </select>
+        </label>
+      </div>
       <VerdictCounts />
-      <button
-        type="button"
-        disabled={!isFiltering(filter) && filter.text === ""}
-        onClick={() => setFilter(NO_FILTER)}
-      >
-        Clear filters
-      </button>
     </search>
   );
 }

@@ -3,7 +3,7 @@
  * box share one source of truth: the text. Also the search box's suggestions of field names and
  * known values for the term at the caret. Pure.
  */
-import { FILTER_FIELDS, type FilterField, fieldDefinition, fieldNamed } from "./filter-fields.js";
+import { FILTER_FIELDS, type FilterField, fieldNamed } from "./filter-fields.js";
 import { type FilterQuery, parseFilter } from "./parse-filter.js";
 
 /** A value as it is written in a query: quoted when it holds white space, a quote or nothing. */
@@ -112,7 +112,7 @@ export function suggest(text: string, caret: number, known: KnownValues = {}): S
     .map((v) => ({
       insert: `${neg}${formatTerm(def.name, v)}`,
       label: `${neg}${def.name}:${v}`,
-      detail: fieldDefinition(def.name).description,
+      detail: "",
     }));
   return { from, to, items };
 }

@@ -39,6 +39,13 @@ const SPACE = /\s/u;
 
 const FIELD_LIST = FILTER_FIELDS.map((f) => f.name).join(", ");
 
+/** The first few values of a list, and how many more there are. */
+function listSome(values: readonly string[], field: string): string {
+  const MAX = 6;
+  if (values.length <= MAX) return values.join(", ");
+  return `${values.slice(0, MAX).join(", ")} and ${values.length - MAX} more (type ${field}: for all of them)`;
+}
+
 /** Reads a quoted run starting at `i` (on the opening quote); returns the text and the index after it. */
 function readQuoted(s: string, i: number): { text: string; next: number; closed: boolean } {
   let out = "";
@@ -140,7 +147,7 @@ export function parseFilter(text: string): FilterQuery {
         problems.push({
           start,
           end,
-          message: `no ${def.name} “${v.text}”, so no row matches it; ${def.name}s: ${def.values.join(", ")}`,
+          message: `no ${def.name} “${v.text}”, so no row matches it; ${def.name}s: ${listSome(def.values, def.name)}`,
         });
       }
       if (def.name === "connection" && !/^#?\d+$/.test(v.text)) {
