@@ -193,7 +193,7 @@ export function SequenceView({
   };
   const stepMatch = (dir: 1 | -1) => {
     if (matchRows.length === 0) return;
-    const here = dir === 1 ? lastSelectedIndex(1) : lastSelectedIndex(-1);
+    const here = lastSelectedIndex(dir);
     const next =
       dir === 1
         ? (matchRows.find((i) => i > here) ?? (matchRows[0] as number))
@@ -268,7 +268,38 @@ export function SequenceView({
 
   return (
     <section className="seq" aria-label="Sequence diagram">
-      {filterBar}
+      {filterBar || filtering ? (
+        <div className="seq__filter">
+          {filterBar}
+          {filtering ? (
+            <span className="seq__matches" role="status" aria-label="Sequence matches">
+              {showOnly
+                ? `only the ${matchRows.length} matching rows of ${fullLayout.rows.length}`
+                : `${matchRows.length} of ${fullLayout.rows.length} rows match`}
+            </span>
+          ) : null}
+          {filtering && onOnlyMatchesChange ? (
+            <label>
+              <input
+                type="checkbox"
+                checked={onlyMatches}
+                onChange={(e) => onOnlyMatchesChange(e.currentTarget.checked)}
+              />{" "}
+              Only matching rows
+            </label>
+          ) : null}
+          {filtering ? (
+            <>
+              <button type="button" onClick={() => stepMatch(-1)} disabled={matchRows.length === 0}>
+                Previous match
+              </button>
+              <button type="button" onClick={() => stepMatch(1)} disabled={matchRows.length === 0}>
+                Next match
+              </button>
+            </>
+          ) : null}
+        </div>
+      ) : null}
       <header className="seq__header">
         <h2 className="seq__title">Sequence</h2>
         <span className="seq__range">
@@ -276,33 +307,6 @@ export function SequenceView({
             ? "no rows"
             : `rows ${firstOnScreen + 1}–${lastOnScreen + 1} of ${rowCount} · ${layout.frames} frames`}
         </span>
-        {filtering ? (
-          <span className="seq__matches" role="status" aria-label="Sequence matches">
-            {showOnly
-              ? `only the ${matchRows.length} matching rows of ${fullLayout.rows.length}`
-              : `${matchRows.length} of ${fullLayout.rows.length} rows match`}
-          </span>
-        ) : null}
-        {filtering && onOnlyMatchesChange ? (
-          <label>
-            <input
-              type="checkbox"
-              checked={onlyMatches}
-              onChange={(e) => onOnlyMatchesChange(e.currentTarget.checked)}
-            />{" "}
-            Only matching rows
-          </label>
-        ) : null}
-        {filtering ? (
-          <>
-            <button type="button" onClick={() => stepMatch(-1)} disabled={matchRows.length === 0}>
-              Previous match
-            </button>
-            <button type="button" onClick={() => stepMatch(1)} disabled={matchRows.length === 0}>
-              Next match
-            </button>
-          </>
-        ) : null}
         <label>
           Jump to submission{" "}
           <select
