@@ -310,6 +310,7 @@ export function SequenceView({
         <label>
           Jump to submission{" "}
           <select
+            className="seq__picker"
             value=""
             onChange={(e) => jump(e.currentTarget.value)}
             disabled={pickable.list.length === 0}
