@@ -184,6 +184,7 @@ test("the shortcuts and suggestions edit the one query text; another trace clear
 test("Sequence jumps to a submission, scrolled into view and selected, also in the Timeline", async ({
   page,
 }, testInfo) => {
+  test.setTimeout(60_000);
   const problems = guardConsole(page);
   await page.goto(hub.url);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
@@ -216,7 +217,13 @@ test("Sequence jumps to a submission, scrolled into view and selected, also in t
   await tab(page, "Sequence");
 
   // The filter narrows the picker, and Next match steps through the matches.
-  await seq.getByRole("searchbox", { name: "Search" }).fill("key:0199");
+  const seqSearch = seq.getByRole("searchbox", { name: "Search" });
+  await seqSearch.fill("key:0199");
+  // the suggestion (key:key-0199) drops over the row below; Escape closes it and keeps the text
+  await expect(seq.getByRole("listbox", { name: "Suggestions" })).toContainText("key:key-0199");
+  await seqSearch.press("Escape");
+  await expect(seq.getByRole("listbox", { name: "Suggestions" })).toHaveCount(0);
+  await expect(seqSearch).toHaveValue("key:0199");
   await expect(seq.getByLabel("Jump to submission").locator("option")).toHaveCount(2);
   await expect(seq.getByRole("status", { name: "Sequence matches" })).toHaveText(/^2 of \d+ rows match$/);
   await seq.getByRole("button", { name: "Next match" }).click();
