@@ -6,7 +6,10 @@ import { Badge } from "../components/Badge.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { VirtualTable, virtualColumnHelper } from "../components/VirtualTable.js";
 import { describeRecord } from "../details/describe-record.js";
+import { FilterBox } from "../filter/FilterBox.js";
+import { matchRecords, recordPasses } from "../filter/record-filter.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
+import { compiledFilter, isFiltering, NO_FILTER, type TimelineFilter } from "../timeline/timeline-filter.js";
 import { Clock } from "../traces/imported-trace.js";
 
 /** A row: a record, or an entry kept flagged because it is not a valid record. */
@@ -70,15 +73,27 @@ const RECORD_COLUMNS = col.columns([
   }),
 ]);
 
+/** Whether a flagged entry passes: it has no field values; free text looks in what is wrong with it. */
+function filterPassesFlagged(filter: TimelineFilter, e: InvalidRecord): boolean {
+  const text = flaggedText(e).toLowerCase();
+  return compiledFilter(filter).test(
+    () => [],
+    () => text,
+  );
+}
+
 /** Flagged entries are keyed by their place among the flagged ones (`bad0`, ...): their seq may be missing or repeated. */
 const flaggedKeys = new WeakMap<InvalidRecord, string>();
 const getKey = (r: RecordRow) => (r instanceof InvalidRecord ? (flaggedKeys.get(r) ?? "bad") : `rec${r.seq}`);
 
-/** The records list of the shown trace. */
+/** The records list of the shown trace, narrowed by the shared filter (the Timeline's and Sequence's too). */
 export function RecordsView() {
   const { catalog } = useInspectorContext();
   const traceId = useInspector((s) => s.traceId);
   const count = useInspector((s) => s.view.records);
+  const view = useInspector((s) => s.view);
+  const filter = useInspector((s) => s.filter);
+  const setFilter = useInspector((s) => s.setFilter);
   const selectedKey = useInspector((s) => s.selected?.key);
   const select = useInspector((s) => s.select);
   const largeText = useInspector((s) => s.largeText);
@@ -86,31 +101,63 @@ export function RecordsView() {
   const session = traceId === undefined ? undefined : catalog.get(traceId);
   // Flagged entries first, so a few bad ones among a million records are on screen; the arrays grow in place.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the counts are the change signal for the in-place arrays
-  const rows = useMemo<readonly RecordRow[]>(() => {
+  const all = useMemo<readonly RecordRow[]>(() => {
     const records = session?.records ?? [];
     const flagged = session?.flagged ?? [];
     if (flagged.length === 0) return records;
     for (const [i, e] of flagged.entries()) flaggedKeys.set(e, `bad${i}`);
     return [...flagged, ...records];
   }, [session, count, flaggedCount]);
+  const filtering = isFiltering(filter);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: count is the change signal for the in-place array
+  const rows = useMemo<readonly RecordRow[]>(() => {
+    if (!filtering) return all;
+    const m = matchRecords(session?.records ?? [], view, filter);
+    // A flagged entry is no record: it has no fields, and free text looks in what is wrong with it.
+    return all.filter((r) =>
+      r instanceof InvalidRecord ? filterPassesFlagged(filter, r) : recordPasses(m, r.seq),
+    );
+  }, [all, filtering, filter, view, session, count]);
+  const total = count + flaggedCount;
   const onSelect = useCallback((r: RecordRow) => select({ key: getKey(r), seq: r.seq ?? 0 }), [select]);
   return (
-    <VirtualTable
-      label="Trace records"
-      rows={rows}
-      count={count + flaggedCount}
-      getKey={getKey}
-      columns={RECORD_COLUMNS}
-      selectedKey={selectedKey}
-      onSelect={onSelect}
-      rowHeight={largeText ? 36 : 28}
-      empty={
-        <EmptyState title="No records yet">
-          <p>
-            Every frame of the shown trace, notifications included, plus connection, agent and fault events.
-          </p>
-        </EmptyState>
-      }
-    />
+    <>
+      <search className="view-filter" aria-label="Records filter">
+        <FilterBox placeholder="text in records, or method:session/prompt -verdict:single" />
+        <span className="view-filter__count" role="status" aria-label="Records shown">
+          {filtering ? `${rows.length} of ${total} records match` : `${total} records`}
+        </span>
+        <button type="button" disabled={filter.text === ""} onClick={() => setFilter(NO_FILTER)}>
+          Clear filters
+        </button>
+      </search>
+      <VirtualTable
+        label="Trace records"
+        rows={rows}
+        count={filtering ? rows.length : total}
+        getKey={getKey}
+        columns={RECORD_COLUMNS}
+        selectedKey={selectedKey}
+        onSelect={onSelect}
+        rowHeight={largeText ? 36 : 28}
+        empty={
+          filtering && total > 0 ? (
+            <EmptyState title="No record matches the filter">
+              <p>
+                Every record of this trace is hidden by the filter above. Press Clear filters to see all{" "}
+                {total}.
+              </p>
+            </EmptyState>
+          ) : (
+            <EmptyState title="No records yet">
+              <p>
+                Every frame of the shown trace, notifications included, plus connection, agent and fault
+                events.
+              </p>
+            </EmptyState>
+          )
+        }
+      />
+    </>
   );
 }

@@ -2,7 +2,7 @@
 import { useCallback, useMemo } from "react";
 import { EmptyState } from "../components/EmptyState.js";
 import { ConformanceView } from "../conformance/ConformanceView.js";
-import { SequenceView } from "../sequence/SequenceView.js";
+import { FilteredSequence } from "../sequence/FilteredSequence.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { FilterBar } from "../timeline/FilterBar.js";
 import { TimelineTable } from "../timeline/TimelineTable.js";
@@ -32,7 +32,7 @@ function SequenceTab() {
     );
   }
   return (
-    <SequenceView
+    <FilteredSequence
       model={session.timelineModel()}
       records={records}
       selectedSeq={selectedSeq}

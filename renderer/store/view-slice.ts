@@ -1,6 +1,11 @@
-/** The zustand slice for what the user is looking at: tab, selection, expanded rows, filters, theme, notices. */
+/** The zustand slice for what the user is looking at: tab, selection, expanded rows, the filter, theme, notices. */
 import type { StateCreator } from "zustand";
-import { NO_FILTER, type TimelineFilter } from "../timeline/timeline-filter.js";
+import {
+  type FilterPatch,
+  NO_FILTER,
+  patchFilter,
+  type TimelineFilter,
+} from "../timeline/timeline-filter.js";
 
 /** The main view's tabs. */
 export type ViewTab = "timeline" | "records" | "sequence" | "conformance";
@@ -25,7 +30,13 @@ export interface ViewSlice {
   readonly selected: Selection | undefined;
   /** Keys of expanded timeline rows. */
   readonly expanded: ReadonlySet<string>;
+  /**
+   * The one filter of the Timeline, Records and Sequence views: the parsed query of their search
+   * box. Showing another trace clears it (renderer/store/show-trace.ts).
+   */
   readonly filter: TimelineFilter;
+  /** Sequence: draw only the rows the filter matches (off: draw all, matches marked). */
+  readonly sequenceOnlyMatches: boolean;
   readonly theme: ThemeName;
   readonly largeText: boolean;
   /** Export the full trace instead of the redacted one (off by default). */
@@ -34,7 +45,9 @@ export interface ViewSlice {
   setTab(tab: ViewTab): void;
   select(selection: Selection | undefined): void;
   setExpanded(key: string, open: boolean): void;
-  setFilter(patch: Partial<TimelineFilter>): void;
+  /** `{ text }` replaces the whole query; a field (`{ verdict: "single" }`) sets that field's term in it. */
+  setFilter(patch: FilterPatch): void;
+  setSequenceOnlyMatches(on: boolean): void;
   setTheme(theme: ThemeName): void;
   setLargeText(large: boolean): void;
   setExportFull(full: boolean): void;
@@ -49,6 +62,7 @@ export const viewSlice =
     selected: undefined,
     expanded: new Set(),
     filter: NO_FILTER,
+    sequenceOnlyMatches: false,
     theme: initial.theme,
     largeText: initial.largeText,
     exportFull: false,
@@ -63,7 +77,8 @@ export const viewSlice =
         else expanded.delete(key);
         return { expanded };
       }),
-    setFilter: (patch) => set((s) => ({ filter: { ...s.filter, ...patch } })),
+    setFilter: (patch) => set((s) => ({ filter: patchFilter(s.filter, patch) })),
+    setSequenceOnlyMatches: (sequenceOnlyMatches) => set({ sequenceOnlyMatches }),
     setTheme: (theme) => set({ theme }),
     setLargeText: (largeText) => set({ largeText }),
     setExportFull: (exportFull) => set({ exportFull }),

@@ -1,25 +1,23 @@
-/** The timeline's filters and the count of rows per verdict (a count is a one-click verdict filter). */
+/**
+ * The timeline's filter bar: the shared search box, plus shortcuts (method, session, key, outcome,
+ * direction, verdict, and the count of rows per verdict) that edit the same query text, so the
+ * text is the one source of truth for the Timeline, Records and Sequence.
+ */
 import { useMemo } from "react";
-import type { OutcomeKind } from "../../shared/analyzer/timeline-model.js";
-import { VERDICTS, type VerdictName } from "../../shared/analyzer/verdicts.js";
-import type { Direction } from "../../shared/trace/record.js";
+import { VERDICTS } from "../../shared/analyzer/verdicts.js";
+import { singleValue } from "../../shared/filter/edit-filter.js";
+import { fieldDefinition } from "../../shared/filter/filter-fields.js";
+import { FilterBox } from "../filter/FilterBox.js";
 import { useInspector } from "../store/inspector-store.js";
 import { isFiltering, NO_FILTER } from "./timeline-filter.js";
 
-const OUTCOMES: readonly OutcomeKind[] = [
-  "pending",
-  "inserted",
-  "answered",
-  "error",
-  "cancelled",
-  "lost",
-  "dropped",
-];
+const OUTCOMES = fieldDefinition("outcome").values ?? [];
 
 function MethodSelect() {
   const requests = useInspector((s) => s.view.requests);
-  const value = useInspector((s) => s.filter.method);
+  const filter = useInspector((s) => s.filter);
   const setFilter = useInspector((s) => s.setFilter);
+  const value = singleValue(filter, "method");
   const methods = useMemo(() => {
     const set = new Set<string>(["session/prompt"]);
     for (const r of requests) if (r.method) set.add(r.method);
@@ -30,6 +28,7 @@ function MethodSelect() {
       Method{" "}
       <select value={value} onChange={(e) => setFilter({ method: e.currentTarget.value })}>
         <option value="">any</option>
+        {value !== "" && !methods.includes(value) ? <option value={value}>{value}</option> : null}
         {methods.map((m) => (
           <option key={m} value={m}>
             {m}
@@ -42,17 +41,16 @@ function MethodSelect() {
 
 function VerdictCounts() {
   const counts = useInspector((s) => s.view.verdictCounts);
-  const verdict = useInspector((s) => s.filter.verdict);
+  const filter = useInspector((s) => s.filter);
   const setFilter = useInspector((s) => s.setFilter);
+  const verdict = singleValue(filter, "verdict");
+  const known = VERDICTS.some((v) => v.name === verdict);
   return (
     <fieldset className="filters__group">
       <legend className="visually-hidden">Rows per verdict</legend>
       <label>
         Verdict{" "}
-        <select
-          value={verdict}
-          onChange={(e) => setFilter({ verdict: e.currentTarget.value as VerdictName | "" })}
-        >
+        <select value={known ? verdict : ""} onChange={(e) => setFilter({ verdict: e.currentTarget.value })}>
           <option value="">any</option>
           {VERDICTS.map((v) => (
             <option key={v.name} value={v.name}>
@@ -84,58 +82,67 @@ function VerdictCounts() {
 export function FilterBar() {
   const filter = useInspector((s) => s.filter);
   const setFilter = useInspector((s) => s.setFilter);
+  const outcome = singleValue(filter, "outcome");
+  const direction = singleValue(filter, "direction");
+  const dirValue =
+    direction === "client" ? "client->agent" : direction === "agent" ? "agent->client" : direction;
   return (
     <search className="filters" aria-label="Timeline filters">
-      <label>
-        Search{" "}
-        <input
-          type="search"
-          value={filter.text}
-          placeholder="text in rows and frames"
-          onChange={(e) => setFilter({ text: e.currentTarget.value })}
-        />
-      </label>
-      <MethodSelect />
-      <label>
-        Session{" "}
-        <input
-          size={10}
-          value={filter.session}
-          onChange={(e) => setFilter({ session: e.currentTarget.value })}
-        />
-      </label>
-      <label>
-        Key <input size={10} value={filter.key} onChange={(e) => setFilter({ key: e.currentTarget.value })} />
-      </label>
-      <label>
-        Outcome{" "}
-        <select
-          value={filter.outcome}
-          onChange={(e) => setFilter({ outcome: e.currentTarget.value as OutcomeKind | "" })}
+      <div className="filters__row">
+        <FilterBox />
+        <button
+          type="button"
+          disabled={!isFiltering(filter) && filter.text === ""}
+          onClick={() => setFilter(NO_FILTER)}
         >
-          <option value="">any</option>
-          {OUTCOMES.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Direction{" "}
-        <select
-          value={filter.direction}
-          onChange={(e) => setFilter({ direction: e.currentTarget.value as Direction | "" })}
-        >
-          <option value="">any</option>
-          <option value="client->agent">client → agent</option>
-          <option value="agent->client">agent → client</option>
-        </select>
-      </label>
+          Clear filters
+        </button>
+      </div>
+      <div className="filters__row filters__shortcuts">
+        <MethodSelect />
+        <label>
+          Session{" "}
+          <input
+            size={8}
+            value={singleValue(filter, "session")}
+            onChange={(e) => setFilter({ session: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Key{" "}
+          <input
+            size={8}
+            value={singleValue(filter, "key")}
+            onChange={(e) => setFilter({ key: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Outcome{" "}
+          <select
+            value={OUTCOMES.includes(outcome) ? outcome : ""}
+            onChange={(e) => setFilter({ outcome: e.currentTarget.value })}
+          >
+            <option value="">any</option>
+            {OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Direction{" "}
+          <select
+            value={dirValue === "client->agent" || dirValue === "agent->client" ? dirValue : ""}
+            onChange={(e) => setFilter({ direction: e.currentTarget.value })}
+          >
+            <option value="">any</option>
+            <option value="client->agent">client → agent</option>
+            <option value="agent->client">agent → client</option>
+          </select>
+        </label>
+      </div>
       <VerdictCounts />
-      <button type="button" disabled={!isFiltering(filter)} onClick={() => setFilter(NO_FILTER)}>
-        Clear filters
-      </button>
     </search>
   );
 }

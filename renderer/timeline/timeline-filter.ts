@@ -1,45 +1,53 @@
 /**
- * The timeline's filters: method, session, key, verdict, outcome, direction and free text. A row
- * passes when every filter set matches; free text searches the row's fields and its frames' bytes.
+ * The shared filter (shared/filter/) applied to the timeline's top-level rows. A row passes when
+ * the query holds for it: its fields (method, session, key, outcome, verdict, direction,
+ * connection, id, origin) and, for free text, its words and its frames' bytes.
  */
-import type {
-  MalformedRow,
-  OutcomeKind,
-  RequestRow,
-  Submission,
-} from "../../shared/analyzer/timeline-model.js";
-import type { VerdictName } from "../../shared/analyzer/verdicts.js";
-import type { Direction } from "../../shared/trace/record.js";
+import type { MalformedRow, RequestRow, Submission } from "../../shared/analyzer/timeline-model.js";
+import { withFieldValue } from "../../shared/filter/edit-filter.js";
+import { FILTER_FIELDS, type FilterField } from "../../shared/filter/filter-fields.js";
+import { type CompiledFilter, compileFilter } from "../../shared/filter/match-filter.js";
+import { EMPTY_QUERY, type FilterQuery, isActive, parseFilter } from "../../shared/filter/parse-filter.js";
 
-/** What the filter bar holds; empty strings mean "any". */
-export interface TimelineFilter {
-  /** Exact JSON-RPC method (`session/prompt` for submissions). */
-  readonly method: string;
-  /** Part of the sessionId. */
-  readonly session: string;
-  /** Part of the idempotency key. */
-  readonly key: string;
-  readonly verdict: VerdictName | "";
-  readonly outcome: OutcomeKind | "";
-  readonly direction: Direction | "";
-  /** Free text, case-insensitive. */
-  readonly text: string;
-}
+/** The filter every view applies: the parsed query of the search box (its `text` is the source of truth). */
+export type TimelineFilter = FilterQuery;
 
 /** No filter at all. */
-export const NO_FILTER: TimelineFilter = {
-  method: "",
-  session: "",
-  key: "",
-  verdict: "",
-  outcome: "",
-  direction: "",
-  text: "",
-};
+export const NO_FILTER: TimelineFilter = EMPTY_QUERY;
 
-/** True when any filter is set. */
+/** A change to the filter: `text` replaces the whole query; a field sets that field's term ("" removes it). */
+export type FilterPatch = { readonly text?: string } & Partial<Record<FilterField, string>>;
+
+/** The filter after a patch (the shortcuts edit the query text, so the search box shows what they did). */
+export function patchFilter(f: TimelineFilter, patch: FilterPatch): TimelineFilter {
+  let text = patch.text ?? f.text;
+  for (const def of FILTER_FIELDS) {
+    const value = patch[def.name];
+    if (typeof value === "string") text = withFieldValue(text, def.name, value);
+  }
+  return text === f.text ? f : parseFilter(text);
+}
+
+/** The filter a patch makes from nothing (`filterOf({ method: "session/prompt" })`). */
+export function filterOf(patch: FilterPatch): TimelineFilter {
+  return patchFilter(NO_FILTER, patch);
+}
+
+/** True when the filter applies any term. */
 export function isFiltering(f: TimelineFilter): boolean {
-  return Object.values(f).some((v) => v !== "");
+  return isActive(f);
+}
+
+const compiled = new WeakMap<TimelineFilter, CompiledFilter>();
+
+/** The compiled form of a filter, made once per filter. */
+export function compiledFilter(f: TimelineFilter): CompiledFilter {
+  let c = compiled.get(f);
+  if (!c) {
+    c = compileFilter(f);
+    compiled.set(f, c);
+  }
+  return c;
 }
 
 /** A top-level timeline row's source. */
@@ -72,7 +80,8 @@ export function searchTextOf(top: TopRow, rawOf: RawOf): string {
   const parts: string[] = [];
   if (top.kind === "submission") {
     const s = top.row;
-    parts.push("session/prompt", s.sessionId ?? "", s.key ?? "", s.promptPreview, ...s.messageIds);
+    parts.push("session/prompt", s.sessionId ?? "", s.key ?? "", s.promptPreview, s.result, ...s.messageIds);
+    for (const a of s.attempts) parts.push(a.words);
     for (const v of s.verdicts) parts.push(v.name);
   } else if (top.kind === "request") {
     const r = top.row;
@@ -87,33 +96,68 @@ export function searchTextOf(top: TopRow, rawOf: RawOf): string {
   return text;
 }
 
+const NONE: readonly string[] = [];
+
+/** A top-level row's values for one field (empty: the row has none). */
+export function rowValues(top: TopRow, field: FilterField): readonly string[] {
+  if (top.kind === "submission") {
+    const s = top.row;
+    switch (field) {
+      case "method":
+        return ["session/prompt"];
+      case "session":
+        return s.sessionId === null ? NONE : [s.sessionId];
+      case "key": {
+        const key = s.key ?? s.invalidKey?.shown ?? null;
+        return key === null ? NONE : [key];
+      }
+      case "outcome":
+        return s.attempts.map((a) => a.outcome.kind);
+      case "verdict":
+        return s.verdicts.map((v) => v.name);
+      case "direction":
+        return ["client->agent"];
+      case "connection":
+        return s.attempts.map((a) => String(a.conn));
+      case "id":
+        return s.attempts.map((a) => String(a.id));
+      case "origin":
+        return s.attempts.map((a) => a.origin ?? "peer");
+    }
+  }
+  if (top.kind === "request") {
+    const r = top.row;
+    switch (field) {
+      case "method":
+        return r.method === null ? NONE : [r.method];
+      case "session":
+        return r.sessionId == null ? NONE : [r.sessionId];
+      case "key":
+        return NONE;
+      case "outcome":
+        return [r.outcome.kind];
+      case "verdict":
+        return r.verdicts.map((v) => v.name);
+      case "direction":
+        return [r.dir];
+      case "connection":
+        return [String(r.conn)];
+      case "id":
+        return [String(r.jsonRpcId)];
+      case "origin":
+        return [r.origin ?? "peer"];
+    }
+  }
+  const m = top.row;
+  if (field === "direction") return [m.dir];
+  if (field === "connection") return [String(m.conn)];
+  return NONE;
+}
+
 /** Whether a top-level row passes the filter. */
 export function matchesFilter(top: TopRow, f: TimelineFilter, rawOf: RawOf): boolean {
-  const { kind, row } = top;
-  if (f.method !== "") {
-    const method = kind === "submission" ? "session/prompt" : kind === "request" ? row.method : null;
-    if (method !== f.method) return false;
-  }
-  if (f.session !== "") {
-    const session = kind === "malformed" ? null : row.sessionId;
-    if (!session?.includes(f.session)) return false;
-  }
-  if (f.key !== "") {
-    const key = kind === "submission" ? (row.key ?? row.invalidKey?.shown ?? null) : null;
-    if (!key?.includes(f.key)) return false;
-  }
-  if (f.verdict !== "") {
-    if (kind === "malformed" || !row.verdicts.some((v) => v.name === f.verdict)) return false;
-  }
-  if (f.outcome !== "") {
-    if (kind === "malformed") return false;
-    const kinds = kind === "submission" ? row.attempts.map((a) => a.outcome.kind) : [row.outcome.kind];
-    if (!kinds.includes(f.outcome)) return false;
-  }
-  if (f.direction !== "") {
-    const dir = kind === "submission" ? "client->agent" : row.dir;
-    if (dir !== f.direction) return false;
-  }
-  if (f.text !== "" && !searchTextOf(top, rawOf).includes(f.text.toLowerCase())) return false;
-  return true;
+  return compiledFilter(f).test(
+    (field) => rowValues(top, field),
+    () => searchTextOf(top, rawOf),
+  );
 }

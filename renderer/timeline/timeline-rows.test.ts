@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { LoadedTrace } from "../traces/loaded-trace.js";
-import { NO_FILTER, type TimelineFilter } from "./timeline-filter.js";
+import { type FilterPatch, filterOf } from "./timeline-filter.js";
 import { displayRows, topRows } from "./timeline-rows.js";
 
 function session(sc: TraceScript): LoadedTrace {
@@ -62,8 +62,8 @@ describe("timeline rows", () => {
     const s = session(sc);
     const tops = topRows(s.view);
     const rawOf = (seq: number) => s.recordBySeq(seq);
-    const keys = (f: Partial<TimelineFilter>) =>
-      displayRows(tops, { ...NO_FILTER, ...f }, new Set(), rawOf).map((r) => `${r.kind}@${r.seq}`);
+    const keys = (f: FilterPatch) =>
+      displayRows(tops, filterOf(f), new Set(), rawOf).map((r) => `${r.kind}@${r.seq}`);
     expect(keys({ method: "session/prompt" })).toEqual(["submission@4", "submission@7"]);
     expect(keys({ session: "sess-B" })).toEqual(["submission@7", "request@9"]);
     expect(keys({ key: "alpha" })).toEqual(["submission@4"]);

@@ -1,0 +1,176 @@
+/**
+ * The search box of the shared filter (Timeline, Records and Sequence show the same one): the
+ * query text, DevTools style (`method:session/prompt -verdict:single "two words"`), its problems
+ * in words below it, and suggestions of field names and of values seen in the shown trace.
+ */
+import { type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
+import {
+  applySuggestion,
+  type KnownValues,
+  type Suggestions,
+  suggest,
+} from "../../shared/filter/edit-filter.js";
+import { useInspector } from "../store/inspector-store.js";
+import type { TimelineView } from "../traces/timeline-view.js";
+import "./filter.css";
+
+/** Values of the shown trace worth suggesting (bounded: a huge trace offers its first ones). */
+function knownValues(view: TimelineView): KnownValues {
+  const cap = 200;
+  const methods = new Set<string>(["session/prompt"]);
+  for (const r of view.requests) if (r.method) methods.add(r.method);
+  const sessions = new Set<string>();
+  const keys = new Set<string>();
+  for (const s of view.submissions) {
+    if (sessions.size < cap && s.sessionId) sessions.add(s.sessionId);
+    if (keys.size < cap && s.key) keys.add(s.key);
+    if (sessions.size >= cap && keys.size >= cap) break;
+  }
+  return {
+    method: [...methods].sort(),
+    session: [...sessions],
+    key: [...keys],
+    connection: view.connections.map((c) => String(c.conn)),
+  };
+}
+
+/** Props of `FilterBox`. */
+export interface FilterBoxProps {
+  /** What the rows are, for the placeholder ("rows and frames", "records"). */
+  readonly placeholder?: string;
+}
+
+/** The query input with its suggestions and inline problems. */
+export function FilterBox({
+  placeholder = "text, or method:session/prompt -verdict:single",
+}: FilterBoxProps) {
+  const filter = useInspector((s) => s.filter);
+  const setFilter = useInspector((s) => s.setFilter);
+  const view = useInspector((s) => s.view);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [caret, setCaret] = useState<number | null>(null);
+  const [active, setActive] = useState(-1);
+  const [closed, setClosed] = useState(false);
+  const id = useId();
+  const listId = `${id}-suggestions`;
+  const problemsId = `${id}-problems`;
+
+  const open = caret !== null && !closed;
+  // Known values are gathered only while the list is open, not on every live batch.
+  const known = useMemo(() => (open ? knownValues(view) : {}), [open, view]);
+  const suggestions: Suggestions = useMemo(
+    () => (open ? suggest(filter.text, caret, known) : { from: 0, to: 0, items: [] }),
+    [open, filter.text, caret, known],
+  );
+  const shown = open && suggestions.items.length > 0;
+
+  const track = () => {
+    const el = inputRef.current;
+    if (el) setCaret(el.selectionStart ?? el.value.length);
+  };
+  const accept = (index: number) => {
+    const item = suggestions.items[index];
+    if (!item) return;
+    const next = applySuggestion(filter.text, suggestions, item);
+    setFilter({ text: next.text });
+    setActive(-1);
+    setCaret(next.caret);
+    requestAnimationFrame(() => {
+      const el = inputRef.current;
+      if (el) {
+        el.focus();
+        el.setSelectionRange(next.caret, next.caret);
+      }
+    });
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      if (!shown) {
+        setClosed(false);
+        track();
+        return;
+      }
+      e.preventDefault();
+      const n = suggestions.items.length;
+      setActive((a) => (e.key === "ArrowDown" ? (a + 1) % n : (a - 1 + n) % n));
+    } else if ((e.key === "Enter" || e.key === "Tab") && shown && active >= 0) {
+      e.preventDefault();
+      accept(active);
+    } else if (e.key === "Escape" && shown) {
+      e.preventDefault();
+      setClosed(true);
+      setActive(-1);
+    }
+  };
+
+  // While suggestions complete the term at the caret, that term's problem (an unfinished value) waits.
+  const problems = shown
+    ? filter.problems.filter((p) => !(p.start <= suggestions.from && p.end >= suggestions.to))
+    : filter.problems;
+  return (
+    <div className="filter-box">
+      <label className="filter-box__label">
+        Search{" "}
+        <input
+          ref={inputRef}
+          type="search"
+          className="filter-box__input"
+          value={filter.text}
+          placeholder={placeholder}
+          spellCheck={false}
+          autoComplete="off"
+          aria-autocomplete="list"
+          aria-controls={shown ? listId : undefined}
+          aria-activedescendant={shown && active >= 0 ? `${listId}-${active}` : undefined}
+          aria-invalid={problems.length > 0}
+          aria-describedby={problems.length > 0 ? problemsId : undefined}
+          title="Terms: text, field:value, -term to exclude, &quot;quoted words&quot;. Fields: method, session, key, outcome, verdict, direction, connection, id, origin"
+          onChange={(e) => {
+            setFilter({ text: e.currentTarget.value });
+            setClosed(false);
+            setActive(-1);
+            setCaret(e.currentTarget.selectionStart ?? e.currentTarget.value.length);
+          }}
+          onKeyDown={onKeyDown}
+          onClick={track}
+          onFocus={track}
+          onBlur={() => {
+            setCaret(null);
+            setActive(-1);
+          }}
+        />
+      </label>
+      {shown ? (
+        <div className="filter-box__suggestions" id={listId} role="listbox" aria-label="Suggestions">
+          {suggestions.items.map((s, i) => (
+            <div
+              key={s.insert}
+              id={`${listId}-${i}`}
+              role="option"
+              tabIndex={-1}
+              aria-selected={i === active}
+              className="filter-box__option"
+              // mousedown, not click: the input keeps its focus and caret
+              onMouseDown={(e) => {
+                e.preventDefault();
+                accept(i);
+              }}
+            >
+              <code>{s.label}</code>
+              {s.detail ? <span className="filter-box__detail"> {s.detail}</span> : null}
+            </div>
+          ))}
+        </div>
+      ) : null}
+      {problems.length > 0 ? (
+        <ul className="filter-box__problems" id={problemsId} aria-label="Filter problems">
+          {problems.map((p) => (
+            <li key={`${p.start}:${p.end}:${p.message}`}>
+              <code>{filter.text.slice(p.start, p.end) || "(empty)"}</code>: {p.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * Applies a parsed query to rows of any view. A view says, per row, which values the row has for a
+ * field (`valuesOf`) and the lower-cased text free-text terms look in (`textOf`, built once per row
+ * and cached by the view, not per keystroke). How terms combine:
+ * - different fields and free-text terms: all must hold (AND);
+ * - the same field named more than once without `-`: any of them (OR), `method:a method:b`;
+ * - a `-` term: the row must not match it, each one (`-verdict:a -verdict:b`: neither);
+ * - a row without a value for a field (a lifecycle record has no method) fails a positive term on
+ *   it and passes a negated one.
+ * Every comparison ignores case. Pure.
+ */
+import { type FilterField, fieldDefinition } from "./filter-fields.js";
+import type { FilterQuery } from "./parse-filter.js";
+
+/** A row's values for a field (empty: it has none). */
+export type ValuesOf = (field: FilterField) => readonly string[];
+/** A row's lower-cased search text. */
+export type TextOf = () => string;
+
+type ValueTest = (value: string) => boolean;
+
+interface FieldGroup {
+  readonly field: FilterField;
+  readonly any: ValueTest[];
+  readonly none: ValueTest[];
+}
+
+/** A query made ready to test many rows quickly. */
+export interface CompiledFilter {
+  /** False when the query applies no term (every row passes). */
+  readonly active: boolean;
+  /** The fields the query names, so a view can skip work for the others. */
+  readonly fields: ReadonlySet<FilterField>;
+  /** True when the query uses free text (the view's text is needed). */
+  readonly usesText: boolean;
+  test(valuesOf: ValuesOf, textOf: TextOf): boolean;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** What a field's query value becomes before comparison (short forms, `#1`). */
+function normalise(field: FilterField, value: string): string {
+  const v = value.toLowerCase();
+  if (field === "direction") return v === "client" ? "client->agent" : v === "agent" ? "agent->client" : v;
+  if (field === "connection") return v.startsWith("#") ? v.slice(1) : v;
+  return v;
+}
+
+function valueTest(field: FilterField, raw: string): ValueTest {
+  const q = normalise(field, raw);
+  if (fieldDefinition(field).match === "contains") return (v) => v.toLowerCase().includes(q);
+  if (q.includes("*")) {
+    const re = new RegExp(`^${q.split("*").map(escapeRegExp).join(".*")}$`, "su");
+    return (v) => re.test(v.toLowerCase());
+  }
+  return (v) => v.toLowerCase() === q;
+}
+
+/** Compiles a query. */
+export function compileFilter(query: FilterQuery): CompiledFilter {
+  const groups = new Map<FilterField, FieldGroup>();
+  const textAll: string[] = [];
+  const textNone: string[] = [];
+  for (const t of query.terms) {
+    if (t.field === null) {
+      (t.negated ? textNone : textAll).push(t.value.toLowerCase());
+      continue;
+    }
+    let g = groups.get(t.field);
+    if (!g) {
+      g = { field: t.field, any: [], none: [] };
+      groups.set(t.field, g);
+    }
+    (t.negated ? g.none : g.any).push(valueTest(t.field, t.value));
+  }
+  const list = [...groups.values()];
+  const usesText = textAll.length + textNone.length > 0;
+  return {
+    active: query.terms.length > 0,
+    fields: new Set(groups.keys()),
+    usesText,
+    test(valuesOf, textOf) {
+      for (const g of list) {
+        const values = valuesOf(g.field);
+        if (g.any.length > 0 && !values.some((v) => g.any.some((t) => t(v)))) return false;
+        if (g.none.length > 0 && values.some((v) => g.none.some((t) => t(v)))) return false;
+      }
+      if (usesText) {
+        const text = textOf();
+        for (const t of textAll) if (!text.includes(t)) return false;
+        for (const t of textNone) if (text.includes(t)) return false;
+      }
+      return true;
+    },
+  };
+}
+
+/** A compiled query that lets every row through. */
+export const PASS_ALL: CompiledFilter = compileFilter({ text: "", terms: [], problems: [] });
