@@ -56,17 +56,30 @@ export class TabMemory {
     return new TabMemory(session, browserSession);
   }
 
-  /** The renderer processes' pids (empty when the browser does not say). */
-  async rendererPids(): Promise<number[]> {
+  /** The renderer processes (empty when the browser does not say): pid and CPU seconds used so far. */
+  async renderers(): Promise<{ id: number; cpuTime: number }[]> {
     if (!this.browser) return [];
     try {
       const info = (await this.browser.send("SystemInfo.getProcessInfo")) as {
-        processInfo: { type: string; id: number }[];
+        processInfo: { type: string; id: number; cpuTime: number }[];
       };
-      return info.processInfo.filter((p) => p.type === "renderer").map((p) => p.id);
+      return info.processInfo.filter((p) => p.type === "renderer");
     } catch {
       return [];
     }
+  }
+
+  /** The renderer processes' pids. */
+  async rendererPids(): Promise<number[]> {
+    return (await this.renderers()).map((p) => p.id);
+  }
+
+  /**
+   * CPU seconds all renderer processes have used so far (the difference over a phase is its CPU
+   * cost, which a busy shared machine inflates far less than the wall time).
+   */
+  async rendererCpuSeconds(): Promise<number> {
+    return (await this.renderers()).reduce((sum, p) => sum + p.cpuTime, 0);
   }
 
   /** One reading now. */

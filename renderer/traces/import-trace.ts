@@ -119,7 +119,10 @@ export async function importTraceText(
  * tool's format, an empty or broken one) is read whole and takes `importTraceText`'s path, with
  * the same results and messages.
  */
-export async function importTraceFile(ctx: InspectorContextValue, file: File): Promise<ImportResult> {
+export async function importTraceFile(
+  ctx: InspectorContextValue,
+  file: Pick<File, "name" | "size" | "stream">,
+): Promise<ImportResult> {
   const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
   const whole: string[] = [];
   let carry = "";
