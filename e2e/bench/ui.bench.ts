@@ -235,11 +235,14 @@ test("UI bench: 1M-frame import in a fresh tab", async ({ page, browser }) => {
       `import ${frames} frames: renderer CPU time from the file's choice to fully analysed: ${importCpu.toFixed(1)} s (the wall time above includes waiting for a busy machine's cores)`,
     );
 
+    if (profiling) await memory.startProfile();
     const searchTimes: number[] = [];
     for (const term of SEARCH_TERMS) {
       searchTimes.push(await timeFilter(page, term));
       await page.getByRole("button", { name: "Clear filters" }).click();
     }
+    if (profiling)
+      writeFileSync(`${profiling}.search.cpuprofile`, JSON.stringify(await memory.stopProfile()));
     report("1M search, first (builds the search text)", searchTimes[0]!, "ms", 100);
     report("1M search, slowest later", Math.max(...searchTimes.slice(1)), "ms", 100);
 

@@ -36,8 +36,8 @@ export type PumpItem =
       readonly records: readonly (TraceRecord | InvalidRecord)[];
       readonly progress: ImportProgress | undefined;
       /**
-       * False: ingest the records but leave the trace's rows as published (a large file's import
-       * publishes now and then, not every frame); its last item always publishes.
+       * False: ingest the records but leave the trace's rows and the progress bar as published (a
+       * large file's import publishes now and then, not every frame); its last item always publishes.
        */
       readonly publish?: boolean;
     }
@@ -121,7 +121,9 @@ export function createFeedPump(
         const s = catalog.get(item.traceId);
         if (!s) continue;
         for (const r of item.records) s.ingest(r);
-        if (item.publish !== false) touched.add(s);
+        // Unpublished items leave the progress bar too: between publishes nothing on screen changes.
+        if (item.publish === false) continue;
+        touched.add(s);
         patch.importing = item.progress;
       } else {
         const m = item.message;

@@ -3,8 +3,9 @@
  * same pump as live events (so each slice is analyzed on the next animation frame). A file of our
  * own format is read as a stream (`importTraceFile`), so the first rows are on screen after its
  * first lines, long before the last one is read, and the whole text is never held at once. While a
- * file loads, its rows are published once for the first slice and then at most once a second (and
- * at the end): the analysis runs at full speed instead of re-rendering the growing table per frame.
+ * file loads, its rows are published for the first slice, then at most once a second (less often
+ * as it goes on), and at the end: the analysis runs at full speed instead of re-rendering the
+ * growing table every frame.
  */
 import { decodeHeader } from "../../shared/trace/codec.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
@@ -20,8 +21,13 @@ const FIRST_LINES = 2_000;
 const STEP_LINES = 2_000;
 /** How long one task decodes before it lets the window paint and the pump analyze what it got. */
 const SLICE_MS = 40;
-/** While a file loads, its rows are published at most this often (the first slice and the end always). */
+/**
+ * While a file loads, its rows (and progress) are published at most every second, and less often as
+ * the import goes on (a fifth of the time it has taken so far), as each publish re-renders a growing
+ * table; the first slice and the end are always published.
+ */
 const PUBLISH_EVERY_MS = 1_000;
+const PUBLISH_SHARE = 0.2;
 
 /** What an import found. */
 export interface ImportResult {
@@ -39,7 +45,8 @@ class ImportRun {
   /** Index of the next line after the header (line numbers in messages are this + 2). */
   private line = 0;
   private queued: (TraceRecord | InvalidRecord)[] = [];
-  private sliceStart = performance.now();
+  private readonly startedAt = performance.now();
+  private sliceStart = this.startedAt;
   private publishedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -74,7 +81,8 @@ class ImportRun {
   /** Queues what is decoded, publishing the rows when it is time; `progress` undefined: the import is done. */
   flush(progress: { done: number; total: number } | undefined): void {
     const now = performance.now();
-    const publish = progress === undefined || now - this.publishedAt >= PUBLISH_EVERY_MS;
+    const every = Math.max(PUBLISH_EVERY_MS, (now - this.startedAt) * PUBLISH_SHARE);
+    const publish = progress === undefined || now - this.publishedAt >= every;
     if (publish) this.publishedAt = now;
     const records = this.queued;
     this.queued = [];
