@@ -2,7 +2,7 @@
 import { type DragEvent, type ReactNode, useState } from "react";
 import { useOperation } from "../bridge/use-operation.js";
 import { useInspectorContext } from "../store/inspector-store.js";
-import { importTraceText } from "../traces/import-trace.js";
+import { importTraceFile } from "../traces/import-trace.js";
 
 const hasFiles = (e: DragEvent) => e.dataTransfer.types.includes("Files");
 
@@ -28,11 +28,7 @@ export function TraceDropZone({ children }: { children: ReactNode }) {
         setOver(false);
         const file = e.dataTransfer.files[0];
         if (!file) return;
-        void run(
-          `Import ${file.name}`,
-          async () => importTraceText(ctx, file.name, await file.text()),
-          summarizeImport,
-        );
+        void run(`Import ${file.name}`, () => importTraceFile(ctx, file), summarizeImport);
       }}
     >
       {children}

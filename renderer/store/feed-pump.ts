@@ -35,6 +35,11 @@ export type PumpItem =
       /** The file's records in line order, each line that is not a valid record as its flagged entry. */
       readonly records: readonly (TraceRecord | InvalidRecord)[];
       readonly progress: ImportProgress | undefined;
+      /**
+       * False: ingest the records but leave the trace's rows and the progress bar as published (a
+       * large file's import publishes now and then, not every frame); its last item always publishes.
+       */
+      readonly publish?: boolean;
     }
   | { readonly kind: "touch"; readonly traceId: string }
   /** Traces rebuilt from the hub's files after a gap, ready to replace the window's sessions. */
@@ -116,6 +121,8 @@ export function createFeedPump(
         const s = catalog.get(item.traceId);
         if (!s) continue;
         for (const r of item.records) s.ingest(r);
+        // Unpublished items leave the progress bar too: between publishes nothing on screen changes.
+        if (item.publish === false) continue;
         touched.add(s);
         patch.importing = item.progress;
       } else {

@@ -3,7 +3,7 @@ import { useRef } from "react";
 import { useOperation } from "../bridge/use-operation.js";
 import { summarizeImport } from "../layout/TraceDropZone.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
-import { importTraceText } from "../traces/import-trace.js";
+import { importTraceFile } from "../traces/import-trace.js";
 import { exportTrace } from "../traces/trace-export.js";
 import { decodeLines, splitTraceText } from "../traces/trace-file.js";
 import { downloadText } from "../traces/trace-files.js";
@@ -84,11 +84,7 @@ export function TraceControls() {
           const file = e.currentTarget.files?.[0];
           e.currentTarget.value = "";
           if (!file) return;
-          void run(
-            `Import ${file.name}`,
-            async () => importTraceText(ctx, file.name, await file.text()),
-            summarizeImport,
-          );
+          void run(`Import ${file.name}`, () => importTraceFile(ctx, file), summarizeImport);
         }}
       />
     </fieldset>

@@ -1,14 +1,33 @@
 /**
- * Imports a trace file into this window: decoded chunk by chunk and fed through the same pump as
- * live events (so each chunk is analyzed and shown on the next animation frame), which puts the
- * first rows of a large file on screen long before the last line is read.
+ * Imports a trace file into this window: decoded a slice of lines at a time and fed through the
+ * same pump as live events (so each slice is analyzed on the next animation frame). A file of our
+ * own format is read as a stream (`importTraceFile`), so the first rows are on screen after its
+ * first lines, long before the last one is read, and the whole text is never held at once. While a
+ * file loads, its rows are published for the first slice, then at most once a second (less often
+ * as it goes on), and at the end: the analysis runs at full speed instead of re-rendering the
+ * growing table every frame.
  */
+import { decodeHeader } from "../../shared/trace/codec.js";
+import type { TraceRecord } from "../../shared/trace/record.js";
+import type { InvalidRecord } from "../../shared/trace/record-check.js";
 import type { InspectorContextValue } from "../store/inspector-store.js";
 import { asTraceText } from "./foreign-file.js";
+import type { LoadedTrace } from "./loaded-trace.js";
 import { decodeLines, splitTraceText } from "./trace-file.js";
 
-/** Lines decoded per chunk. */
-const CHUNK_LINES = 10_000;
+/** Lines in the first slice: few, so the first rows show at once. */
+const FIRST_LINES = 2_000;
+/** Lines decoded between two looks at the clock. */
+const STEP_LINES = 2_000;
+/** How long one task decodes before it lets the window paint and the pump analyze what it got. */
+const SLICE_MS = 40;
+/**
+ * While a file loads, its rows (and progress) are published at most every second, and less often as
+ * the import goes on (a fifth of the time it has taken so far), as each publish re-renders a growing
+ * table; the first slice and the end are always published.
+ */
+const PUBLISH_EVERY_MS = 1_000;
+const PUBLISH_SHARE = 0.2;
 
 /** What an import found. */
 export interface ImportResult {
@@ -19,7 +38,69 @@ export interface ImportResult {
 
 const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-/** Imports `text` as a new trace named `fileName`, shows it, and resolves once every chunk is queued. */
+/** One import in progress: decodes lines in order and queues them on the pump in time slices. */
+class ImportRun {
+  readonly problems: string[] = [];
+  records = 0;
+  /** Index of the next line after the header (line numbers in messages are this + 2). */
+  private line = 0;
+  private queued: (TraceRecord | InvalidRecord)[] = [];
+  private readonly startedAt = performance.now();
+  private sliceStart = this.startedAt;
+  private publishedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly ctx: InspectorContextValue,
+    private readonly session: LoadedTrace,
+    private readonly fileName: string,
+  ) {}
+
+  /**
+   * Decodes `lines` (the next lines of the file), queuing them and yielding as the slices fill;
+   * `done(n)` is the progress (out of `total`) once the first `n` of them are decoded.
+   */
+  async take(lines: readonly string[], done: (n: number) => number, total: number): Promise<void> {
+    const base = this.line;
+    this.line += lines.length;
+    for (let from = 0; from < lines.length; ) {
+      const first = this.publishedAt === Number.NEGATIVE_INFINITY;
+      const to = Math.min(lines.length, from + (first ? FIRST_LINES - this.queued.length : STEP_LINES));
+      const chunk = decodeLines(lines, from, to, base);
+      from = to;
+      this.problems.push(...chunk.problems);
+      this.records += chunk.records.length;
+      for (const e of chunk.entries) this.queued.push(e);
+      if (first ? this.queued.length >= FIRST_LINES : performance.now() - this.sliceStart >= SLICE_MS) {
+        this.flush({ done: Math.min(done(from), total - 1), total });
+        await nextFrame();
+        this.sliceStart = performance.now();
+      }
+    }
+  }
+
+  /** Queues what is decoded, publishing the rows when it is time; `progress` undefined: the import is done. */
+  flush(progress: { done: number; total: number } | undefined): void {
+    const now = performance.now();
+    const every = Math.max(PUBLISH_EVERY_MS, (now - this.startedAt) * PUBLISH_SHARE);
+    const publish = progress === undefined || now - this.publishedAt >= every;
+    if (publish) this.publishedAt = now;
+    const records = this.queued;
+    this.queued = [];
+    this.ctx.pump.push({
+      kind: "import",
+      traceId: this.session.id,
+      records,
+      progress: progress && { traceId: this.session.id, fileName: this.fileName, ...progress },
+      publish,
+    });
+  }
+
+  result(): ImportResult {
+    return { traceId: this.session.id, records: this.records, problems: this.problems };
+  }
+}
+
+/** Imports `text` as a new trace named `fileName`, shows it, and resolves once every line is queued. */
 export async function importTraceText(
   ctx: InspectorContextValue,
   fileName: string,
@@ -34,22 +115,70 @@ export async function importTraceText(
   if (!split.ok) throw new Error(`${fileName} is not a trace file: ${split.problem}`);
   const session = ctx.catalog.addImported(fileName, split.header);
   ctx.store.getState().selectTrace(session.id);
-  const problems: string[] = [...converted.problems];
-  let records = 0;
-  const total = split.lines.length;
-  for (let from = 0; from < total || from === 0; from += CHUNK_LINES) {
-    const chunk = decodeLines(split.lines, from, from + CHUNK_LINES);
-    problems.push(...chunk.problems);
-    records += chunk.records.length;
-    const done = Math.min(total, from + CHUNK_LINES);
-    ctx.pump.push({
-      kind: "import",
-      traceId: session.id,
-      records: chunk.entries,
-      progress: done < total ? { traceId: session.id, fileName, done, total } : undefined,
-    });
-    if (done < total) await nextFrame();
-    if (total === 0) break;
+  const run = new ImportRun(ctx, session, fileName);
+  run.problems.push(...converted.problems);
+  await run.take(split.lines, (n) => n, split.lines.length);
+  run.flush(undefined);
+  return run.result();
+}
+
+/**
+ * Imports a file: one of our trace files is read as a stream of lines; any other file (another
+ * tool's format, an empty or broken one) is read whole and takes `importTraceText`'s path, with
+ * the same results and messages.
+ */
+export async function importTraceFile(
+  ctx: InspectorContextValue,
+  file: Pick<File, "name" | "size" | "stream">,
+): Promise<ImportResult> {
+  const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+  const whole: string[] = [];
+  let carry = "";
+  let read = 0;
+  // Until the first non-empty line is complete: is it our header?
+  let header: { line: string; rest: string } | undefined;
+  while (header === undefined) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    whole.push(value);
+    read += value.length;
+    carry += value;
+    let at = 0;
+    for (let nl = carry.indexOf("\n", at); nl !== -1; nl = carry.indexOf("\n", at)) {
+      const line = carry.slice(at, nl);
+      at = nl + 1;
+      if (line.trim() !== "") {
+        header = { line, rest: carry.slice(at) };
+        break;
+      }
+    }
+    if (header === undefined) carry = carry.slice(at);
   }
-  return { traceId: session.id, records, problems };
+  const head = header && decodeHeader(header.line);
+  if (!header || head?.kind !== "header") {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) whole.push(r.value);
+    return importTraceText(ctx, file.name, whole.join(""));
+  }
+  whole.length = 0;
+  const session = ctx.catalog.addImported(file.name, head.header);
+  ctx.store.getState().selectTrace(session.id);
+  const run = new ImportRun(ctx, session, file.name);
+  // Progress: characters read against the file's bytes (the same for ASCII, close enough else).
+  const total = Math.max(1, file.size);
+  const progress = () => read;
+  carry = header.rest;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    read += value.length;
+    carry += value;
+    const nl = carry.lastIndexOf("\n");
+    if (nl === -1) continue;
+    const lines = carry.slice(0, nl).split("\n");
+    carry = carry.slice(nl + 1);
+    await run.take(lines, progress, total);
+  }
+  await run.take(carry.split("\n"), progress, total);
+  run.flush(undefined);
+  return run.result();
 }

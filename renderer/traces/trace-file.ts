@@ -2,9 +2,9 @@
  * Reading a trace file's text in the renderer (imports, and the hub's copy for exports): the header
  * line, then records decoded chunk by chunk so a large file shows its first rows while the rest loads.
  */
-import { decodeHeader, decodeRecord } from "../../shared/trace/codec.js";
+import { decodeHeader, parseRecordLine } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
-import { type InvalidRecord, invalidRecord } from "../../shared/trace/record-check.js";
+import { InvalidRecord, invalidRecord } from "../../shared/trace/record-check.js";
 
 /** A trace file split into its header and record lines, or why it is not a trace. */
 export type TraceText =
@@ -26,13 +26,15 @@ export function splitTraceText(text: string): TraceText {
 
 /**
  * Decoded records of a range of lines, with one message per unreadable line (1-based line numbers
- * after the header). `flagged` keeps, in line order, an entry for every line that is not a valid
- * record: an invalid record says which fields are wrong, an unreadable line says why (field `line`).
+ * after the header; `lines[0]` is the `base`-th line after it, for a file read a piece at a time).
+ * `flagged` keeps, in line order, an entry for every line that is not a valid record: an invalid
+ * record says which fields are wrong, an unreadable line says why (field `line`).
  */
 export function decodeLines(
   lines: readonly string[],
   from: number,
   to: number,
+  base = 0,
 ): { records: TraceRecord[]; problems: string[]; entries: (TraceRecord | InvalidRecord)[] } {
   const records: TraceRecord[] = [];
   const problems: string[] = [];
@@ -40,16 +42,18 @@ export function decodeLines(
   for (let i = from; i < to && i < lines.length; i++) {
     const line = lines[i] as string;
     if (line.trim() === "") continue;
-    const d = decodeRecord(line);
-    if (d.kind === "record") {
-      records.push(d.record);
-      entries.push(d.record);
-    } else if (d.kind === "invalid") {
-      problems.push(`line ${i + 2}: ${describeLine(d.invalid)}`);
-      entries.push(d.invalid);
-    } else if (d.kind === "problem") {
-      problems.push(`line ${i + 2}: ${d.message}`);
-      entries.push(invalidRecord(line, [{ field: "line", reason: `line ${i + 2}: ${d.message}` }]));
+    // parseRecordLine: decodeRecord's answer without a wrapper object per line.
+    const d = parseRecordLine(line);
+    if (typeof d === "string") {
+      const n = base + i + 2;
+      problems.push(`line ${n}: ${d}`);
+      entries.push(invalidRecord(line, [{ field: "line", reason: `line ${n}: ${d}` }]));
+    } else if (d instanceof InvalidRecord) {
+      problems.push(`line ${base + i + 2}: ${describeLine(d)}`);
+      entries.push(d);
+    } else {
+      records.push(d);
+      entries.push(d);
     }
   }
   return { records, problems, entries };

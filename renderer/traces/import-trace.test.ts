@@ -1,0 +1,97 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import type { InspectorBridge } from "../bridge/inspector-bridge.js";
+import { createInspector } from "../store/inspector-store.js";
+import { type ImportResult, importTraceFile, importTraceText } from "./import-trace.js";
+
+/** A file whose stream hands out its UTF-8 bytes `every` bytes at a time (cutting lines and characters). */
+function fileOf(name: string, text: string, every: number) {
+  const bytes = new TextEncoder().encode(text);
+  return {
+    name,
+    size: bytes.length,
+    stream: () =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let at = 0; at < bytes.length; at += every) c.enqueue(bytes.slice(at, at + every));
+          c.close();
+        },
+      }),
+  } as unknown as File;
+}
+
+/** A window's inspector whose frames run on timers (the pump's and the import's). */
+function inspector() {
+  return createInspector(
+    { shell: "browser" } as unknown as InspectorBridge,
+    { theme: "dark", largeText: false },
+    (cb) => setTimeout(cb, 0),
+  );
+}
+
+/** What an import left in its window: the result, the trace's records and flagged entries, the rows. */
+async function imported(run: (ctx: ReturnType<typeof inspector>) => Promise<ImportResult>) {
+  const ctx = inspector();
+  const result = await run(ctx);
+  await vi.waitFor(() => expect(ctx.store.getState().importing).toBeUndefined(), { timeout: 5_000 });
+  await new Promise((r) => setTimeout(r, 10));
+  const trace = ctx.catalog.get(result.traceId);
+  if (!trace) throw new Error("no trace");
+  const view = ctx.store.getState().view;
+  return {
+    result: { records: result.records, problems: result.problems },
+    records: trace.records,
+    flagged: trace.flagged.map((f) => f.faults),
+    submissions: view.submissions.map((s) => [s.key, s.verdicts.map((v) => v.name)]),
+    requests: view.requests.length,
+    records_shown: view.records,
+  };
+}
+
+beforeEach(() => {
+  vi.stubGlobal("requestAnimationFrame", (cb: () => void) => setTimeout(cb, 0));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("importing a trace file as a stream", () => {
+  const sc = new TraceScript()
+    .open(1)
+    .prompt(1, 1, "sess-é", "naïve prompt 🙂 with ünïcode", "K1")
+    .inserted(1, 1, "m1")
+    .prompt(1, 2, "sess-é", "another 🙂", "K2");
+  const text = `${sc.jsonl()}not json at all\n{"type":"frame","seq":99,"ts":1,"conn":1}\n${new TraceScript()
+    .open(2)
+    .prompt(2, 7, "s2", "late", "K3")
+    .records.map((r) => JSON.stringify({ ...r, seq: r.seq + 200 }))
+    .join("\n")}`;
+
+  it("gives the same records, flagged lines, problems and rows as reading the whole text, wherever the chunks cut", async () => {
+    const whole = await imported((ctx) => importTraceText(ctx, "t.jsonl", text));
+    expect(whole.result.problems).toEqual([
+      expect.stringMatching(/^line 6: not JSON/),
+      expect.stringMatching(/^line 7: /),
+    ]);
+    expect(whole.submissions).toHaveLength(3);
+    for (const every of [1, 3, 7, 64, 1 << 16]) {
+      const streamed = await imported((ctx) => importTraceFile(ctx, fileOf("t.jsonl", text, every)));
+      expect(streamed).toEqual(whole);
+    }
+  });
+
+  it("takes another tool's file, an empty file and a non-trace the way the whole-text import does", async () => {
+    const zed = JSON.stringify([
+      { _direction: "outgoing", _type: "request", id: 1, method: "initialize", params: {} },
+    ]);
+    for (const other of [zed, "", "\n\n", '{"hello":1}\n']) {
+      const whole = await imported((ctx) => importTraceText(ctx, "x.json", other)).catch(
+        (e: Error) => e.message,
+      );
+      const streamed = await imported((ctx) => importTraceFile(ctx, fileOf("x.json", other, 5))).catch(
+        (e: Error) => e.message,
+      );
+      expect(streamed).toEqual(whole);
+    }
+  });
+});
