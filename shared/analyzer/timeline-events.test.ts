@@ -57,7 +57,14 @@ describe("timeline events", () => {
       .record({ type: "agent-spawn", pid: 11, command: ["a"], conn: 2 })
       .record({ type: "fault", action: "delay", conn: 1, frameSeq: 3 })
       .record({ type: "fault", action: "delay", conn: 1, frameSeq: 3, fate: "released", heldMs: 300.4 })
-      .record({ type: "fault", action: "delay", conn: 2, frameSeq: 4, fate: "undelivered", detail: "connection closed" })
+      .record({
+        type: "fault",
+        action: "delay",
+        conn: 2,
+        frameSeq: 4,
+        fate: "undelivered",
+        detail: "connection closed",
+      })
       .record({ type: "fault", action: "lose-and-retry", conn: 1 })
       .record({ type: "agent-exit", pid: 11, code: 3, signal: null, conn: 2 })
       .record({ type: "conn-close", conn: 2 } as never)

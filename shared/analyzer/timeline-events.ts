@@ -23,11 +23,19 @@ function faultEvent(r: FaultRecord): Pick<LifecycleEvent, "kind" | "words" | "to
   const frame = r.frameSeq !== undefined ? ` frame #${r.frameSeq}` : "";
   if (r.fate === "released") {
     const after = r.heldMs !== undefined ? ` after ${Math.round(r.heldMs)} ms` : "";
-    return { kind: "fault-released", words: `fault released: ${r.action} let${frame || " the frame"} through${after}`, tone: "info" };
+    return {
+      kind: "fault-released",
+      words: `fault released: ${r.action} let${frame || " the frame"} through${after}`,
+      tone: "info",
+    };
   }
   if (r.fate === "undelivered") {
     const why = r.detail ? ` (${r.detail})` : "";
-    return { kind: "fault-undelivered", words: `held${frame || " frame"} never delivered${why}`, tone: "error" };
+    return {
+      kind: "fault-undelivered",
+      words: `held${frame || " frame"} never delivered${why}`,
+      tone: "error",
+    };
   }
   const on = frame ? ` on${frame}` : "";
   const detail = r.detail ? `: ${r.detail}` : "";
@@ -91,8 +99,16 @@ export class TimelineEvents {
         return { ...at, kind: "conn-open", conn: r.conn, pid: null, words, tone: "info" };
       }
       case "conn-close": {
-        const why = typeof r.reason === "string" && r.reason !== "" ? `: ${r.reason}` : " (no reason recorded)";
-        return { ...at, kind: "conn-close", conn: r.conn, pid: null, words: `connection #${r.conn} closed${why}`, tone: "warn" };
+        const why =
+          typeof r.reason === "string" && r.reason !== "" ? `: ${r.reason}` : " (no reason recorded)";
+        return {
+          ...at,
+          kind: "conn-close",
+          conn: r.conn,
+          pid: null,
+          words: `connection #${r.conn} closed${why}`,
+          tone: "warn",
+        };
       }
       case "agent-spawn": {
         const before = [...this.spans].reverse().find((s) => s.conn === r.conn);
@@ -102,7 +118,14 @@ export class TimelineEvents {
           const words = `agent restarted as pid ${r.pid} (was pid ${before.pid})`;
           return { ...at, kind: "agent-restart", conn, pid: r.pid, words, tone: "warn" };
         }
-        return { ...at, kind: "agent-spawn", conn, pid: r.pid, words: `agent started, pid ${r.pid}`, tone: "ok" };
+        return {
+          ...at,
+          kind: "agent-spawn",
+          conn,
+          pid: r.pid,
+          words: `agent started, pid ${r.pid}`,
+          tone: "ok",
+        };
       }
       case "agent-exit": {
         const span = [...this.spans].reverse().find((s) => s.pid === r.pid && s.to === null);
@@ -123,7 +146,14 @@ export class TimelineEvents {
         return { ...at, conn: r.conn ?? null, pid: null, ...faultEvent(r) };
       case "note": {
         const tone = r.level === "error" ? "error" : r.level === "warn" ? "warn" : "info";
-        return { ...at, kind: "note", conn: null, pid: null, words: `tap note (${r.level}): ${r.text}`, tone };
+        return {
+          ...at,
+          kind: "note",
+          conn: null,
+          pid: null,
+          words: `tap note (${r.level}): ${r.text}`,
+          tone,
+        };
       }
       default:
         return null;

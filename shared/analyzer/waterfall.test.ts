@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
 import { TraceScript } from "./trace-script.js";
-import { attemptSpan, barOf, latencyText, spanOf, windowOf } from "./waterfall.js";
+import { attemptSpan, barOf, latencyText, spanOf, submissionSpan, windowOf } from "./waterfall.js";
 
 const T0 = 1_700_000_000_000;
 
@@ -32,6 +32,9 @@ describe("waterfall geometry", () => {
     expect(b1).toEqual({ left: 0, width: 0.25, state: "dropped", open: false });
     expect(b2).toEqual({ left: 0.75, width: 0.25, state: "done", open: false });
     expect(spans.map(latencyText)).toEqual(["100 ms, answer dropped", "100 ms"]);
+    // The submission as a whole: from the first send to the last answer.
+    expect(submissionSpan([a1!, a2!])).toEqual({ start: T0 + 1, end: T0 + 401, state: "done" });
+    expect(latencyText(submissionSpan([a1!, a2!]))).toBe("400 ms");
   });
 
   it("never invents a duration: pending runs to the window's end, lost stops at the loss, unknown has none", () => {
@@ -46,7 +49,7 @@ describe("waterfall geometry", () => {
     const lostAttempt = m.submissions[0]?.attempts[0];
     expect(lostAttempt?.outcome.kind).toBe("lost");
     const exitTs = sc.records.at(-1)!.ts;
-    const lost = attemptSpan(lostAttempt!, exitTs);
+    const lost = attemptSpan(lostAttempt!, (seq) => sc.records.find((r) => r.seq === seq)?.ts);
     const pending = spanOf(T0 + 200, null, { kind: "pending" });
     expect(lost).toEqual({ start: T0 + 2, end: null, state: "lost", lostAt: exitTs });
     const w = windowOf([lost, pending], T0 + 402);
@@ -61,6 +64,17 @@ describe("waterfall geometry", () => {
     expect(latencyText(lost)).toBe("no answer (lost after 99 ms)");
     expect(latencyText(pending)).toBe("pending");
     expect(latencyText(null)).toBe("time unknown");
+    // Both prompts were in flight when the agent died: as a whole, lost at the exit.
+    const tsOf = (seq: number) => sc.records.find((r) => r.seq === seq)?.ts;
+    const both = submissionSpan([lostAttempt!, m.submissions[1]!.attempts[0]!], tsOf);
+    expect(both).toEqual({ start: T0 + 2, end: null, state: "lost", lostAt: exitTs });
+    // One still pending makes the whole pending.
+    const open = { ...lostAttempt!, outcome: { kind: "pending" as const } };
+    expect(submissionSpan([lostAttempt!, open], tsOf)).toEqual({
+      start: T0 + 2,
+      end: null,
+      state: "pending",
+    });
   });
 
   it("handles a dropped request, an empty set and a zero-length window", () => {

@@ -45,20 +45,49 @@ export interface WaterfallBar {
 }
 
 /** The span of a request from its send time, its latency (null: no answer) and its outcome. */
-export function spanOf(sentAt: number, latencyMs: number | null, outcome: Outcome, lostAt?: number): WaterfallSpan {
+export function spanOf(
+  sentAt: number,
+  latencyMs: number | null,
+  outcome: Outcome,
+  lostAt?: number,
+): WaterfallSpan {
   const end = latencyMs === null ? null : sentAt + latencyMs;
   if (outcome.kind === "pending") return { start: sentAt, end: null, state: "pending" };
-  if (outcome.kind === "lost") return { start: sentAt, end: null, state: "lost", ...(lostAt !== undefined && { lostAt }) };
+  if (outcome.kind === "lost")
+    return { start: sentAt, end: null, state: "lost", ...(lostAt !== undefined && { lostAt }) };
   if (outcome.kind === "dropped") {
     if (outcome.frame === "request") return { start: sentAt, end: null, state: "not-delivered" };
-    return end === null ? { start: sentAt, end: null, state: "pending" } : { start: sentAt, end, state: "dropped" };
+    return end === null
+      ? { start: sentAt, end: null, state: "pending" }
+      : { start: sentAt, end, state: "dropped" };
   }
-  return end === null ? { start: sentAt, end: null, state: "pending" } : { start: sentAt, end, state: "done" };
+  return end === null
+    ? { start: sentAt, end: null, state: "pending" }
+    : { start: sentAt, end, state: "done" };
 }
 
-/** An attempt's span (see `spanOf`). */
-export function attemptSpan(a: Attempt, lostAt?: number): WaterfallSpan {
+/** The time of the record with a seq, when known (a lost outcome names the record of its loss). */
+export type TsOf = (seq: number) => number | undefined;
+
+/** An attempt's span (see `spanOf`); `tsOf` finds when a lost attempt's loss was recorded. */
+export function attemptSpan(a: Attempt, tsOf?: TsOf): WaterfallSpan {
+  const lostAt = a.outcome.kind === "lost" ? tsOf?.(a.outcome.seq) : undefined;
   return spanOf(a.sentAt, a.latencyMs, a.outcome, lostAt);
+}
+
+/**
+ * A submission's span: from its first attempt's send to the latest known end of its attempts, in the
+ * state of the attempt that ends last; pending while any attempt is. Null without attempts.
+ */
+export function submissionSpan(attempts: readonly Attempt[], tsOf?: TsOf): WaterfallSpan | null {
+  const spans = attempts.map((a) => attemptSpan(a, tsOf));
+  const first = spans[0];
+  if (!first) return null;
+  const start = Math.min(...spans.map((s) => s.start));
+  if (spans.some((s) => s.state === "pending")) return { start, end: null, state: "pending" };
+  let last = first;
+  for (const s of spans) if (knownEnd(s) >= knownEnd(last)) last = s;
+  return { ...last, start };
 }
 
 /** The last time a span is known to reach: its answer, its loss, or its start. */
@@ -118,7 +147,9 @@ export function latencyText(span: WaterfallSpan | null): string {
     case "pending":
       return "pending";
     case "lost":
-      return span.lostAt !== undefined ? `no answer (lost after ${durationText(span.lostAt - span.start)})` : "no answer (lost)";
+      return span.lostAt !== undefined
+        ? `no answer (lost after ${durationText(span.lostAt - span.start)})`
+        : "no answer (lost)";
     case "not-delivered":
       return "not delivered";
   }
