@@ -72,6 +72,8 @@ export interface VirtualTableProps<T extends RowData> {
   /** Column widths, hidden columns and sort (the caller orders `rows` by the sort). */
   readonly prefs?: TablePrefs;
   readonly onPrefsChange?: (prefs: TablePrefs) => void;
+  /** True when header buttons sort (the caller orders `rows` by `prefs.sorting`). */
+  readonly sortable?: boolean;
   /** Columns hidden unless `prefs` shows them. */
   readonly hiddenByDefault?: readonly string[];
   /** A cell's full text, for the tooltip of a cut cell (default: the text it shows). */
@@ -121,7 +123,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
     manualSorting: true,
     sortDescFirst: false,
     enableMultiSort: false,
-    enableSorting: props.onPrefsChange !== undefined,
+    enableSorting: props.sortable === true && props.onPrefsChange !== undefined,
     enableColumnResizing: props.onPrefsChange !== undefined,
     columnResizeMode: "onChange",
     state: { columnSizing: { ...prefs.sizing }, columnVisibility: visibility, sorting: [...prefs.sorting] },
@@ -232,6 +234,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
                   key={h.id}
                   className={`vtable__cell vtable__th${column.getIsResizing() ? " vtable__th--resizing" : ""}`}
                   scope="col"
+                  aria-label={name}
                   aria-sort={
                     canSort
                       ? sorted === "asc"
@@ -266,7 +269,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
                       aria-label={`Resize ${name} column`}
                       aria-valuenow={Math.round(h.getSize())}
                       aria-valuemin={column.columnDef.minSize ?? 20}
-                      aria-valuemax={column.columnDef.maxSize ?? 2000}
+                      aria-valuemax={Math.min(column.columnDef.maxSize ?? 2000, 2000)}
                       tabIndex={0}
                       className="vtable__resize"
                       onMouseDown={h.getResizeHandler()}

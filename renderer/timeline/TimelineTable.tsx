@@ -157,6 +157,7 @@ export function TimelineTable() {
           depthOf={depthOf}
           rowHeight={largeText ? 36 : 28}
           prefs={prefs}
+          sortable
           onPrefsChange={(p) => setTablePrefs("timeline", p)}
           hiddenByDefault={TIMELINE_HIDDEN_BY_DEFAULT}
           cellText={textOf}

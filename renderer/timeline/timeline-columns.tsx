@@ -1,14 +1,15 @@
 /**
  * Columns of the timeline table. One column set serves every row kind: a submission row shows its
- * session, key, prompt, attempts, ids, connections, pids, latency, final messageId and verdict; an
- * attempt row its connection, id, pid, send time, latency bar and outcome; a request row its method
- * and retry-class badge; an event row what happened to a connection, an Agent or a fault. Each
+ * result and verdict (first, so they stay on screen), key, prompt, ids, connections, pids, latency
+ * and waterfall bar (session, attempt count and start time are hidden until chosen); an attempt row
+ * its outcome words, connection, id, pid, send time and bar; a request row its method and retry
+ * class; an event row what happened to a connection, an Agent or a fault, in its first column. Each
  * column also says its full text (`cellText`: tooltips of cut cells, the Details pane) and, where
  * ordering by it means something, its sort value (`sortValue`).
  */
 
 import { useContext } from "react";
-import type { LifecycleEventKind, VerdictHit } from "../../shared/analyzer/timeline-model.js";
+import type { VerdictHit } from "../../shared/analyzer/timeline-model.js";
 import { verdictDefinition } from "../../shared/analyzer/verdicts.js";
 import { barOf, durationText, latencyText } from "../../shared/analyzer/waterfall.js";
 import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
@@ -36,20 +37,6 @@ const SEVERITY_TONE: Readonly<Record<string, BadgeTone>> = {
   info: "info",
 };
 const SEVERITY_ORDER = ["violation", "client-issue", "info", "ok"];
-
-/** What an event row's first column calls its kind. */
-const EVENT_LABEL: Readonly<Record<LifecycleEventKind, string>> = {
-  "conn-open": "connection opened",
-  "conn-close": "connection closed",
-  "agent-spawn": "agent started",
-  "agent-restart": "agent restarted",
-  "agent-exit": "agent exited",
-  "fault-applied": "fault applied",
-  "fault-released": "fault released",
-  "fault-undelivered": "never delivered",
-  "inspector-retry": "inspector retry",
-  note: "tap note",
-};
 
 function sortedVerdicts(verdicts: readonly VerdictHit[]): VerdictHit[] {
   return [...verdicts].sort(
@@ -87,7 +74,7 @@ function whatText(r: TimelineRow): string {
     case "attempt":
       return `attempt ${r.number}${r.attempt.origin === "inspector" ? " (inspector)" : ""}`;
     case "event":
-      return EVENT_LABEL[r.event.kind];
+      return r.event.words;
     case "frame":
       return `${r.role}${r.dir ? `, ${ARROW[r.dir]}` : ""}`;
   }
@@ -104,7 +91,7 @@ function what(r: TimelineRow) {
       <span className={`tl-what tl-depth-${r.depth} tl-event tl-event--${r.event.tone}`}>
         {expander}
         <span className="tl-event__mark" aria-hidden="true" />
-        {whatText(r)}
+        <span className="tl-event__words">{whatText(r)}</span>
       </span>
     );
   }
@@ -198,7 +185,7 @@ function detailText(r: TimelineRow, facts: RowFacts): string {
     case "frame":
       return r.preview;
     case "event":
-      return r.event.words;
+      return "";
   }
 }
 
@@ -376,10 +363,6 @@ function Waterfall({ r }: { r: TimelineRow }) {
   );
 }
 
-function EventWords({ r }: { r: Extract<TimelineRow, { kind: "event" }> }) {
-  return <span className={`tl-event__words tl-event--${r.event.tone}`}>{r.event.words}</span>;
-}
-
 /**
  * The timeline's columns (module scope, as react-table requires stable columns). The sortable ones
  * get an accessor only so react-table offers to sort them: the Timeline orders its whole row list
@@ -398,21 +381,35 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "what",
       header: "Method / row",
-      size: 200,
+      size: 170,
       minSize: 80,
       cell: (c) => what(c.row.original),
     }),
     col.display({
-      id: "time",
-      header: "Time",
-      size: 100,
-      minSize: 50,
-      cell: (c) => <Time r={c.row.original} />,
+      id: "result",
+      header: "Result",
+      size: 220,
+      minSize: 60,
+      cell: (c) => {
+        const r = c.row.original;
+        // The Client's side: a dropped answer's messageId is not shown as if the Client had it.
+        if (r.kind === "submission") return r.row.result;
+        const outcome =
+          r.kind === "attempt" ? r.attempt.outcome : r.kind === "request" ? r.row.outcome : undefined;
+        if (r.kind === "frame" && r.dropped) return <Badge tone="error">dropped</Badge>;
+        if (!outcome) return "";
+        const o = r.kind === "attempt" ? attemptLabel(r.attempt) : outcomeLabel(outcome);
+        return (
+          <Badge tone={o.tone} title={o.title}>
+            {o.label}
+          </Badge>
+        );
+      },
     }),
     col.display({
       id: "verdict",
       header: "Verdict / retry class",
-      size: 180,
+      size: 150,
       minSize: 50,
       cell: (c) => {
         const r = c.row.original;
@@ -429,19 +426,9 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
       },
     }),
     col.display({
-      id: "session",
-      header: "Session",
-      size: 90,
-      minSize: 40,
-      cell: (c) => {
-        const r = c.row.original;
-        return r.kind === "submission" || r.kind === "request" ? (r.row.sessionId ?? "") : "";
-      },
-    }),
-    col.display({
       id: "key",
       header: "Key",
-      size: 130,
+      size: 120,
       minSize: 40,
       cell: (c) => {
         const r = c.row.original;
@@ -461,7 +448,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "detail",
       header: "Prompt / detail",
-      size: 190,
+      size: 170,
       minSize: 50,
       cell: (c) => {
         const r = c.row.original;
@@ -482,8 +469,18 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
           case "frame":
             return <code className="tl-raw">{r.preview}</code>;
           case "event":
-            return <EventWords r={r} />;
+            return "";
         }
+      },
+    }),
+    col.display({
+      id: "session",
+      header: "Session",
+      size: 90,
+      minSize: 40,
+      cell: (c) => {
+        const r = c.row.original;
+        return r.kind === "submission" || r.kind === "request" ? (r.row.sessionId ?? "") : "";
       },
     }),
     col.display({
@@ -513,9 +510,16 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "pid",
       header: "Agent pid",
-      size: 80,
+      size: 75,
       minSize: 30,
       cell: (c) => <Pid r={c.row.original} />,
+    }),
+    col.display({
+      id: "time",
+      header: "Time",
+      size: 100,
+      minSize: 50,
+      cell: (c) => <Time r={c.row.original} />,
     }),
     col.display({
       id: "latency",
@@ -527,30 +531,9 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "waterfall",
       header: "Waterfall",
-      size: 120,
+      size: 140,
       minSize: 40,
       cell: (c) => <Waterfall r={c.row.original} />,
-    }),
-    col.display({
-      id: "result",
-      header: "Result",
-      size: 150,
-      minSize: 60,
-      cell: (c) => {
-        const r = c.row.original;
-        // The Client's side: a dropped answer's messageId is not shown as if the Client had it.
-        if (r.kind === "submission") return r.row.result;
-        const outcome =
-          r.kind === "attempt" ? r.attempt.outcome : r.kind === "request" ? r.row.outcome : undefined;
-        if (r.kind === "frame" && r.dropped) return <Badge tone="error">dropped</Badge>;
-        if (!outcome) return "";
-        const o = r.kind === "attempt" ? attemptLabel(r.attempt) : outcomeLabel(outcome);
-        return (
-          <Badge tone={o.tone} title={o.title}>
-            {o.label}
-          </Badge>
-        );
-      },
     }),
   ])
   .map((c) =>

@@ -154,6 +154,73 @@ function attemptFrames(a: Attempt): { seq: number; role: string }[] {
   }));
 }
 
+function makeFrameRow(recordOf: RecordOf, key: string, depth: 1 | 2, seq: number, role: string): TimelineRow {
+  const r = recordOf(seq);
+  const f = r?.type === "frame" ? r : undefined;
+  return {
+    kind: "frame",
+    key,
+    depth,
+    seq,
+    expandable: false,
+    role,
+    conn: f?.conn,
+    dir: f?.dir,
+    preview: f ? f.raw.slice(0, FRAME_PREVIEW_CHARS) : "(not held: cleared or before this window subscribed)",
+    dropped: f?.dropped === true,
+  };
+}
+
+/**
+ * The row a selection key stands for (`s12`, `s12.a0`, `s12.a0.f40`, `r7`, `r7.f41`, `m9`, `e5`),
+ * built from the view as `displayRows` builds it; undefined when the view no longer has it.
+ */
+export function rowOfKey(
+  key: string,
+  view: TimelineView,
+  eventAt: (seq: number) => LifecycleEvent | undefined,
+  recordOf: RecordOf,
+): TimelineRow | undefined {
+  const m = /^(s|r|m|e)(\d+)(?:\.a(\d+))?(?:\.f(\d+))?$/.exec(key);
+  if (!m) return undefined;
+  const id = Number(m[2]);
+  const frame = m[4] === undefined ? undefined : Number(m[4]);
+  if (m[1] === "e") {
+    const e = eventAt(id);
+    return e ? eventRow(e, 0) : undefined;
+  }
+  if (m[1] === "m") {
+    const row = view.malformed.find((x) => x.id === id);
+    return row ? topRow({ kind: "malformed", row }) : undefined;
+  }
+  if (m[1] === "r") {
+    const row = view.requests.find((x) => x.id === id);
+    if (!row) return undefined;
+    if (frame === undefined) return topRow({ kind: "request", row });
+    return makeFrameRow(recordOf, key, 1, frame, frame === row.requestSeq ? "request" : "response");
+  }
+  const sub = view.submissions.find((x) => x.id === id);
+  if (!sub) return undefined;
+  if (m[3] === undefined) return topRow({ kind: "submission", row: sub });
+  const n = Number(m[3]);
+  const attempt = sub.attempts[n];
+  if (!attempt) return undefined;
+  if (frame !== undefined) {
+    const role = attemptFrames(attempt).find((f) => f.seq === frame)?.role ?? "frame";
+    return makeFrameRow(recordOf, key, 2, frame, role);
+  }
+  return {
+    kind: "attempt",
+    key,
+    depth: 1,
+    seq: attempt.requestSeq,
+    expandable: true,
+    submission: sub,
+    attempt,
+    number: n + 1,
+  };
+}
+
 /** Top-level rows of a view in order of their first frame (the three row lists are each in that order). */
 export function topRows(view: TimelineView): TimelineRow[] {
   const out: TimelineRow[] = [];
@@ -199,24 +266,8 @@ export function displayRows(
     const r = recordOf(seq);
     return r?.type === "frame" ? r.raw : undefined;
   };
-  const frameRow = (key: string, depth: 1 | 2, seq: number, role: string): TimelineRow => {
-    const r = recordOf(seq);
-    const f = r?.type === "frame" ? r : undefined;
-    return {
-      kind: "frame",
-      key,
-      depth,
-      seq,
-      expandable: false,
-      role,
-      conn: f?.conn,
-      dir: f?.dir,
-      preview: f
-        ? f.raw.slice(0, FRAME_PREVIEW_CHARS)
-        : "(not held: cleared or before this window subscribed)",
-      dropped: f?.dropped === true,
-    };
-  };
+  const frameRow = (key: string, depth: 1 | 2, seq: number, role: string) =>
+    makeFrameRow(recordOf, key, depth, seq, role);
   let level: TimelineRow[] = [];
   for (const row of tops) {
     if (row.depth !== 0 || row.kind === "event") continue;
