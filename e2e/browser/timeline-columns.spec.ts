@@ -116,6 +116,8 @@ test("after the kill scenario, the agent's exit sits between the attempt and wha
   await expect(grid.getByRole("row").filter({ hasText: "attempt 1" })).toContainText("#");
 
   if (SHOTS) {
+    // The demo panel folded away, so the shots show the Timeline's rows.
+    await page.getByText("Built-in demo", { exact: true }).click();
     for (const theme of ["dark", "light"] as const) {
       const toggle = page.getByRole("button", { name: /theme/i }).first();
       if ((await page.locator("html").getAttribute("data-theme")) !== theme) await toggle.click();

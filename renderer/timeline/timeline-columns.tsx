@@ -510,7 +510,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "pid",
       header: "Agent pid",
-      size: 75,
+      size: 90,
       minSize: 30,
       cell: (c) => <Pid r={c.row.original} />,
     }),
@@ -524,7 +524,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "latency",
       header: "Latency",
-      size: 80,
+      size: 110,
       minSize: 40,
       cell: (c) => <Latency r={c.row.original} />,
     }),

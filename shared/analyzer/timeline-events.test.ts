@@ -69,6 +69,7 @@ describe("timeline events", () => {
       .record({ type: "agent-exit", pid: 11, code: 3, signal: null, conn: 2 })
       .record({ type: "conn-close", conn: 2 } as never)
       .record({ type: "agent-exit", pid: 10, code: 0, signal: null, conn: 1 })
+      .record({ type: "note", level: "info", text: "attached to the hub" })
       .record({ type: "note", level: "warn", text: "trace gap" });
     const e = events(sc);
     expect(e.list.map((x) => x.words)).toEqual([

@@ -2,7 +2,7 @@
  * The lifecycle and fault events of a trace as Timeline event rows (Temporal's event history, inline
  * among the requests), fed record by record: connections opened and closed, Agent processes started,
  * restarted and ended, faults applied, held frames released or never delivered, retries the
- * inspector made, the tap's notes. It also answers which Agent process served a connection at a seq,
+ * inspector made, the tap's warnings and errors (its info notes are left out). It also answers which Agent process served a connection at a seq,
  * so an attempt row can name the pid it went to.
  */
 import type { FaultRecord, TraceRecord } from "../trace/record.js";
@@ -145,6 +145,8 @@ export class TimelineEvents {
       case "fault":
         return { ...at, conn: r.conn ?? null, pid: null, ...faultEvent(r) };
       case "note": {
+        // An info note (the tap attached to the hub, ...) is bookkeeping, not an event of the session.
+        if (r.level === "info") return null;
         const tone = r.level === "error" ? "error" : r.level === "warn" ? "warn" : "info";
         return {
           ...at,
