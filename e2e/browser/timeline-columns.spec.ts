@@ -130,6 +130,19 @@ test("after the kill scenario, the agent's exit sits between the attempt and wha
         await page.screenshot({ path: `${SHOTS}/kill-scenario-${w}x${h}-${theme}.png` });
       }
     }
+    // With Key and Ids hidden from the column menu, the latency waterfall is on screen too.
+    await page.getByRole("button", { name: /^Columns/ }).click();
+    const menu = page.getByRole("group", { name: "Columns of the Timeline" });
+    await menu.getByLabel("Key").uncheck();
+    await menu.getByLabel("Ids").uncheck();
+    await page.keyboard.press("Escape");
+    for (const [w, h] of [
+      [1280, 720],
+      [1600, 1000],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.screenshot({ path: `${SHOTS}/kill-scenario-waterfall-${w}x${h}-light.png` });
+    }
   }
   await page.screenshot({ path: testInfo.outputPath("timeline-kill-scenario.png") });
   expect(problems).toEqual([]);

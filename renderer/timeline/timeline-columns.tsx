@@ -510,7 +510,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "pid",
       header: "Agent pid",
-      size: 90,
+      size: 100,
       minSize: 30,
       cell: (c) => <Pid r={c.row.original} />,
     }),
