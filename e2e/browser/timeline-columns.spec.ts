@@ -89,7 +89,9 @@ test("after the kill scenario, the agent's exit sits between the attempt and wha
   await expect(caption.getByRole("status")).toContainText("Finished.", { timeout: 40_000 });
 
   const grid = page.getByRole("treegrid", { name: "Timeline" });
-  await expect(page.getByLabel("Show lifecycle events")).toBeChecked();
+  // Off at first; turned on, it is remembered (the second test reloads with it).
+  await expect(page.getByLabel("Show lifecycle events")).not.toBeChecked();
+  await page.getByLabel("Show lifecycle events").check();
   await expect(
     grid
       .getByRole("row")
@@ -154,6 +156,7 @@ test("columns resize, hide and sort, and the setup and the lifecycle toggle surv
   const problems = guardConsole(page);
   await openHub(page);
   let grid = await importTrace(page);
+  await page.getByLabel("Show lifecycle events").check();
   const header = (name: string) => grid.getByRole("columnheader", { name, exact: true });
 
   // Event rows in trace order among the requests.

@@ -16,7 +16,7 @@ const LIFECYCLE_KEY = "acp-inspector-lifecycle-events";
 /** Column setup state and its setters. */
 export interface ColumnsSlice {
   readonly tablePrefs: Readonly<Record<TableId, TablePrefs>>;
-  /** Lifecycle and fault events as Timeline rows (on unless the user turned it off). */
+  /** Lifecycle and fault events as Timeline rows (off until the user turns it on; remembered). */
   readonly showLifecycle: boolean;
   setTablePrefs(table: TableId, prefs: TablePrefs): void;
   setShowLifecycle(show: boolean): void;
@@ -48,7 +48,8 @@ export const columnsSlice =
     tablePrefs: Object.fromEntries(
       TABLES.map((t) => [t, storage ? parseTablePrefs(read(storage, PREFS_KEY(t))) : NO_PREFS]),
     ) as Record<TableId, TablePrefs>,
-    showLifecycle: read(storage, LIFECYCLE_KEY) !== "0",
+    // Off until the user turns it on: event rows change which rows a short window shows.
+    showLifecycle: read(storage, LIFECYCLE_KEY) === "1",
     setTablePrefs: (table, prefs) => {
       write(storage, PREFS_KEY(table), serializeTablePrefs(prefs));
       set((s) => ({ tablePrefs: { ...s.tablePrefs, [table]: prefs } }));
