@@ -4,20 +4,37 @@
  * so a 100k-row list costs a screenful of row objects per render. Rows are keyed by `getKey`; the
  * view follows new rows only while scrolled to the bottom. Arrow keys, Page Up/Down, Home and End
  * move the selection, Right/Left (or Enter) expand and collapse (ARIA treegrid pattern).
+ *
+ * Columns are resizable (drag the handle at a header's right edge, or focus it and press Left/Right;
+ * double-click or Enter resets), hideable and sortable (a header button) through react-table's
+ * sizing, resizing, visibility and sorting features, with the state owned by the caller (`prefs`,
+ * remembered per table). Sorting is manual: react-table only sees the visible rows, so the caller
+ * orders the whole list by `prefs.sorting`. A cell whose text is cut gets a tooltip with its full
+ * text (`cellText`, else the cell's text) when the pointer reaches it.
  */
 import {
   type ColumnDef,
+  columnResizingFeature,
   columnSizingFeature,
+  columnVisibilityFeature,
   createColumnHelper,
+  functionalUpdate,
   type RowData,
+  rowSortingFeature,
   tableFeatures,
   useTable,
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type KeyboardEvent, type ReactNode, useLayoutEffect, useRef } from "react";
+import { type KeyboardEvent, type MouseEvent, type ReactNode, useLayoutEffect, useRef } from "react";
+import { clampWidth, NO_PREFS, type TablePrefs } from "../store/table-prefs.js";
 
 /** The table features every VirtualTable registers. */
-export const virtualTableFeatures = tableFeatures({ columnSizingFeature });
+export const virtualTableFeatures = tableFeatures({
+  columnSizingFeature,
+  columnResizingFeature,
+  columnVisibilityFeature,
+  rowSortingFeature,
+});
 
 /** A column of a VirtualTable over rows of type T. */
 // biome-ignore lint/suspicious/noExplicitAny: react-table's column arrays are heterogeneous in their value type.
@@ -52,7 +69,24 @@ export interface VirtualTableProps<T extends RowData> {
   readonly empty?: ReactNode;
   /** Row height in px; must match the CSS `--row-height` in use. */
   readonly rowHeight: number;
+  /** Column widths, hidden columns and sort (the caller orders `rows` by the sort). */
+  readonly prefs?: TablePrefs;
+  readonly onPrefsChange?: (prefs: TablePrefs) => void;
+  /** True when header buttons sort (the caller orders `rows` by `prefs.sorting`). */
+  readonly sortable?: boolean;
+  /** Columns hidden unless `prefs` shows them. */
+  readonly hiddenByDefault?: readonly string[];
+  /** A cell's full text, for the tooltip of a cut cell (default: the text it shows). */
+  readonly cellText?: (columnId: string, row: T) => string;
 }
+
+/** A column's name for labels: its header text, or its id. */
+export function columnName(header: unknown, id: string): string {
+  return typeof header === "string" ? header : id;
+}
+
+/** How far Left/Right moves a focused resize handle, px (Shift: five times that). */
+const RESIZE_STEP = 10;
 
 /** Column sizes are px at the normal 15px text size; as `em` they grow with the large-text option. */
 const columnWidth = (size: number) => `${size / 15}em`;
@@ -73,8 +107,39 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   });
   const items = virtualizer.getVirtualItems();
   const visible = items.map((item) => rows[item.index] as T);
-  const table = useTable({ features: virtualTableFeatures, columns, data: visible, getRowId: getKey });
+  const prefs = props.prefs ?? NO_PREFS;
+  const latest = useRef(prefs);
+  latest.current = prefs;
+  const change = (patch: Partial<TablePrefs>) => props.onPrefsChange?.({ ...latest.current, ...patch });
+  const visibility = {
+    ...Object.fromEntries((props.hiddenByDefault ?? []).map((id) => [id, false])),
+    ...prefs.visibility,
+  };
+  const table = useTable({
+    features: virtualTableFeatures,
+    columns,
+    data: visible,
+    getRowId: getKey,
+    manualSorting: true,
+    sortDescFirst: false,
+    enableMultiSort: false,
+    enableSorting: props.sortable === true && props.onPrefsChange !== undefined,
+    enableColumnResizing: props.onPrefsChange !== undefined,
+    columnResizeMode: "onChange",
+    state: { columnSizing: { ...prefs.sizing }, columnVisibility: visibility, sorting: [...prefs.sorting] },
+    onColumnSizingChange: (u) => change({ sizing: functionalUpdate(u, { ...latest.current.sizing }) }),
+    onColumnVisibilityChange: (u) => change({ visibility: functionalUpdate(u, visibility) }),
+    onSortingChange: (u) => change({ sorting: functionalUpdate(u, [...latest.current.sorting]) }),
+  });
   const tableRows = table.getRowModel().rows;
+
+  /** The tooltip of a cut cell: set when the pointer enters it, removed when its text fits. */
+  const tooltip = (e: MouseEvent<HTMLElement>, columnId: string, row: T) => {
+    const el = e.currentTarget;
+    if (el.scrollWidth > el.clientWidth + 1)
+      el.title = props.cellText?.(columnId, row) || (el.textContent ?? "");
+    else el.removeAttribute("title");
+  };
 
   useLayoutEffect(() => {
     if (followTail.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
@@ -151,13 +216,79 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
         tabIndex={0}
         onKeyDown={onKeyDown}
       >
-        <thead className="vtable__head">
+        {/* Keys in the header (its sort buttons and resize handles) are theirs, not the rows' navigation. */}
+        <thead className="vtable__head" onKeyDown={(e) => e.stopPropagation()}>
           <tr className="vtable__headrow" aria-rowindex={1}>
-            {headerGroup?.headers.map((h) => (
-              <th key={h.id} className="vtable__cell" scope="col" style={{ width: columnWidth(h.getSize()) }}>
-                <table.FlexRender header={h} />
-              </th>
-            ))}
+            {headerGroup?.headers.map((h) => {
+              const column = h.column;
+              const name = columnName(column.columnDef.header, column.id);
+              const sorted = column.getIsSorted();
+              const canSort = column.getCanSort();
+              const resize = (to: number) =>
+                table.setColumnSizing((old) => ({
+                  ...old,
+                  [column.id]: clampWidth(to, column.columnDef.minSize, column.columnDef.maxSize),
+                }));
+              return (
+                <th
+                  key={h.id}
+                  className={`vtable__cell vtable__th${column.getIsResizing() ? " vtable__th--resizing" : ""}`}
+                  scope="col"
+                  aria-label={name}
+                  aria-sort={
+                    canSort
+                      ? sorted === "asc"
+                        ? "ascending"
+                        : sorted === "desc"
+                          ? "descending"
+                          : "none"
+                      : undefined
+                  }
+                  style={{ width: columnWidth(h.getSize()) }}
+                >
+                  {canSort ? (
+                    <button
+                      type="button"
+                      className="vtable__sort"
+                      onClick={column.getToggleSortingHandler()}
+                      title={`Sort by ${name}${sorted === "asc" ? " (now ascending; click for descending)" : sorted === "desc" ? " (now descending; click for the natural order)" : ""}`}
+                    >
+                      <table.FlexRender header={h} />
+                      <span className="vtable__sort-mark" aria-hidden="true">
+                        {sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : ""}
+                      </span>
+                    </button>
+                  ) : (
+                    <table.FlexRender header={h} />
+                  )}
+                  {column.getCanResize() ? (
+                    // biome-ignore lint/a11y/useSemanticElements: a focusable separator is the ARIA pattern for a splitter; <hr> cannot take focus or keys.
+                    <span
+                      role="separator"
+                      aria-orientation="vertical"
+                      aria-label={`Resize ${name} column`}
+                      aria-valuenow={Math.round(h.getSize())}
+                      aria-valuemin={column.columnDef.minSize ?? 20}
+                      aria-valuemax={Math.min(column.columnDef.maxSize ?? 2000, 2000)}
+                      tabIndex={0}
+                      className="vtable__resize"
+                      onMouseDown={h.getResizeHandler()}
+                      onTouchStart={h.getResizeHandler()}
+                      onClick={(e) => e.stopPropagation()}
+                      onDoubleClick={() => column.resetSize()}
+                      onKeyDown={(e) => {
+                        const step = e.shiftKey ? RESIZE_STEP * 5 : RESIZE_STEP;
+                        if (e.key === "ArrowLeft") resize(h.getSize() - step);
+                        else if (e.key === "ArrowRight") resize(h.getSize() + step);
+                        else if (e.key === "Enter") column.resetSize();
+                        else return;
+                        e.preventDefault();
+                      }}
+                    />
+                  ) : null}
+                </th>
+              );
+            })}
           </tr>
         </thead>
         <tbody className="vtable__body" style={{ height: virtualizer.getTotalSize() - rowHeight }}>
@@ -187,11 +318,12 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
                     : undefined
                 }
               >
-                {row.getAllCells().map((cell) => (
+                {row.getVisibleCells().map((cell) => (
                   <td
                     key={cell.id}
                     className="vtable__cell"
                     style={{ width: columnWidth(cell.column.getSize()) }}
+                    onMouseEnter={(e) => tooltip(e, cell.column.id, row.original)}
                   >
                     <table.FlexRender cell={cell} />
                   </td>

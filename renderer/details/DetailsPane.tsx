@@ -13,19 +13,21 @@ import { RawFrameView } from "../components/RawFrameView.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { attemptLabel, outcomeLabel } from "../timeline/outcome-label.js";
 import { diffParams, paramsOf } from "../timeline/params-diff.js";
+import { RowFields } from "../timeline/RowFields.js";
+import { eventsOf } from "../timeline/trace-events.js";
 import type { LoadedTrace } from "../traces/loaded-trace.js";
 import { FrameView } from "./FrameView.js";
 import { ParamsDiffView } from "./ParamsDiffView.js";
 import { VerdictExplanation } from "./VerdictExplanation.js";
 
-/** Parses a selection key: `s12`, `s12.a0`, `s12.a0.f40`, `r7`, `r7.f41`, `m9`, `rec55`, `bad0` (a flagged entry). */
+/** Parses a selection key: `s12`, `s12.a0`, `s12.a0.f40`, `r7`, `r7.f41`, `m9`, `e5` (an event row), `rec55`, `bad0` (a flagged entry). */
 export function parseSelectionKey(key: string): {
   kind: string;
   id: number;
   attempt?: number;
   frame?: number;
 } {
-  const m = /^(rec|bad|s|r|m)(\d+)(?:\.a(\d+))?(?:\.f(\d+))?$/.exec(key);
+  const m = /^(rec|bad|s|r|m|e)(\d+)(?:\.a(\d+))?(?:\.f(\d+))?$/.exec(key);
   if (!m) return { kind: "none", id: 0 };
   return {
     kind: m[1] as string,
@@ -142,6 +144,14 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
       </>
     );
   }
+  if (key.kind === "e") {
+    return (
+      <>
+        <h2 className="panel-title">Event: {session ? eventsOf(session).at(key.id)?.words : `#${key.id}`}</h2>
+        <FrameView record={record(key.id)} label="Record" />
+      </>
+    );
+  }
   if (key.frame !== undefined || key.kind === "rec") {
     const n = key.frame ?? seq;
     return (
@@ -229,5 +239,10 @@ export function DetailsPane() {
       </EmptyState>
     );
   }
-  return <Selected selectedKey={selected.key} seq={selected.seq} />;
+  return (
+    <>
+      <Selected selectedKey={selected.key} seq={selected.seq} />
+      <RowFields selectedKey={selected.key} />
+    </>
+  );
 }

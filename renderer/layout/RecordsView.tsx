@@ -9,8 +9,9 @@ import { describeRecord } from "../details/describe-record.js";
 import { FilterBox } from "../filter/FilterBox.js";
 import { matchRecords, recordPasses } from "../filter/record-filter.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
+import { clockTime } from "../timeline/clock-time.js";
 import { compiledFilter, isFiltering, NO_FILTER, type TimelineFilter } from "../timeline/timeline-filter.js";
-import { Clock } from "../traces/imported-trace.js";
+import { Clock, useTimesUnknown } from "../traces/imported-trace.js";
 
 /** A row: a record, or an entry kept flagged because it is not a valid record. */
 type RecordRow = TraceRecord | InvalidRecord;
@@ -31,7 +32,8 @@ const RECORD_COLUMNS = col.columns([
   col.display({
     id: "ts",
     header: "Time",
-    size: 110,
+    // Wide enough for the milliseconds: "12:03:04.123".
+    size: 125,
     cell: (c) => {
       const r = c.row.original;
       return r instanceof InvalidRecord ? "" : <Clock ts={r.ts} unknown="unknown" />;
@@ -82,6 +84,14 @@ function filterPassesFlagged(filter: TimelineFilter, e: InvalidRecord): boolean 
   );
 }
 
+/** A record's full text per column: the tooltip of a cut cell. */
+function recordText(columnId: string, r: RecordRow): string {
+  if (r instanceof InvalidRecord) return columnId === "text" ? flaggedText(r) : "";
+  if (columnId === "text") return r.type === "frame" ? r.raw : describeRecord(r);
+  if (columnId === "ts") return clockTime(r.ts);
+  return "";
+}
+
 /** Flagged entries are keyed by their place among the flagged ones (`bad0`, ...): their seq may be missing or repeated. */
 const flaggedKeys = new WeakMap<InvalidRecord, string>();
 const getKey = (r: RecordRow) => (r instanceof InvalidRecord ? (flaggedKeys.get(r) ?? "bad") : `rec${r.seq}`);
@@ -97,6 +107,13 @@ export function RecordsView() {
   const selectedKey = useInspector((s) => s.selected?.key);
   const select = useInspector((s) => s.select);
   const largeText = useInspector((s) => s.largeText);
+  const prefs = useInspector((s) => s.tablePrefs.records);
+  const setTablePrefs = useInspector((s) => s.setTablePrefs);
+  const timesUnknown = useTimesUnknown();
+  const cellText = useCallback(
+    (id: string, r: RecordRow) => (timesUnknown && id === "ts" ? "unknown" : recordText(id, r)),
+    [timesUnknown],
+  );
   const flaggedCount = useInspector((s) => s.view.flagged);
   const session = traceId === undefined ? undefined : catalog.get(traceId);
   // Flagged entries first, so a few bad ones among a million records are on screen; the arrays grow in place.
@@ -140,6 +157,9 @@ export function RecordsView() {
         selectedKey={selectedKey}
         onSelect={onSelect}
         rowHeight={largeText ? 36 : 28}
+        prefs={prefs}
+        onPrefsChange={(p) => setTablePrefs("records", p)}
+        cellText={cellText}
         empty={
           filtering && total > 0 ? (
             <EmptyState title="No record matches the filter">

@@ -10,6 +10,7 @@ import type { InspectorBridge } from "../bridge/inspector-bridge.js";
 import { conformanceSlice } from "../conformance/conformance-slice.js";
 import { demoSlice } from "../demo/demo-slice.js";
 import { TraceCatalog } from "../traces/trace-catalog.js";
+import { columnsSlice } from "./columns-slice.js";
 import { connectionSlice } from "./connection-slice.js";
 import { createFeedPump, type FeedPump } from "./feed-pump.js";
 import type { RequestFrame } from "./frame-scheduler.js";
@@ -46,6 +47,7 @@ export function createInspector(
     ...viewSlice(initial)(...a),
     ...demoSlice(...a),
     ...conformanceSlice(...a),
+    ...columnsSlice(typeof window === "undefined" ? undefined : window.localStorage)(...a),
   }));
   pump = createFeedPump(catalog, store, requestFrame, bridge);
   return { store, catalog, pump, bridge };

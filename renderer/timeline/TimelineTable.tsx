@@ -1,13 +1,35 @@
-/** The Timeline tab: submissions, other requests and malformed frames, expandable into attempts and frames. */
+/**
+ * The Timeline tab: submissions, other requests and malformed frames, expandable into attempts and
+ * frames, with lifecycle and fault events among them (a toggle); columns resizable, hideable and
+ * sortable, their setup remembered.
+ */
+import "./timeline.css";
 import { useCallback, useMemo, useState } from "react";
+import { ColumnMenu } from "../components/ColumnMenu.js";
 import { EmptyState } from "../components/EmptyState.js";
-import { VirtualTable } from "../components/VirtualTable.js";
+import { columnName, VirtualTable } from "../components/VirtualTable.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
+import { NO_PREFS } from "../store/table-prefs.js";
+import { useTimesUnknown } from "../traces/imported-trace.js";
 import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js";
+import { RowFactsContext, rowFacts } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
-import { TIMELINE_COLUMNS } from "./timeline-columns.js";
+import {
+  cellText,
+  SORTABLE_COLUMNS,
+  sortValue,
+  TIMELINE_COLUMNS,
+  TIMELINE_HIDDEN_BY_DEFAULT,
+} from "./timeline-columns.js";
 import { isFiltering, NO_FILTER } from "./timeline-filter.js";
-import { displayRows, type TimelineRow, topRows } from "./timeline-rows.js";
+import { displayRows, type RowOrder, TIME_ORDER, type TimelineRow, topRows } from "./timeline-rows.js";
+import { eventsOf } from "./trace-events.js";
+
+/** The columns the column menu lists (every one but the fault menu's). */
+const MENU_COLUMNS = TIMELINE_COLUMNS.filter((c) => c.enableHiding !== false).map((c) => ({
+  id: c.id as string,
+  name: columnName(c.header, c.id as string),
+}));
 
 const getKey = (r: TimelineRow) => r.key;
 const depthOf = (r: TimelineRow) => r.depth;
@@ -24,13 +46,35 @@ export function TimelineTable() {
   const setExpanded = useInspector((s) => s.setExpanded);
   const largeText = useInspector((s) => s.largeText);
   const setFilter = useInspector((s) => s.setFilter);
+  const showLifecycle = useInspector((s) => s.showLifecycle);
+  const setShowLifecycle = useInspector((s) => s.setShowLifecycle);
+  const prefs = useInspector((s) => s.tablePrefs.timeline);
+  const setTablePrefs = useInspector((s) => s.setTablePrefs);
+  const timesKnown = !useTimesUnknown();
 
   const tops = useMemo(() => topRows(view), [view]);
-  const rows = useMemo(() => {
+  const sort = prefs.sorting[0];
+  const sortId = sort !== undefined && SORTABLE_COLUMNS.has(sort.id) ? sort.id : undefined;
+  const sortDesc = sort?.desc === true;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `view` is the change signal for the session's growing records and events
+  const { rows, facts } = useMemo(() => {
     const session = traceId === undefined ? undefined : catalog.get(traceId);
     const recordOf = (seq: number) => session?.recordBySeq(seq);
-    return displayRows(tops, isFiltering(filter) ? filter : undefined, expanded, recordOf);
-  }, [tops, filter, expanded, catalog, traceId]);
+    const tsOf = (seq: number) => recordOf(seq)?.ts;
+    const events = session ? eventsOf(session) : undefined;
+    const now = session?.records[session.records.length - 1]?.ts;
+    const base = rowFacts({ timesKnown, tsOf, events, rows: [], now });
+    const order: RowOrder =
+      sortId === undefined || sortId === "time"
+        ? { by: "time", desc: sortId === "time" && sortDesc }
+        : { by: "value", desc: sortDesc, value: (r) => sortValue(sortId, r, base) };
+    const shown = displayRows(tops, isFiltering(filter) ? filter : undefined, expanded, recordOf, {
+      events: showLifecycle ? events?.list : undefined,
+      order: order.by === "time" && !order.desc ? TIME_ORDER : order,
+    });
+    return { rows: shown, facts: rowFacts({ timesKnown, tsOf, events, rows: shown, now }) };
+  }, [tops, filter, expanded, catalog, traceId, view, showLifecycle, timesKnown, sortId, sortDesc]);
+  const textOf = useCallback((id: string, r: TimelineRow) => cellText(id, r, facts), [facts]);
 
   const [menu, setMenu] = useState<RowMenuAt | null>(null);
   const closeMenu = useCallback(() => {
@@ -41,7 +85,15 @@ export function TimelineTable() {
     if (hasFaultMenu(row)) setMenu({ row, ...at });
   }, []);
 
-  const hidden = useMemo(() => tops.length - rows.filter((r) => r.depth === 0).length, [tops, rows]);
+  const hidden = useMemo(
+    () => tops.length - rows.filter((r) => r.depth === 0 && r.kind !== "event").length,
+    [tops, rows],
+  );
+  const visibility = prefs.visibility;
+  const isVisible = useCallback(
+    (id: string) => visibility[id] ?? !TIMELINE_HIDDEN_BY_DEFAULT.includes(id),
+    [visibility],
+  );
 
   const onSelect = useCallback((r: TimelineRow) => select({ key: r.key, seq: r.seq }), [select]);
   const onExpand = useCallback((r: TimelineRow, open: boolean) => setExpanded(r.key, open), [setExpanded]);
@@ -53,6 +105,31 @@ export function TimelineTable() {
   return (
     <RowMenuContext.Provider value={setMenu}>
       {menu ? <RowFaultMenu at={menu} onClose={closeMenu} /> : null}
+      <div className="tl-bar">
+        <label className="tl-bar__toggle">
+          <input
+            type="checkbox"
+            checked={showLifecycle}
+            onChange={(e) => setShowLifecycle(e.currentTarget.checked)}
+          />
+          Show lifecycle events
+        </label>
+        {showLifecycle && sortId !== undefined && sortId !== "time" ? (
+          <span className="tl-bar__note muted">
+            sorted by {MENU_COLUMNS.find((c) => c.id === sortId)?.name ?? sortId}: lifecycle events show in
+            time order only
+          </span>
+        ) : null}
+        <ColumnMenu
+          table="Timeline"
+          columns={MENU_COLUMNS}
+          isVisible={isVisible}
+          onToggle={(id, on) =>
+            setTablePrefs("timeline", { ...prefs, visibility: { ...prefs.visibility, [id]: on } })
+          }
+          onReset={() => setTablePrefs("timeline", NO_PREFS)}
+        />
+      </div>
       {hidden > 0 ? (
         <p className="filter-hidden" role="status" aria-label="Rows hidden by filters">
           {hidden === tops.length ? "All " : ""}
@@ -62,46 +139,54 @@ export function TimelineTable() {
           </button>
         </p>
       ) : null}
-      <VirtualTable
-        label="Timeline"
-        rows={rows}
-        getKey={getKey}
-        columns={TIMELINE_COLUMNS}
-        selectedKey={selectedKey}
-        onSelect={(r) => {
-          // A click on the selected row toggles it open or closed; the keyboard uses Right/Left/Enter.
-          if (r.key === selectedKey && r.expandable) onExpand(r, !expanded.has(r.key));
-          onSelect(r);
-        }}
-        onExpand={onExpand}
-        onRowMenu={onRowMenu}
-        isExpanded={isExpanded}
-        depthOf={depthOf}
-        rowHeight={largeText ? 36 : 28}
-        empty={
-          isFiltering(filter) && tops.length > 0 ? (
-            <EmptyState title="No row matches the filters">
-              <p>
-                Every row of this trace is hidden by the filters above. Press Clear to see all {tops.length}{" "}
-                of them.
-              </p>
-            </EmptyState>
-          ) : (
-            <EmptyState title="No frames yet">
-              <p>
-                One row per prompt submission (all attempts sharing a sessionId and idempotencyKey), one per
-                other request with its retry class, and one per malformed frame. Expand a submission to see
-                its attempts, and an attempt to see its frames.
-              </p>
-              <p>
-                Rows appear as soon as a client talks to an agent through{" "}
-                <code>acp-retry-inspector proxy</code>. To look at an earlier session, use{" "}
-                <strong>Import…</strong> in the toolbar or drop a trace file (.jsonl) anywhere on this window.
-              </p>
-            </EmptyState>
-          )
-        }
-      />
+      <RowFactsContext.Provider value={facts}>
+        <VirtualTable
+          label="Timeline"
+          rows={rows}
+          getKey={getKey}
+          columns={TIMELINE_COLUMNS}
+          selectedKey={selectedKey}
+          onSelect={(r) => {
+            // A click on the selected row toggles it open or closed; the keyboard uses Right/Left/Enter.
+            if (r.key === selectedKey && r.expandable) onExpand(r, !expanded.has(r.key));
+            onSelect(r);
+          }}
+          onExpand={onExpand}
+          onRowMenu={onRowMenu}
+          isExpanded={isExpanded}
+          depthOf={depthOf}
+          rowHeight={largeText ? 36 : 28}
+          prefs={prefs}
+          sortable
+          onPrefsChange={(p) => setTablePrefs("timeline", p)}
+          hiddenByDefault={TIMELINE_HIDDEN_BY_DEFAULT}
+          cellText={textOf}
+          empty={
+            isFiltering(filter) && tops.length > 0 ? (
+              <EmptyState title="No row matches the filters">
+                <p>
+                  Every row of this trace is hidden by the filters above. Press Clear to see all {tops.length}{" "}
+                  of them.
+                </p>
+              </EmptyState>
+            ) : (
+              <EmptyState title="No frames yet">
+                <p>
+                  One row per prompt submission (all attempts sharing a sessionId and idempotencyKey), one per
+                  other request with its retry class, and one per malformed frame. Expand a submission to see
+                  its attempts, and an attempt to see its frames.
+                </p>
+                <p>
+                  Rows appear as soon as a client talks to an agent through{" "}
+                  <code>acp-retry-inspector proxy</code>. To look at an earlier session, use{" "}
+                  <strong>Import…</strong> in the toolbar or drop a trace file (.jsonl) anywhere on this
+                  window.
+                </p>
+              </EmptyState>
+            )
+          }
+        />
+      </RowFactsContext.Provider>
     </RowMenuContext.Provider>
   );
 }

@@ -1,18 +1,26 @@
 /**
  * Columns of the timeline table. One column set serves every row kind: a submission row shows its
- * session, key, prompt, attempts, ids, connections, final messageId and verdict; an attempt row its
- * connection, id, send time, latency and outcome; a request row its method and retry-class badge.
+ * result and verdict (first, so they stay on screen), key, prompt, ids, connections, pids, latency
+ * and waterfall bar (session, attempt count and start time are hidden until chosen); an attempt row
+ * its outcome words, connection, id, pid, send time and bar; a request row its method and retry
+ * class; an event row what happened to a connection, an Agent or a fault, in its first column. Each
+ * column also says its full text (`cellText`: tooltips of cut cells, the Details pane) and, where
+ * ordering by it means something, its sort value (`sortValue`).
  */
 
+import { useContext } from "react";
 import type { VerdictHit } from "../../shared/analyzer/timeline-model.js";
 import { verdictDefinition } from "../../shared/analyzer/verdicts.js";
+import { barOf, durationText, latencyText } from "../../shared/analyzer/waterfall.js";
 import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
-import { virtualColumnHelper } from "../components/VirtualTable.js";
+import { type VirtualColumn, virtualColumnHelper } from "../components/VirtualTable.js";
 import { Clock } from "../traces/imported-trace.js";
+import { clockTime } from "./clock-time.js";
 import { attemptLabel, outcomeLabel } from "./outcome-label.js";
 import { RowMenuButton } from "./RowFaultMenu.js";
+import { NO_FACTS, type RowFacts, RowFactsContext, spanOfRow } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
 import type { TimelineRow } from "./timeline-rows.js";
 
@@ -28,15 +36,20 @@ const SEVERITY_TONE: Readonly<Record<string, BadgeTone>> = {
   "client-issue": "warn",
   info: "info",
 };
+const SEVERITY_ORDER = ["violation", "client-issue", "info", "ok"];
+
+function sortedVerdicts(verdicts: readonly VerdictHit[]): VerdictHit[] {
+  return [...verdicts].sort(
+    (a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity),
+  );
+}
 
 /** The verdict chip: the worst verdict of a row, with its explanation on hover. */
 export function VerdictBadges({ verdicts }: { verdicts: readonly VerdictHit[] }) {
   if (verdicts.length === 0) return null;
-  const order = ["violation", "client-issue", "info", "ok"];
-  const sorted = [...verdicts].sort((a, b) => order.indexOf(a.severity) - order.indexOf(b.severity));
   return (
     <>
-      {sorted.map((v) => (
+      {sortedVerdicts(verdicts).map((v) => (
         <Badge
           key={v.name}
           tone={SEVERITY_TONE[v.severity] ?? "neutral"}
@@ -49,22 +62,39 @@ export function VerdictBadges({ verdicts }: { verdicts: readonly VerdictHit[] })
   );
 }
 
+/** The first column's words for a row. */
+function whatText(r: TimelineRow): string {
+  switch (r.kind) {
+    case "submission":
+      return "session/prompt";
+    case "request":
+      return r.row.method ?? "(unmatched response)";
+    case "malformed":
+      return "malformed frame";
+    case "attempt":
+      return `attempt ${r.number}${r.attempt.origin === "inspector" ? " (inspector)" : ""}`;
+    case "event":
+      return r.event.words;
+    case "frame":
+      return `${r.role}${r.dir ? `, ${ARROW[r.dir]}` : ""}`;
+  }
+}
+
 function what(r: TimelineRow) {
   const expander = r.expandable ? (
     <span className="tl-expander" aria-hidden="true" />
   ) : (
     <span className="tl-expander tl-expander--leaf" aria-hidden="true" />
   );
-  const label =
-    r.kind === "submission"
-      ? "session/prompt"
-      : r.kind === "request"
-        ? (r.row.method ?? "(unmatched response)")
-        : r.kind === "malformed"
-          ? "malformed frame"
-          : r.kind === "attempt"
-            ? `attempt ${r.number}${r.attempt.origin === "inspector" ? " (inspector)" : ""}`
-            : `${r.role}${r.dir ? `, ${ARROW[r.dir]}` : ""}`;
+  if (r.kind === "event") {
+    return (
+      <span className={`tl-what tl-depth-${r.depth} tl-event tl-event--${r.event.tone}`}>
+        {expander}
+        <span className="tl-event__mark" aria-hidden="true" />
+        <span className="tl-event__words">{whatText(r)}</span>
+      </span>
+    );
+  }
   return (
     <span
       className={`tl-what tl-depth-${r.depth}`}
@@ -75,142 +105,440 @@ function what(r: TimelineRow) {
       }
     >
       {expander}
-      {label}
+      {whatText(r)}
     </span>
   );
 }
 
-/** The timeline's columns (module scope, as react-table requires stable columns). */
-export const TIMELINE_COLUMNS = col.columns([
-  col.display({
-    id: "menu",
-    header: () => <span className="visually-hidden">Faults</span>,
-    size: 36,
-    cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
-  }),
-  col.display({ id: "what", header: "Method / row", size: 220, cell: (c) => what(c.row.original) }),
-  col.display({
-    id: "verdict",
-    header: "Verdict / retry class",
-    size: 200,
-    cell: (c) => {
-      const r = c.row.original;
-      if (r.kind === "submission") return <VerdictBadges verdicts={r.row.verdicts} />;
-      if (r.kind !== "request") return "";
-      return (
-        <>
-          <Badge tone="neutral" title={RETRY_CLASS_MEANING[r.row.retryClass]}>
-            {r.row.retryClass}
-          </Badge>
-          <VerdictBadges verdicts={r.row.verdicts} />
-        </>
-      );
-    },
-  }),
-  col.display({
-    id: "session",
-    header: "Session",
-    size: 90,
-    cell: (c) => {
-      const r = c.row.original;
+/** The time a row starts at: its first frame's, or its event's. */
+function startTs(r: TimelineRow, facts: RowFacts): number | undefined {
+  switch (r.kind) {
+    case "submission":
+      return r.row.attempts[0]?.sentAt;
+    case "attempt":
+      return r.attempt.sentAt;
+    case "request":
+      return r.row.sentAt;
+    case "event":
+      return r.event.ts;
+    default:
+      return facts.tsOf(r.seq);
+  }
+}
+
+function pidsOf(r: TimelineRow, facts: RowFacts): number[] {
+  const pids = (pairs: { conn: number; seq: number }[]) => [
+    ...new Set(pairs.map((p) => facts.pidAt(p.conn, p.seq)).filter((p): p is number => p !== null)),
+  ];
+  switch (r.kind) {
+    case "submission":
+      return pids(r.row.attempts.map((a) => ({ conn: a.conn, seq: a.requestSeq })));
+    case "attempt":
+      return pids([{ conn: r.attempt.conn, seq: r.attempt.requestSeq }]);
+    case "request":
+      return pids([{ conn: r.row.conn, seq: r.seq }]);
+    case "malformed":
+      return pids([{ conn: r.row.conn, seq: r.seq }]);
+    case "event":
+      return r.event.pid === null ? [] : [r.event.pid];
+    case "frame":
+      return r.conn === undefined ? [] : pids([{ conn: r.conn, seq: r.seq }]);
+  }
+}
+
+function connsOf(r: TimelineRow): number[] {
+  switch (r.kind) {
+    case "submission":
+      return [...new Set(r.row.attempts.map((a) => a.conn))];
+    case "attempt":
+      return [r.attempt.conn];
+    case "request":
+    case "malformed":
+      return [r.row.conn];
+    case "event":
+      return r.event.conn === null ? [] : [r.event.conn];
+    case "frame":
+      return r.conn === undefined ? [] : [r.conn];
+  }
+}
+
+function keyText(r: TimelineRow): string {
+  if (r.kind !== "submission") return "";
+  const s = r.row;
+  if (s.key !== null) return s.key;
+  if (s.keyStatus === "invalid") return `invalid ${s.invalidKey?.shown ?? ""}: ${s.invalidKey?.reason ?? ""}`;
+  return "no key";
+}
+
+function detailText(r: TimelineRow, facts: RowFacts): string {
+  switch (r.kind) {
+    case "submission":
+      return r.row.promptPreview;
+    case "attempt": {
+      const sent = facts.timesKnown ? clockTime(r.attempt.sentAt) : "time unknown";
+      return `sent ${sent}${r.attempt.latencyMs === null ? "" : `, ${Math.round(r.attempt.latencyMs)} ms`}`;
+    }
+    case "request":
+      return r.row.latencyMs === null ? "" : `${Math.round(r.row.latencyMs)} ms`;
+    case "malformed":
+      return r.row.reason;
+    case "frame":
+      return r.preview;
+    case "event":
+      return "";
+  }
+}
+
+function resultText(r: TimelineRow): string {
+  if (r.kind === "submission") return r.row.result;
+  if (r.kind === "attempt") return attemptLabel(r.attempt).label;
+  if (r.kind === "request") return outcomeLabel(r.row.outcome).label;
+  if (r.kind === "frame" && r.dropped) return "dropped";
+  return "";
+}
+
+function verdictText(r: TimelineRow): string {
+  if (r.kind === "submission")
+    return sortedVerdicts(r.row.verdicts)
+      .map((v) => v.name)
+      .join(", ");
+  if (r.kind === "request")
+    return [r.row.retryClass, ...sortedVerdicts(r.row.verdicts).map((v) => v.name)].join(", ");
+  return "";
+}
+
+/** The window a row's bar is drawn in: a submission's for its attempts, the shown rows' for the rest. */
+function windowFor(r: TimelineRow, facts: RowFacts) {
+  if (r.kind === "attempt") return facts.windowOf(r.submission);
+  return r.depth === 0 ? facts.topWindow : null;
+}
+
+function waterfallText(r: TimelineRow, facts: RowFacts): string {
+  const span = spanOfRow(r, facts);
+  const w = windowFor(r, facts);
+  if (!span || !w)
+    return r.kind === "event" || r.kind === "frame" || r.kind === "malformed" ? "" : latencyText(null);
+  const offset = `+${durationText(span.start - w.start)}`;
+  const scope = r.kind === "attempt" ? "of its submission's attempts" : "of the rows shown";
+  if (r.kind === "event") return `at ${offset} ${scope}`;
+  return `starts at ${offset} ${scope} (window ${durationText(w.end - w.start)}): ${latencyText(span)}`;
+}
+
+/** A column's full text for a row, as its tooltip and the Details pane show it. */
+export function cellText(columnId: string, r: TimelineRow, facts: RowFacts): string {
+  switch (columnId) {
+    case "what":
+      return whatText(r);
+    case "time": {
+      const ts = startTs(r, facts);
+      if (ts === undefined) return "";
+      return facts.timesKnown ? clockTime(ts) : "time unknown";
+    }
+    case "verdict":
+      return verdictText(r);
+    case "session":
       return r.kind === "submission" || r.kind === "request" ? (r.row.sessionId ?? "") : "";
-    },
-  }),
-  col.display({
-    id: "key",
-    header: "Key",
-    size: 140,
-    cell: (c) => {
-      const r = c.row.original;
-      if (r.kind !== "submission") return "";
-      const s = r.row;
-      if (s.key !== null) return <KeyBadge idempotencyKey={s.key} />;
-      if (s.keyStatus === "invalid") {
-        return (
-          <Badge tone="error" title={s.invalidKey?.reason}>
-            invalid {s.invalidKey?.shown}
-          </Badge>
-        );
-      }
-      return <span className="muted">no key</span>;
-    },
-  }),
-  col.display({
-    id: "detail",
-    header: "Prompt / detail",
-    size: 190,
-    cell: (c) => {
-      const r = c.row.original;
-      switch (r.kind) {
-        case "submission":
-          return r.row.promptPreview;
-        case "attempt":
-          return (
-            <>
-              sent <Clock ts={r.attempt.sentAt} />
-              {r.attempt.latencyMs === null ? "" : `, ${Math.round(r.attempt.latencyMs)} ms`}
-            </>
-          );
-        case "request":
-          return r.row.latencyMs === null ? "" : `${Math.round(r.row.latencyMs)} ms`;
-        case "malformed":
-          return r.row.reason;
-        case "frame":
-          return <code className="tl-raw">{r.preview}</code>;
-      }
-    },
-  }),
-  col.display({
-    id: "attempts",
-    header: "Attempts",
-    size: 70,
-    cell: (c) => {
-      const r = c.row.original;
-      return r.kind === "submission" ? r.row.attempts.length : "";
-    },
-  }),
-  col.display({
-    id: "ids",
-    header: "Ids",
-    size: 60,
-    cell: (c) => {
-      const r = c.row.original;
+    case "key":
+      return keyText(r);
+    case "detail":
+      return detailText(r, facts);
+    case "attempts":
+      return r.kind === "submission" ? String(r.row.attempts.length) : "";
+    case "ids":
       if (r.kind === "submission") return r.row.attempts.map((a) => String(a.id)).join(", ");
       if (r.kind === "attempt") return String(r.attempt.id);
       if (r.kind === "request") return String(r.row.jsonRpcId);
       return "";
-    },
-  }),
-  col.display({
-    id: "conns",
-    header: "Conn",
-    size: 55,
-    cell: (c) => {
-      const r = c.row.original;
-      if (r.kind === "submission") return [...new Set(r.row.attempts.map((a) => `#${a.conn}`))].join(" ");
-      if (r.kind === "attempt") return `#${r.attempt.conn}`;
-      if (r.kind === "request" || r.kind === "malformed") return `#${r.row.conn}`;
-      return r.conn === undefined ? "" : `#${r.conn}`;
-    },
-  }),
-  col.display({
-    id: "result",
-    header: "Result",
-    size: 150,
-    cell: (c) => {
-      const r = c.row.original;
-      // The Client's side: a dropped answer's messageId is not shown as if the Client had it.
-      if (r.kind === "submission") return <span title={r.row.result}>{r.row.result}</span>;
-      const outcome =
-        r.kind === "attempt" ? r.attempt.outcome : r.kind === "request" ? r.row.outcome : undefined;
-      if (r.kind === "frame" && r.dropped) return <Badge tone="error">dropped</Badge>;
-      if (!outcome) return "";
-      const o = r.kind === "attempt" ? attemptLabel(r.attempt) : outcomeLabel(outcome);
-      return (
-        <Badge tone={o.tone} title={o.title}>
-          {o.label}
-        </Badge>
-      );
-    },
-  }),
+    case "conns":
+      return connsOf(r)
+        .map((c) => `#${c}`)
+        .join(" ");
+    case "pid":
+      return pidsOf(r, facts).join(" ");
+    case "latency": {
+      if (r.kind === "event" || r.kind === "frame" || r.kind === "malformed") return "";
+      return latencyText(spanOfRow(r, facts));
+    }
+    case "waterfall":
+      return waterfallText(r, facts);
+    case "result":
+      return resultText(r);
+    default:
+      return "";
+  }
+}
+
+const VERDICT_RANK = (v: VerdictHit) => SEVERITY_ORDER.indexOf(v.severity);
+
+/** A column's sort value for a top-level row (null: sorts last), for the columns sorting makes sense on. */
+export function sortValue(columnId: string, r: TimelineRow, facts: RowFacts): number | string | null {
+  switch (columnId) {
+    case "what":
+    case "session":
+    case "result":
+    case "key": {
+      const t = cellText(columnId, r, facts);
+      return t === "" ? null : t;
+    }
+    case "verdict": {
+      const vs = r.kind === "submission" || r.kind === "request" ? sortedVerdicts(r.row.verdicts) : [];
+      const worst = vs[0];
+      // Worst severity first when ascending: violation, client-issue, info, ok; then by name.
+      return worst ? `${VERDICT_RANK(worst)} ${worst.name}` : null;
+    }
+    case "attempts":
+      return r.kind === "submission" ? r.row.attempts.length : null;
+    case "conns":
+      return connsOf(r)[0] ?? null;
+    case "pid":
+      return pidsOf(r, facts)[0] ?? null;
+    case "latency": {
+      const s = spanOfRow(r, facts);
+      if (!s || r.kind === "event") return null;
+      if (s.state === "pending") return Number.POSITIVE_INFINITY;
+      return s.end === null ? null : s.end - s.start;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The ids of the columns a header click sorts by ("time" sorts in trace order). */
+export const SORTABLE_COLUMNS: ReadonlySet<string> = new Set([
+  "what",
+  "time",
+  "verdict",
+  "session",
+  "key",
+  "attempts",
+  "conns",
+  "pid",
+  "latency",
+  "result",
 ]);
+
+function Pid({ r }: { r: TimelineRow }) {
+  const facts = useContext(RowFactsContext);
+  return <>{pidsOf(r, facts).join(" ")}</>;
+}
+
+function Time({ r }: { r: TimelineRow }) {
+  const facts = useContext(RowFactsContext);
+  const ts = startTs(r, facts);
+  return ts === undefined ? null : <Clock ts={ts} />;
+}
+
+function Latency({ r }: { r: TimelineRow }) {
+  const facts = useContext(RowFactsContext);
+  const text = cellText("latency", r, facts);
+  return text === "time unknown" ? <span className="muted">{text}</span> : text;
+}
+
+/** A bar in the waterfall track: its start offset and duration in the row's window (DevTools Network style). */
+function Waterfall({ r }: { r: TimelineRow }) {
+  const facts = useContext(RowFactsContext);
+  const span = spanOfRow(r, facts);
+  const w = windowFor(r, facts);
+  if (!span || !w) {
+    return r.kind === "submission" || r.kind === "attempt" || r.kind === "request" ? (
+      <span className="muted">time unknown</span>
+    ) : null;
+  }
+  const bar = barOf(span, w);
+  const label = waterfallText(r, facts);
+  if (r.kind === "event") {
+    return (
+      <span className="wf" role="img" aria-label={label}>
+        <span className={`wf__tick wf__tick--${r.event.tone}`} style={{ left: `${bar.left * 100}%` }} />
+      </span>
+    );
+  }
+  return (
+    <span className="wf" role="img" aria-label={label}>
+      <span
+        className={`wf__bar wf__bar--${bar.state}${bar.open ? " wf__bar--open" : ""}`}
+        style={{ left: `${bar.left * 100}%`, width: `${bar.width * 100}%` }}
+      />
+    </span>
+  );
+}
+
+/**
+ * The timeline's columns (module scope, as react-table requires stable columns). The sortable ones
+ * get an accessor only so react-table offers to sort them: the Timeline orders its whole row list
+ * itself (`sortValue`), react-table never sees more than the visible rows.
+ */
+export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
+  .columns([
+    col.display({
+      id: "menu",
+      header: () => <span className="visually-hidden">Faults</span>,
+      size: 36,
+      enableResizing: false,
+      enableHiding: false,
+      cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
+    }),
+    col.display({
+      id: "what",
+      header: "Method / row",
+      size: 170,
+      minSize: 80,
+      cell: (c) => what(c.row.original),
+    }),
+    col.display({
+      id: "result",
+      header: "Result",
+      size: 220,
+      minSize: 60,
+      cell: (c) => {
+        const r = c.row.original;
+        // The Client's side: a dropped answer's messageId is not shown as if the Client had it.
+        if (r.kind === "submission") return r.row.result;
+        const outcome =
+          r.kind === "attempt" ? r.attempt.outcome : r.kind === "request" ? r.row.outcome : undefined;
+        if (r.kind === "frame" && r.dropped) return <Badge tone="error">dropped</Badge>;
+        if (!outcome) return "";
+        const o = r.kind === "attempt" ? attemptLabel(r.attempt) : outcomeLabel(outcome);
+        return (
+          <Badge tone={o.tone} title={o.title}>
+            {o.label}
+          </Badge>
+        );
+      },
+    }),
+    col.display({
+      id: "verdict",
+      header: "Verdict / retry class",
+      size: 150,
+      minSize: 50,
+      cell: (c) => {
+        const r = c.row.original;
+        if (r.kind === "submission") return <VerdictBadges verdicts={r.row.verdicts} />;
+        if (r.kind !== "request") return "";
+        return (
+          <>
+            <Badge tone="neutral" title={RETRY_CLASS_MEANING[r.row.retryClass]}>
+              {r.row.retryClass}
+            </Badge>
+            <VerdictBadges verdicts={r.row.verdicts} />
+          </>
+        );
+      },
+    }),
+    col.display({
+      id: "key",
+      header: "Key",
+      size: 120,
+      minSize: 40,
+      cell: (c) => {
+        const r = c.row.original;
+        if (r.kind !== "submission") return "";
+        const s = r.row;
+        if (s.key !== null) return <KeyBadge idempotencyKey={s.key} />;
+        if (s.keyStatus === "invalid") {
+          return (
+            <Badge tone="error" title={s.invalidKey?.reason}>
+              invalid {s.invalidKey?.shown}
+            </Badge>
+          );
+        }
+        return <span className="muted">no key</span>;
+      },
+    }),
+    col.display({
+      id: "detail",
+      header: "Prompt / detail",
+      size: 170,
+      minSize: 50,
+      cell: (c) => {
+        const r = c.row.original;
+        switch (r.kind) {
+          case "submission":
+            return r.row.promptPreview;
+          case "attempt":
+            return (
+              <>
+                sent <Clock ts={r.attempt.sentAt} />
+                {r.attempt.latencyMs === null ? "" : `, ${Math.round(r.attempt.latencyMs)} ms`}
+              </>
+            );
+          case "request":
+            return r.row.latencyMs === null ? "" : `${Math.round(r.row.latencyMs)} ms`;
+          case "malformed":
+            return r.row.reason;
+          case "frame":
+            return <code className="tl-raw">{r.preview}</code>;
+          case "event":
+            return "";
+        }
+      },
+    }),
+    col.display({
+      id: "session",
+      header: "Session",
+      size: 90,
+      minSize: 40,
+      cell: (c) => {
+        const r = c.row.original;
+        return r.kind === "submission" || r.kind === "request" ? (r.row.sessionId ?? "") : "";
+      },
+    }),
+    col.display({
+      id: "attempts",
+      header: "Attempts",
+      size: 70,
+      minSize: 30,
+      cell: (c) => {
+        const r = c.row.original;
+        return r.kind === "submission" ? r.row.attempts.length : "";
+      },
+    }),
+    col.display({
+      id: "ids",
+      header: "Ids",
+      size: 60,
+      minSize: 30,
+      cell: (c) => cellText("ids", c.row.original, NO_FACTS),
+    }),
+    col.display({
+      id: "conns",
+      header: "Conn",
+      size: 55,
+      minSize: 30,
+      cell: (c) => cellText("conns", c.row.original, NO_FACTS),
+    }),
+    col.display({
+      id: "pid",
+      header: "Agent pid",
+      size: 100,
+      minSize: 30,
+      cell: (c) => <Pid r={c.row.original} />,
+    }),
+    col.display({
+      id: "time",
+      header: "Time",
+      size: 100,
+      minSize: 50,
+      cell: (c) => <Time r={c.row.original} />,
+    }),
+    col.display({
+      id: "latency",
+      header: "Latency",
+      size: 110,
+      minSize: 40,
+      cell: (c) => <Latency r={c.row.original} />,
+    }),
+    col.display({
+      id: "waterfall",
+      header: "Waterfall",
+      size: 140,
+      minSize: 40,
+      cell: (c) => <Waterfall r={c.row.original} />,
+    }),
+  ])
+  .map((c) =>
+    c.id !== undefined && SORTABLE_COLUMNS.has(c.id) ? { ...c, accessorFn: (r: TimelineRow) => r.seq } : c,
+  );
+
+/** Which columns are hidden until the user shows them (the column menu). */
+export const TIMELINE_HIDDEN_BY_DEFAULT: readonly string[] = ["time", "session", "attempts"];

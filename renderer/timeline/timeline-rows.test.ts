@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { LoadedTrace } from "../traces/loaded-trace.js";
 import { type FilterPatch, filterOf } from "./timeline-filter.js";
-import { displayRows, topRows } from "./timeline-rows.js";
+import { displayRows, rowOfKey, type TimelineRow, topRows } from "./timeline-rows.js";
+import { eventsOf } from "./trace-events.js";
 
 function session(sc: TraceScript): LoadedTrace {
   const s = new LoadedTrace("t", "t", "imported");
@@ -73,5 +74,124 @@ describe("timeline rows", () => {
     expect(keys({ text: "POEM" })).toEqual(["submission@4"]);
     expect(keys({ text: "/x" })).toEqual(["request@9"]);
     expect(keys({ text: "m1", method: "initialize" })).toEqual([]);
+  });
+});
+
+describe("event rows", () => {
+  /** The agent is killed mid-turn; the keyed prompt is retried on a new connection to a new agent. */
+  const killed = () =>
+    new TraceScript()
+      .spawn(4242)
+      .open(1)
+      .prompt(1, 1, "sess-A", "deploy it", "KEY-1")
+      .record({ type: "fault", action: "kill-agent", conn: 1, frameSeq: 3 })
+      .exit(4242, null, "SIGKILL")
+      .close(1, "agent exited")
+      .spawn(4343)
+      .open(2)
+      .prompt(2, 1, "sess-A", "deploy it", "KEY-1")
+      .inserted(2, 1, "m1")
+      .request(2, "client->agent", 2, "session/list", {})
+      .result(2, "agent->client", 2, { sessions: [] });
+
+  function shown(sc: TraceScript) {
+    const s = session(sc);
+    const events = eventsOf(s).list;
+    return { s, events, tops: topRows(s.view) };
+  }
+  const label = (r: TimelineRow) =>
+    r.kind === "event"
+      ? `${r.depth}:${r.event.kind}`
+      : `${r.depth}:${r.kind}${r.kind === "attempt" ? r.number : ""}`;
+
+  it("puts the events among the rows in trace order, and between the attempts of an expanded submission", () => {
+    const { s, events, tops } = shown(killed());
+    const collapsed = displayRows(tops, undefined, new Set(), () => undefined, { events });
+    expect(collapsed.map(label)).toEqual([
+      "0:agent-spawn",
+      "0:conn-open",
+      "0:submission",
+      "0:fault-applied",
+      "0:agent-exit",
+      "0:conn-close",
+      "0:agent-restart",
+      "0:conn-open",
+      "0:request",
+    ]);
+    const sub = tops[0]!.key;
+    const open = displayRows(tops, undefined, new Set([sub]), (seq) => s.recordBySeq(seq), { events });
+    expect(open.map(label)).toEqual([
+      "0:agent-spawn",
+      "0:conn-open",
+      "0:submission",
+      "1:attempt1",
+      "1:fault-applied",
+      "1:agent-exit",
+      "1:conn-close",
+      "1:agent-restart",
+      "1:conn-open",
+      "1:attempt2",
+      "0:request",
+    ]);
+    // An event row keeps its key wherever it shows, so a selection survives expanding.
+    expect(open.find((r) => r.kind === "event" && r.event.kind === "agent-exit")?.key).toBe(
+      collapsed.find((r) => r.kind === "event" && r.event.kind === "agent-exit")?.key,
+    );
+  });
+
+  it("hides top-level events while filtering or sorting by a column, and reverses them with time", () => {
+    const { events, tops } = shown(killed());
+    const filtered = displayRows(tops, filterOf({ method: "session/list" }), new Set(), () => undefined, {
+      events,
+    });
+    expect(filtered.map(label)).toEqual(["0:request"]);
+    const byValue = displayRows(tops, undefined, new Set(), () => undefined, {
+      events,
+      order: { by: "value", desc: false, value: (r) => (r.kind === "request" ? 1 : 2) },
+    });
+    expect(byValue.map(label)).toEqual(["0:request", "0:submission"]);
+    const newestFirst = displayRows(tops, undefined, new Set(), () => undefined, {
+      events,
+      order: { by: "time", desc: true },
+    });
+    expect(newestFirst.map(label)[0]).toBe("0:request");
+    expect(newestFirst.map(label).at(-1)).toBe("0:agent-spawn");
+    // No events given (the toggle is off): only the rows.
+    expect(displayRows(tops, undefined, new Set(), () => undefined).map(label)).toEqual([
+      "0:submission",
+      "0:request",
+    ]);
+  });
+
+  it("sorts by a value with nulls last in either direction, stable among equals", () => {
+    const { tops } = shown(trace());
+    const ids = (desc: boolean) =>
+      displayRows(tops, undefined, new Set(), () => undefined, {
+        order: {
+          by: "value",
+          desc,
+          value: (r) => (r.kind === "malformed" ? null : r.kind === "request" ? "b" : "a"),
+        },
+      }).map((r) => `${r.kind}@${r.seq}`);
+    expect(ids(false)).toEqual(["submission@4", "submission@7", "request@2", "request@9", "malformed@5"]);
+    expect(ids(true)).toEqual(["request@2", "request@9", "submission@4", "submission@7", "malformed@5"]);
+  });
+
+  it("finds the row of a selection key, events and attempts included", () => {
+    const { s, events, tops } = shown(killed());
+    const at = (seq: number) => eventsOf(s).at(seq);
+    const recordOf = (seq: number) => s.recordBySeq(seq);
+    const sub = tops[0]!;
+    expect(rowOfKey(sub.key, s.view, at, recordOf)).toBe(sub);
+    const attempt = rowOfKey(`${sub.key}.a1`, s.view, at, recordOf);
+    expect(attempt).toMatchObject({ kind: "attempt", number: 2, attempt: { conn: 2 } });
+    const exit = events.find((e) => e.kind === "agent-exit")!;
+    expect(rowOfKey(`e${exit.seq}`, s.view, at, recordOf)).toMatchObject({ kind: "event", event: exit });
+    expect(rowOfKey(`${sub.key}.a0.f3`, s.view, at, recordOf)).toMatchObject({
+      kind: "frame",
+      role: "request",
+    });
+    expect(rowOfKey("s999", s.view, at, recordOf)).toBeUndefined();
+    expect(rowOfKey("rec3", s.view, at, recordOf)).toBeUndefined();
   });
 });

@@ -1,9 +1,12 @@
 /**
  * The timeline as a flat list of display rows: one per submission, other request and malformed
- * frame, in order of their first frame; an expanded submission is followed by its attempts, an
- * expanded attempt (or request) by its frames. Filters apply to the top-level rows.
+ * frame, in order of their first frame, with the trace's lifecycle and fault events (when shown) as
+ * event rows among them in seq order; an expanded submission is followed by its attempts (and the
+ * events between its first and last attempt, in order), an expanded attempt (or request) by its
+ * frames. Filters apply to the top-level rows and hide top-level events; a sort by a column other
+ * than time orders the top-level rows by it (children stay under their row) and leaves events out.
  */
-import type { Attempt, Submission } from "../../shared/analyzer/timeline-model.js";
+import type { Attempt, LifecycleEvent, Submission } from "../../shared/analyzer/timeline-model.js";
 import type { Direction, TraceRecord } from "../../shared/trace/record.js";
 import type { TimelineView } from "../traces/timeline-view.js";
 import { matchesFilter, type TimelineFilter, type TopRow } from "./timeline-filter.js";
@@ -41,7 +44,82 @@ export type TimelineRow =
       /** The first characters of the frame's bytes. */
       readonly preview: string;
       readonly dropped: boolean;
+    }
+  | {
+      readonly kind: "event";
+      readonly key: string;
+      /** 0 among the top-level rows, 1 between the attempts of an expanded submission. */
+      readonly depth: 0 | 1;
+      readonly seq: number;
+      readonly expandable: false;
+      readonly event: LifecycleEvent;
     };
+
+/** How the top-level rows are ordered: by time (seq), or by a column's value (nulls last either way). */
+export type RowOrder =
+  | { readonly by: "time"; readonly desc: boolean }
+  | {
+      readonly by: "value";
+      readonly desc: boolean;
+      readonly value: (row: TimelineRow) => number | string | null;
+    };
+
+/** Trace order, oldest first. */
+export const TIME_ORDER: RowOrder = { by: "time", desc: false };
+
+const eventRows = new WeakMap<LifecycleEvent, TimelineRow[]>();
+
+/** The row of an event at a depth (one object per event and depth, so unchanged rows keep their identity). */
+function eventRow(event: LifecycleEvent, depth: 0 | 1): TimelineRow {
+  let pair = eventRows.get(event);
+  if (!pair) {
+    const make = (d: 0 | 1): TimelineRow => ({
+      kind: "event",
+      key: `e${event.seq}`,
+      depth: d,
+      seq: event.seq,
+      expandable: false,
+      event,
+    });
+    pair = [make(0), make(1)];
+    eventRows.set(event, pair);
+  }
+  return pair[depth] as TimelineRow;
+}
+
+/** The index of the first event with a seq above `seq` (events are in seq order). */
+function firstAfter(events: readonly LifecycleEvent[], seq: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((events[mid] as LifecycleEvent).seq <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The seqs from a submission's first attempt to its last one: the events between are shown among its attempts. */
+function attemptRange(s: Submission): [number, number] | null {
+  const first = s.attempts[0];
+  const last = s.attempts[s.attempts.length - 1];
+  return first && last && last.requestSeq > first.requestSeq ? [first.requestSeq, last.requestSeq] : null;
+}
+
+/** Sorts rows by a value, stable, nulls last in either direction. */
+function sortByValue(rows: TimelineRow[], order: Extract<RowOrder, { by: "value" }>): TimelineRow[] {
+  const keyed = rows.map((row, i) => ({ row, i, v: order.value(row) }));
+  const sign = order.desc ? -1 : 1;
+  keyed.sort((a, b) => {
+    if (a.v === null || b.v === null) return a.v === b.v ? a.i - b.i : a.v === null ? 1 : -1;
+    const c =
+      typeof a.v === "number" && typeof b.v === "number"
+        ? a.v - b.v
+        : String(a.v).localeCompare(String(b.v), undefined, { numeric: true });
+    return c !== 0 ? sign * c : a.i - b.i;
+  });
+  return keyed.map((k) => k.row);
+}
 
 const topCache = new WeakMap<object, TimelineRow>();
 
@@ -76,6 +154,73 @@ function attemptFrames(a: Attempt): { seq: number; role: string }[] {
   }));
 }
 
+function makeFrameRow(recordOf: RecordOf, key: string, depth: 1 | 2, seq: number, role: string): TimelineRow {
+  const r = recordOf(seq);
+  const f = r?.type === "frame" ? r : undefined;
+  return {
+    kind: "frame",
+    key,
+    depth,
+    seq,
+    expandable: false,
+    role,
+    conn: f?.conn,
+    dir: f?.dir,
+    preview: f ? f.raw.slice(0, FRAME_PREVIEW_CHARS) : "(not held: cleared or before this window subscribed)",
+    dropped: f?.dropped === true,
+  };
+}
+
+/**
+ * The row a selection key stands for (`s12`, `s12.a0`, `s12.a0.f40`, `r7`, `r7.f41`, `m9`, `e5`),
+ * built from the view as `displayRows` builds it; undefined when the view no longer has it.
+ */
+export function rowOfKey(
+  key: string,
+  view: TimelineView,
+  eventAt: (seq: number) => LifecycleEvent | undefined,
+  recordOf: RecordOf,
+): TimelineRow | undefined {
+  const m = /^(s|r|m|e)(\d+)(?:\.a(\d+))?(?:\.f(\d+))?$/.exec(key);
+  if (!m) return undefined;
+  const id = Number(m[2]);
+  const frame = m[4] === undefined ? undefined : Number(m[4]);
+  if (m[1] === "e") {
+    const e = eventAt(id);
+    return e ? eventRow(e, 0) : undefined;
+  }
+  if (m[1] === "m") {
+    const row = view.malformed.find((x) => x.id === id);
+    return row ? topRow({ kind: "malformed", row }) : undefined;
+  }
+  if (m[1] === "r") {
+    const row = view.requests.find((x) => x.id === id);
+    if (!row) return undefined;
+    if (frame === undefined) return topRow({ kind: "request", row });
+    return makeFrameRow(recordOf, key, 1, frame, frame === row.requestSeq ? "request" : "response");
+  }
+  const sub = view.submissions.find((x) => x.id === id);
+  if (!sub) return undefined;
+  if (m[3] === undefined) return topRow({ kind: "submission", row: sub });
+  const n = Number(m[3]);
+  const attempt = sub.attempts[n];
+  if (!attempt) return undefined;
+  if (frame !== undefined) {
+    const role = attemptFrames(attempt).find((f) => f.seq === frame)?.role ?? "frame";
+    return makeFrameRow(recordOf, key, 2, frame, role);
+  }
+  return {
+    kind: "attempt",
+    key,
+    depth: 1,
+    seq: attempt.requestSeq,
+    expandable: true,
+    submission: sub,
+    attempt,
+    number: n + 1,
+  };
+}
+
 /** Top-level rows of a view in order of their first frame (the three row lists are each in that order). */
 export function topRows(view: TimelineView): TimelineRow[] {
   const out: TimelineRow[] = [];
@@ -100,43 +245,72 @@ export function topRows(view: TimelineView): TimelineRow[] {
   return out;
 }
 
-/** The rows to display: filtered top-level rows with the expanded ones' children after them. */
+/** What `displayRows` shows besides the rows: the lifecycle events (none: hidden) and the order. */
+export interface DisplayOptions {
+  /** The trace's events in seq order; absent or empty when "Show lifecycle events" is off. */
+  readonly events?: readonly LifecycleEvent[];
+  readonly order?: RowOrder;
+}
+
+/** The rows to display: filtered top-level rows, ordered, with the expanded ones' children after them. */
 export function displayRows(
   tops: readonly TimelineRow[],
   filter: TimelineFilter | undefined,
   expanded: ReadonlySet<string>,
   recordOf: RecordOf,
+  options: DisplayOptions = {},
 ): TimelineRow[] {
+  const events = options.events ?? [];
+  const order = options.order ?? TIME_ORDER;
   const rawOf = (seq: number) => {
     const r = recordOf(seq);
     return r?.type === "frame" ? r.raw : undefined;
   };
-  const frameRow = (key: string, depth: 1 | 2, seq: number, role: string): TimelineRow => {
-    const r = recordOf(seq);
-    const f = r?.type === "frame" ? r : undefined;
-    return {
-      kind: "frame",
-      key,
-      depth,
-      seq,
-      expandable: false,
-      role,
-      conn: f?.conn,
-      dir: f?.dir,
-      preview: f
-        ? f.raw.slice(0, FRAME_PREVIEW_CHARS)
-        : "(not held: cleared or before this window subscribed)",
-      dropped: f?.dropped === true,
-    };
-  };
-  const out: TimelineRow[] = [];
+  const frameRow = (key: string, depth: 1 | 2, seq: number, role: string) =>
+    makeFrameRow(recordOf, key, depth, seq, role);
+  let level: TimelineRow[] = [];
   for (const row of tops) {
-    if (row.depth !== 0) continue;
+    if (row.depth !== 0 || row.kind === "event") continue;
     if (filter && !matchesFilter(row, filter, rawOf)) continue;
+    level.push(row);
+  }
+  // Events shown among an expanded submission's attempts are not shown again at the top.
+  const inside = new Set<number>();
+  if (events.length > 0) {
+    for (const row of level) {
+      if (row.kind !== "submission" || !expanded.has(row.key)) continue;
+      const range = attemptRange(row.row);
+      if (!range) continue;
+      for (let i = firstAfter(events, range[0]); i < events.length; i++) {
+        const e = events[i] as LifecycleEvent;
+        if (e.seq >= range[1]) break;
+        inside.add(e.seq);
+      }
+    }
+  }
+  if (order.by === "value") {
+    level = sortByValue(level, order);
+  } else {
+    if (!filter && events.length > 0) level = mergeEvents(level, events, inside);
+    if (order.desc) level.reverse();
+  }
+  const out: TimelineRow[] = [];
+  // An event between the attempts of two expanded submissions (interleaved sessions) shows once.
+  const placed = new Set<number>();
+  for (const row of level) {
     out.push(row);
     if (!expanded.has(row.key)) continue;
     if (row.kind === "submission") {
+      const range = events.length > 0 ? attemptRange(row.row) : null;
+      let next = range ? firstAfter(events, range[0]) : events.length;
       row.row.attempts.forEach((attempt, n) => {
+        for (; next < events.length; next++) {
+          const e = events[next] as LifecycleEvent;
+          if (!range || e.seq >= range[1] || e.seq >= attempt.requestSeq) break;
+          if (placed.has(e.seq)) continue;
+          placed.add(e.seq);
+          out.push(eventRow(e, 1));
+        }
         const key = `${row.key}.a${n}`;
         out.push({
           kind: "attempt",
@@ -163,6 +337,28 @@ export function displayRows(
         out.push(frameRow(`${row.key}.f${f.seq}`, 1, f.seq, f.role));
       }
     }
+  }
+  return out;
+}
+
+/** Top-level rows and events merged by seq (both in seq order), leaving out the events in `skip`. */
+function mergeEvents(
+  rows: readonly TimelineRow[],
+  events: readonly LifecycleEvent[],
+  skip: ReadonlySet<number>,
+): TimelineRow[] {
+  const out: TimelineRow[] = [];
+  let j = 0;
+  for (const row of rows) {
+    for (; j < events.length && (events[j] as LifecycleEvent).seq < row.seq; j++) {
+      const e = events[j] as LifecycleEvent;
+      if (!skip.has(e.seq)) out.push(eventRow(e, 0));
+    }
+    out.push(row);
+  }
+  for (; j < events.length; j++) {
+    const e = events[j] as LifecycleEvent;
+    if (!skip.has(e.seq)) out.push(eventRow(e, 0));
   }
   return out;
 }

@@ -284,3 +284,35 @@ export interface TimelineChanges {
   readonly agents: readonly AgentRow[];
   readonly verdictCounts: Readonly<Record<VerdictName, number>>;
 }
+
+/**
+ * What a lifecycle or fault event row stands for: a connection opened or closed, an Agent process
+ * started, restarted or ended, a fault applied (or a held frame released or never delivered), a
+ * retry the inspector made, a note of the tap.
+ */
+export type LifecycleEventKind =
+  | "conn-open"
+  | "conn-close"
+  | "agent-spawn"
+  | "agent-restart"
+  | "agent-exit"
+  | "fault-applied"
+  | "fault-released"
+  | "fault-undelivered"
+  | "inspector-retry"
+  | "note";
+
+/** One lifecycle or fault record of a trace, as a Timeline event row reads it (timeline-events.ts). */
+export interface LifecycleEvent {
+  /** The record's seq (unique in a trace: a row key). */
+  readonly seq: number;
+  readonly ts: number;
+  readonly kind: LifecycleEventKind;
+  /** The connection it concerns, when the record names one. */
+  readonly conn: number | null;
+  /** The Agent process it concerns, when it is an Agent event. */
+  readonly pid: number | null;
+  /** What happened, in the words every view shows: "agent 4242 killed by SIGKILL". */
+  readonly words: string;
+  readonly tone: "ok" | "info" | "warn" | "error";
+}
