@@ -34,10 +34,14 @@ export const RECEIVER_LIMITS = {
 export interface ReceiverCounts {
   spans: number;
   traceRequests: number;
+  /** Of the trace requests taken, how many were OTLP/JSON (the others protobuf). */
+  jsonRequests: number;
   metricsRequests: number;
   logsRequests: number;
   rejected: number;
   firstRejection: string | null;
+  /** Trace requests that came after the trace was closed (the agent exported after it ended): not recorded. */
+  late: number;
 }
 
 class Refusal extends Error {
@@ -90,10 +94,12 @@ export class AgentTelemetryReceiver {
   readonly counts: ReceiverCounts = {
     spans: 0,
     traceRequests: 0,
+    jsonRequests: 0,
     metricsRequests: 0,
     logsRequests: 0,
     rejected: 0,
     firstRejection: null,
+    late: 0,
   };
   /** Token → the connection whose agent holds it. */
   private readonly tokens = new Map<string, number>();
@@ -154,10 +160,14 @@ export class AgentTelemetryReceiver {
   describe(): string {
     const c = this.counts;
     const parts = [
-      `${c.spans} agent span${c.spans === 1 ? "" : "s"} recorded from ${c.traceRequests} request${c.traceRequests === 1 ? "" : "s"}`,
+      `${c.spans} agent span${c.spans === 1 ? "" : "s"} recorded from ${c.traceRequests} request${c.traceRequests === 1 ? "" : "s"} (${c.traceRequests - c.jsonRequests} protobuf, ${c.jsonRequests} JSON)`,
     ];
     if (c.metricsRequests + c.logsRequests > 0)
       parts.push(`${c.metricsRequests} metrics and ${c.logsRequests} logs requests accepted, not recorded`);
+    if (c.late > 0)
+      parts.push(
+        `${c.late} traces request${c.late === 1 ? "" : "s"} came after the trace closed, not recorded`,
+      );
     if (c.rejected > 0) parts.push(`${c.rejected} rejected (first: ${c.firstRejection})`);
     return `agent telemetry: ${parts.join("; ")}`;
   }
@@ -191,7 +201,10 @@ export class AgentTelemetryReceiver {
         await readBody(req),
         String(req.headers["content-encoding"] ?? "").toLowerCase(),
       );
-      if (this.closed) throw new Refusal(503, "the tap is stopping");
+      if (this.closed || this.trace.closed) {
+        if (signal === "TRACES") this.counts.late++;
+        throw new Refusal(503, "the tap is stopping: its trace is closed");
+      }
       if (signal === "TRACES") this.recordSpans(body, json, conn);
       else if (signal === "METRICS") this.counts.metricsRequests++;
       else this.counts.logsRequests++;
@@ -213,6 +226,7 @@ export class AgentTelemetryReceiver {
       throw err;
     }
     this.counts.traceRequests++;
+    if (json) this.counts.jsonRequests++;
     for (const span of spans) {
       this.trace.emit({ type: "agent-span", ...span, conn });
       this.counts.spans++;
@@ -227,7 +241,7 @@ export class AgentTelemetryReceiver {
         : `internal error: ${err instanceof Error ? err.message : String(err)}`;
     this.counts.rejected++;
     this.counts.firstRejection ??= `${status} ${why}`;
-    if (this.counts.rejected <= RECEIVER_LIMITS.notedRejections && !this.closed)
+    if (this.counts.rejected <= RECEIVER_LIMITS.notedRejections && !this.closed && !this.trace.closed)
       this.trace.emit({
         type: "note",
         level: "warn",

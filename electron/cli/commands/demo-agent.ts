@@ -91,6 +91,8 @@ export const demoAgentCommand: CliCommand = {
     });
     const info = { name: "acp-retry-inspector-demo-agent", version: TOOL_VERSION };
     if (values.listen === undefined) {
+      // A tap ends the agent of a closed connection with SIGTERM: send the last spans first.
+      if (telemetry) process.once("SIGTERM", () => void telemetry.flush().then(() => process.exit(128 + 15)));
       await serveStdio(agent, info);
       // stdin ended: the client is gone. Turns still running end with the process.
       await telemetry?.flush();

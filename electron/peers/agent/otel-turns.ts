@@ -14,7 +14,7 @@ import type { TurnSpan, TurnTelemetry } from "./turn-telemetry.js";
 /** Batches go out this often, so a UI shows a turn's spans soon after it ended. */
 const BATCH_DELAY_MS = 200;
 /** How long the agent waits for its last spans at exit. */
-const FLUSH_WAIT_MS = 2_000;
+const FLUSH_WAIT_MS = 5_000;
 
 async function exporter(env: NodeJS.ProcessEnv): Promise<SpanExporter> {
   const protocol =
@@ -74,7 +74,8 @@ export async function startOtelTurns(env: NodeJS.ProcessEnv = process.env): Prom
       // Bounded: a receiver that is gone must not keep the agent from exiting.
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        provider.forceFlush().catch(() => {}),
+        // shutdown, not forceFlush: forceFlush does not wait for an export the batch timer already began.
+        provider.shutdown().catch(() => {}),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, FLUSH_WAIT_MS);
         }),

@@ -16,7 +16,7 @@ export interface TurnSpan {
 export interface TurnTelemetry {
   /** `params` are the request's: a W3C `traceparent` in `params._meta` becomes the span's parent. */
   turn(sessionId: string, params: unknown): TurnSpan;
-  /** Sends what is still queued (before the process exits). */
+  /** Sends what is still queued and stops (called once, before the process exits). */
   flush(): Promise<void>;
 }
 
