@@ -96,7 +96,6 @@ export function AgentSpans({
     if (!session || spanCount === 0) return null;
     const windows = attemptWindows([submission], (seq) => session.recordBySeq(seq));
     return matchAgentSpans(windows, session.agentSpans);
-    // biome-ignore lint/correctness/useExhaustiveDependencies: records and spanCount say when the session's arrays grew
   }, [session, submission, spanCount, records]);
   if (!matching) return null;
   const indices = attempt === undefined ? submission.attempts.map((_, i) => i) : [attempt];
