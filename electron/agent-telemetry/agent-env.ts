@@ -1,7 +1,7 @@
 /**
  * The `OTEL_*` variables `proxy --collect-agent-telemetry` gives the agent it spawns, so the
  * agent's OpenTelemetry SDK exports to the tap's receiver (the ACP "Agent Telemetry Export" draft
- * RFD's scheme: docs/otel.md#the-agents-own-telemetry-collect-agent-telemetry). Environment only,
+ * RFD's scheme: docs/otel.md#the-agents-own-telemetry---collect-agent-telemetry). Environment only,
  * never argv: the token in the headers must not show in `ps`.
  */
 

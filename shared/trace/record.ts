@@ -190,7 +190,7 @@ export type AgentSpanValue = string | number | boolean | readonly (string | numb
 
 /**
  * One span the agent exported to the tap's OTLP receiver (`proxy --collect-agent-telemetry`,
- * docs/otel.md#the-agents-own-telemetry-collect-agent-telemetry), recorded when it arrived (`ts`).
+ * docs/otel.md#the-agents-own-telemetry---collect-agent-telemetry), recorded when it arrived (`ts`).
  * Its own times are the agent's wall clock, epoch milliseconds.
  */
 export interface AgentSpanRecord extends RecordBase {
