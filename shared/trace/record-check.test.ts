@@ -95,7 +95,7 @@ describe("checkRecord", () => {
     [
       { ...span, traceId: "0AF7651916CD43DD8448EB211C80319C" },
       "traceId",
-      'must be 32 lowercase hex digits, not all zero, got string "0AF7651916CD43DD8448EB…"',
+      'must be 32 lowercase hex digits, not all zero, got string "0AF7651916CD43DD8448EB21…"',
     ],
     [
       { ...span, traceId: "0".repeat(32) },
