@@ -92,6 +92,7 @@ export function AgentSpans({
   // Re-rendered on every published view; the matching is redone only when records arrived.
   const records = useInspector((s) => s.view.records);
   const spanCount = session?.agentSpans.length ?? 0;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: records and spanCount say when the session's arrays (mutated in place) grew
   const matching = useMemo(() => {
     if (!session || spanCount === 0) return null;
     const windows = attemptWindows([submission], (seq) => session.recordBySeq(seq));
