@@ -25,7 +25,7 @@ ${AGENT_MODES.map((m) => `                        ${m.padEnd(10)} ${AGENT_MODE_H
                       kill -9 this process right after its Nth insert is flushed, before answering:
                       the "response lost, outcome unknown" case (for crash tests and demos)
   --otel              send OpenTelemetry spans of its own work (one per prompt turn, with children
-                      "dedup lookup" and "insert") with the OpenTelemetry JS SDK to where
+                      "dedup lookup" and "insert"; v1: "insert" only) with the OpenTelemetry JS SDK to where
                       OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT), _PROTOCOL and _HEADERS say:
                       what proxy --collect-agent-telemetry gives it. A traceparent in the prompt's
                       params._meta becomes the turn's parent. Without the variables, none are sent
