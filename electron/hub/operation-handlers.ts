@@ -12,6 +12,8 @@ import {
   type OperationResult,
   parseOperationCall,
 } from "../../shared/ops/operations.js";
+import { asTraceText } from "../../shared/trace/interchange/as-trace-text.js";
+import { TRACE_FORMAT } from "../../shared/trace/record.js";
 import type { FaultBoard } from "./fault-board.js";
 import type { ConformancePort } from "./ports/conformance-port.js";
 import type { DemoPort } from "./ports/demo-port.js";
@@ -111,12 +113,20 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
       return { frame };
     },
     importTrace: async ({ text }) => {
+      if (Buffer.byteLength(text, "utf8") > deps.importLimitBytes)
+        throw new OperationFailure("invalid", `trace larger than ${deps.importLimitBytes} bytes`);
+      // Another tool's file is converted to our trace first, as the UI's Import and `analyze` do.
+      const converted = asTraceText(text);
+      if ("error" in converted)
+        throw new OperationFailure("invalid", `not a trace file or a supported import: ${converted.error}`);
       const body = (async function* () {
-        yield Buffer.from(text, "utf8");
+        yield Buffer.from(converted.text, "utf8");
       })();
       const r = await store.importTrace(body, deps.importLimitBytes);
       if ("error" in r) throw new OperationFailure("invalid", r.error);
-      return r;
+      return converted.format === TRACE_FORMAT
+        ? r
+        : { ...r, convertedFrom: converted.format, conversionProblems: converted.problems.length };
     },
     demoStatus: () => {
       const status = demo.status();

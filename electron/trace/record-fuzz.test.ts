@@ -76,6 +76,16 @@ const FIELDS = [
   "transport",
   "peer",
   "reason",
+  "traceId",
+  "spanId",
+  "parentSpanId",
+  "name",
+  "kind",
+  "startMs",
+  "endMs",
+  "attributes",
+  "status",
+  "service",
 ];
 
 /** Random JSON of any shape, nested up to `depth`. */
@@ -134,7 +144,8 @@ function fuzzInput(rnd: () => number, corpus: readonly TraceRecord[], made: read
       r.raw = junk(rnd, 2); // non-string raw, the issue's repro
     else if (how === 5 && made.length > 0)
       r.seq = Math.max(1, made.length - Math.floor(rnd() * 5)); // repeated or going back
-    else if (how === 6) r.type = ["frame", "note", "fault", "agent-exit", "conn-open"][Math.floor(rnd() * 5)];
+    else if (how === 6)
+      r.type = ["frame", "note", "fault", "agent-exit", "conn-open", "agent-span"][Math.floor(rnd() * 6)];
     else r[field] = { nested: [junk(rnd, 4), { deeper: junk(rnd, 4) }] };
   }
   return r;
@@ -170,7 +181,24 @@ beforeAll(async () => {
   const demo = await traceRecords(real);
   expect(demo.some((r) => r.type === "frame")).toBe(true);
   const mixed = mixedTrace(200, 11);
-  corpus = [...demo, ...mixed.records];
+  // Agent spans (proxy --collect-agent-telemetry) as the receiver writes them.
+  const spans: TraceRecord[] = [1, 2, 3].map((n) => ({
+    type: "agent-span",
+    seq: n,
+    ts: n,
+    traceId: "0af7651916cd43dd8448eb211c80319c",
+    spanId: `b7ad6b716920333${n}`,
+    ...(n > 1 && { parentSpanId: "b7ad6b7169203331" }),
+    name: n === 1 ? "prompt turn" : "insert",
+    kind: 1,
+    startMs: 1000 + n,
+    endMs: 1100 + n,
+    attributes: { "acp.dedup.result": "new", n, ok: true, list: ["a", 1] },
+    ...(n === 3 && { status: "error" as const, statusMessage: "boom" }),
+    service: "demo-agent",
+    conn: 1,
+  }));
+  corpus = [...demo, ...mixed.records, ...spans];
   header = mixed.header();
   const rnd = seeded(SEED);
   inputs = [];

@@ -23,6 +23,7 @@ type MutableFrameRecord = { -readonly [K in keyof FrameRecord]: FrameRecord[K] }
  */
 export class TraceFanout {
   private sinks: TraceSink[];
+  private closing = false;
 
   constructor(
     readonly sequencer: RecordSequencer,
@@ -92,8 +93,14 @@ export class TraceFanout {
     return Promise.all(waits).then(() => {});
   }
 
+  /** True once `close` was called: records emitted from then on are not written. */
+  get closed(): boolean {
+    return this.closing;
+  }
+
   /** Closes every sink (flushing the file); resolves when all are closed. */
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.sinks.map((s) => s.close().catch(() => {})));
   }
 

@@ -16,6 +16,7 @@ import { diffParams, paramsOf } from "../timeline/params-diff.js";
 import { RowFields } from "../timeline/RowFields.js";
 import { eventsOf } from "../timeline/trace-events.js";
 import type { LoadedTrace } from "../traces/loaded-trace.js";
+import { AgentSpans } from "./AgentSpans.js";
 import { FrameView } from "./FrameView.js";
 import { ParamsDiffView } from "./ParamsDiffView.js";
 import { VerdictExplanation } from "./VerdictExplanation.js";
@@ -105,6 +106,7 @@ function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace
           );
         })}
       </ol>
+      <AgentSpans submission={s} session={session} />
       {s.keyStatus !== "valid" && s.attempts.some((a) => a.origin === "inspector") ? (
         <p className="unkeyed-retry-warning" role="note">
           The inspector retried this prompt, which has no valid key: {UNKEYED_RETRY_WARNING}.
@@ -182,6 +184,7 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
             id changed; {inspectorAttemptText(a)}.
           </p>
         ) : null}
+        <AgentSpans submission={s} attempt={key.attempt} session={session} />
         <FrameView record={record(a.requestSeq)} label="Request" />
         {a.responseSeq !== null ? <FrameView record={record(a.responseSeq)} label="Response" /> : null}
         {a.cancelSeq !== null ? <FrameView record={record(a.cancelSeq)} label="Cancel" /> : null}

@@ -20,5 +20,7 @@ export function describeRecord(r: TraceRecord): string {
       return `fault ${r.action}${r.ruleId ? ` (rule ${r.ruleId})` : ""}${r.detail ? `: ${r.detail}` : ""}`;
     case "note":
       return `${r.level}: ${r.text}`;
+    case "agent-span":
+      return `agent span ${r.name} (${Math.round(r.endMs - r.startMs)} ms${r.service ? `, ${r.service}` : ""})`;
   }
 }

@@ -6,7 +6,7 @@
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
 import { TapLife } from "../../shared/hub/tap-summary.js";
-import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import type { AgentSpanRecord, TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { checkRecord, InvalidRecord, invalidRecord } from "../../shared/trace/record-check.js";
 import { applyChanges, EMPTY_VIEW, type RowIndex, type TimelineView } from "./timeline-view.js";
 
@@ -43,6 +43,8 @@ export class LoadedTrace {
   seqIssues = 0;
   readonly seqIssueSeqs: number[] = [];
   readonly stderr: StderrLine[] = [];
+  /** The agent's own spans (`proxy --collect-agent-telemetry`), in arrival order. */
+  readonly agentSpans: AgentSpanRecord[] = [];
   view: TimelineView = EMPTY_VIEW;
   /** Agent pids, connections and the record count of the whole trace (Clear does not reset it). */
   readonly life = new TapLife();
@@ -124,6 +126,7 @@ export class LoadedTrace {
         text: record.text,
         ...(record.teardown && { teardown: true }),
       });
+    else if (record.type === "agent-span") this.agentSpans.push(record);
     this.dirty = true;
     return true;
   }
@@ -175,6 +178,7 @@ export class LoadedTrace {
     this.cleared = this.newest;
     this.records.length = 0;
     this.stderr.length = 0;
+    this.agentSpans.length = 0;
     this.flagged.length = 0;
     this.seqIssues = 0;
     this.seqIssueSeqs.length = 0;

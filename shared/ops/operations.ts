@@ -159,8 +159,13 @@ export const OPERATIONS = {
     readonly flagged: number;
     /** What is wrong with the first flagged line. */
     readonly firstFlagged?: string;
+    /** When the text was another tool's file (shared/trace/interchange/): its format, converted to ours first. */
+    readonly convertedFrom?: string;
+    /** With `convertedFrom`: entries the conversion could not take (kept as notes in the stored trace). */
+    readonly conversionProblems?: number;
   }>()({
-    summary: "stores a trace file (JSONL text) in the hub's folder; says how many lines are flagged",
+    summary:
+      "stores a trace file in the hub's folder: our JSONL, or another tool's file (Zed log, sacp, ACP-inspector JSONL, HAR), converted first; says how many lines are flagged",
     parse: (a) =>
       typeof a.text === "string" ? { text: a.text } : { error: "text must be the trace's JSONL" },
     http: route("POST", "/api/traces", { body: "text", bodyType: "jsonl", status: 201 }),

@@ -10,10 +10,41 @@ import {
 } from "./record-check.js";
 
 const frame = { type: "frame", seq: 3, ts: 10.5, conn: 1, dir: "client->agent", raw: "{}" };
+const span = {
+  type: "agent-span",
+  seq: 4,
+  ts: 11,
+  traceId: "0af7651916cd43dd8448eb211c80319c",
+  spanId: "b7ad6b7169203331",
+  parentSpanId: "00f067aa0ba902b7",
+  name: "prompt turn",
+  kind: 1,
+  startMs: 1.5,
+  endMs: 9,
+  attributes: { n: 1, s: "x", b: true, list: ["a", 2, false] },
+  status: "error",
+  statusMessage: "boom",
+  service: "agent",
+  conn: 1,
+  truncated: true,
+};
 
 describe("checkRecord", () => {
   it("passes every record the tap and the test traces write, unchanged (the same object)", () => {
     for (const r of mixedTrace(300, 5).records) expect(checkRecord(r)).toBe(r);
+    expect(checkRecord(span)).toBe(span);
+    const {
+      parentSpanId: _p,
+      kind: _k,
+      attributes: _a,
+      status: _s,
+      statusMessage: _m,
+      service: _v,
+      conn: _c,
+      truncated: _t,
+      ...bare
+    } = span;
+    expect(checkRecord(bare)).toBe(bare);
   });
 
   it.each([
@@ -61,6 +92,41 @@ describe("checkRecord", () => {
       "frameSeq",
       "must be a non-negative integer, got -2",
     ],
+    [
+      { ...span, traceId: "0AF7651916CD43DD8448EB211C80319C" },
+      "traceId",
+      'must be 32 lowercase hex digits, not all zero, got string "0AF7651916CD43DD8448EB21…"',
+    ],
+    [
+      { ...span, traceId: "0".repeat(32) },
+      "traceId",
+      'must be 32 lowercase hex digits, not all zero, got string "000000000000000000000000…"',
+    ],
+    [{ ...span, spanId: undefined }, "spanId", "missing"],
+    [
+      { ...span, parentSpanId: "abc" },
+      "parentSpanId",
+      'must be 16 lowercase hex digits, not all zero, got string "abc"',
+    ],
+    [{ ...span, name: 3 }, "name", "must be a string, got number"],
+    [{ ...span, kind: 6 }, "kind", "must be an integer 0 to 5, got 6"],
+    [{ ...span, startMs: "1" }, "startMs", 'must be a finite number, got string "1"'],
+    [{ ...span, endMs: undefined }, "endMs", "missing"],
+    [{ ...span, attributes: [] }, "attributes", "must be an object, got array"],
+    [
+      { ...span, attributes: { deep: { x: 1 } } },
+      "attributes",
+      '"deep" must be a string, number, boolean or a list of them, got object',
+    ],
+    [
+      { ...span, attributes: { l: [[1]] } },
+      "attributes",
+      '"l" must be a string, number, boolean or a list of them, got array',
+    ],
+    [{ ...span, status: "unset" }, "status", 'must be "ok" or "error", got string "unset"'],
+    [{ ...span, service: 1 }, "service", "must be a string, got number"],
+    [{ ...span, conn: 0 }, "conn", "must be a positive integer, got 0"],
+    [{ ...span, truncated: false }, "truncated", "must be true, got boolean"],
     [
       { type: "note", seq: 1, ts: 1, level: "fatal", text: "x" },
       "level",

@@ -47,6 +47,7 @@ export const RECORD_TYPES: ReadonlySet<unknown> = new Set([
   "agent-stderr",
   "fault",
   "note",
+  "agent-span",
 ]);
 
 /** `typeof`, with null and arrays told apart, for a reason's "got ...". */
@@ -147,6 +148,62 @@ function frameFaults(r: Record<string, unknown>, f: Faults): void {
   f.count(r, "previewOf", true);
 }
 
+const isFiniteNumber = (v: unknown) => typeof v === "number" && Number.isFinite(v);
+const isSpanKind = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= 5;
+const STATUSES = new Set(["ok", "error"]);
+
+/** True for `digits` lowercase hex digits, not all zero (OTLP's invalid id). */
+function isHexId(v: unknown, digits: number): boolean {
+  return typeof v === "string" && v.length === digits && /^[0-9a-f]+$/.test(v) && /[1-9a-f]/.test(v);
+}
+
+function isScalar(v: unknown): boolean {
+  return typeof v === "string" || typeof v === "boolean" || isFiniteNumber(v);
+}
+
+/** What is wrong with an agent span's `attributes`, or undefined: an object of scalars or lists of scalars. */
+function attributesFault(v: unknown): string | undefined {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return `must be an object, got ${kindOf(v)}`;
+  for (const [k, a] of Object.entries(v as Record<string, unknown>)) {
+    if (isScalar(a)) continue;
+    if (Array.isArray(a) && a.every(isScalar)) continue;
+    return `${JSON.stringify(k.length > 24 ? `${k.slice(0, 24)}…` : k)} must be a string, number, boolean or a list of them, got ${kindOf(a)}`;
+  }
+  return undefined;
+}
+
+function agentSpanFaults(r: Record<string, unknown>, f: Faults): void {
+  for (const [field, digits, optional] of [
+    ["traceId", 32, false],
+    ["spanId", 16, false],
+    ["parentSpanId", 16, true],
+  ] as const) {
+    const v = r[field];
+    if (v === undefined ? optional : isHexId(v, digits)) continue;
+    f.add(
+      field,
+      v === undefined ? "missing" : `must be ${digits} lowercase hex digits, not all zero, got ${shown(v)}`,
+    );
+  }
+  f.text(r, "name", false);
+  if (r.kind !== undefined && !isSpanKind(r.kind))
+    f.add("kind", `must be an integer 0 to 5, got ${shown(r.kind)}`);
+  for (const field of ["startMs", "endMs"]) {
+    const v = r[field];
+    if (!isFiniteNumber(v))
+      f.add(field, v === undefined ? "missing" : `must be a finite number, got ${shown(v)}`);
+  }
+  if (r.attributes !== undefined) {
+    const why = attributesFault(r.attributes);
+    if (why !== undefined) f.add("attributes", why);
+  }
+  f.oneOf(r, "status", STATUSES, true);
+  f.text(r, "statusMessage", true);
+  f.text(r, "service", true);
+  f.positive(r, "conn", true);
+  f.oneOf(r, "truncated", ONLY_TRUE, true);
+}
+
 function exitCodeFaults(r: Record<string, unknown>, f: Faults): void {
   const code = r.code;
   if (code !== null && !(typeof code === "number" && Number.isSafeInteger(code)))
@@ -197,6 +254,18 @@ interface Loose {
   readonly frameSeq?: unknown;
   readonly detail?: unknown;
   readonly level?: unknown;
+  readonly traceId?: unknown;
+  readonly spanId?: unknown;
+  readonly parentSpanId?: unknown;
+  readonly name?: unknown;
+  readonly kind?: unknown;
+  readonly startMs?: unknown;
+  readonly endMs?: unknown;
+  readonly attributes?: unknown;
+  readonly status?: unknown;
+  readonly statusMessage?: unknown;
+  readonly service?: unknown;
+  readonly truncated?: unknown;
 }
 
 const optPositive = (v: unknown) => v === undefined || isPositive(v);
@@ -264,6 +333,22 @@ function looksValid(r: Loose): boolean {
       );
     case "note":
       return LEVELS.has(r.level) && typeof r.text === "string";
+    case "agent-span":
+      return (
+        isHexId(r.traceId, 32) &&
+        isHexId(r.spanId, 16) &&
+        (r.parentSpanId === undefined || isHexId(r.parentSpanId, 16)) &&
+        typeof r.name === "string" &&
+        (r.kind === undefined || isSpanKind(r.kind)) &&
+        isFiniteNumber(r.startMs) &&
+        isFiniteNumber(r.endMs) &&
+        (r.attributes === undefined || attributesFault(r.attributes) === undefined) &&
+        (r.status === undefined || r.status === "ok" || r.status === "error") &&
+        optText(r.statusMessage) &&
+        optText(r.service) &&
+        optPositive(r.conn) &&
+        (r.truncated === undefined || r.truncated === true)
+      );
     default:
       return false;
   }
@@ -318,6 +403,9 @@ export function faultsOf(r: Record<string, unknown>): RecordFault[] | undefined 
     case "note":
       f.oneOf(r, "level", LEVELS, false);
       f.text(r, "text", false);
+      break;
+    case "agent-span":
+      agentSpanFaults(r, f);
       break;
     default:
       break;

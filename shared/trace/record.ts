@@ -185,6 +185,41 @@ export interface NoteRecord extends RecordBase {
   readonly text: string;
 }
 
+/** An attribute value of an agent's span: OTLP's scalar values, or a list of them. */
+export type AgentSpanValue = string | number | boolean | readonly (string | number | boolean)[];
+
+/**
+ * One span the agent exported to the tap's OTLP receiver (`proxy --collect-agent-telemetry`,
+ * docs/otel.md#the-agents-own-telemetry---collect-agent-telemetry), recorded when it arrived (`ts`).
+ * Its own times are the agent's wall clock, epoch milliseconds.
+ */
+export interface AgentSpanRecord extends RecordBase {
+  readonly type: "agent-span";
+  /** 32 lowercase hex digits. */
+  readonly traceId: string;
+  /** 16 lowercase hex digits. */
+  readonly spanId: string;
+  /** 16 lowercase hex digits; absent for a root span. */
+  readonly parentSpanId?: string;
+  readonly name: string;
+  /** OTLP's SpanKind: 1 internal, 2 server, 3 client, 4 producer, 5 consumer (absent: unspecified). */
+  readonly kind?: number;
+  /** Start and end, epoch milliseconds (the agent's clock). */
+  readonly startMs: number;
+  readonly endMs: number;
+  /** The span's attributes; kvlists and nested lists arrive as JSON text. */
+  readonly attributes?: Readonly<Record<string, AgentSpanValue>>;
+  /** OTLP's status, when set: `ok` or `error` (unset is absent). */
+  readonly status?: "ok" | "error";
+  readonly statusMessage?: string;
+  /** The resource's `service.name`. */
+  readonly service?: string;
+  /** The connection whose agent sent it (each agent process gets its own receiver token). */
+  readonly conn?: number;
+  /** True when attributes or long strings were cut to the receiver's limits. */
+  readonly truncated?: true;
+}
+
 /** Every record type that can follow the header. */
 export type TraceRecord =
   | FrameRecord
@@ -194,4 +229,5 @@ export type TraceRecord =
   | AgentExitRecord
   | AgentStderrRecord
   | FaultRecord
-  | NoteRecord;
+  | NoteRecord
+  | AgentSpanRecord;

@@ -1,6 +1,6 @@
 /**
  * Redacted trace export (Chrome's sanitised-HAR idea): prompt text, message content, file contents,
- * terminal output and agent stderr are replaced by a placeholder that states their length, and so
+ * terminal output, agent stderr and string values of the agent's own spans are replaced by a placeholder that states their length, and so
  * is every credential: secret-named fields (`Authorization`, `apiKey`, `x-api-key`, `*_TOKEN`, ...),
  * header and env values (`mcpServers` of `session/new` and `session/resume` among them), URL
  * userinfo and query values, `Bearer` credentials in text and secret options of the agent's argv.
@@ -18,7 +18,7 @@
  */
 import { classifyFrame } from "../protocol/frame.js";
 import { Placeholders } from "./placeholders.js";
-import type { FrameRecord, TraceHeader, TraceRecord } from "./record.js";
+import type { AgentSpanRecord, FrameRecord, TraceHeader, TraceRecord } from "./record.js";
 import { type Hide, hideSecretsInArgv, hideSecretsInText, isSecretName } from "./secret-shapes.js";
 
 /** Options of `redactTrace`. */
@@ -144,9 +144,29 @@ export class TraceRedactor {
         return { ...r, text: hideSecretsInText(r.text, this.hide) };
       case "conn-close":
         return r.reason === undefined ? r : { ...r, reason: hideSecretsInText(r.reason, this.hide) };
+      case "agent-span":
+        return this.agentSpan(r);
       default:
         return r;
     }
+  }
+
+  /** An agent's span keeps its names, ids and times; every string value (prompts, paths, output) is hidden. */
+  private agentSpan(r: AgentSpanRecord): AgentSpanRecord {
+    const hideValue = (v: string | number | boolean) => (typeof v === "string" ? this.hide(v) : v);
+    const attributes =
+      r.attributes &&
+      Object.fromEntries(
+        Object.entries(r.attributes).map(([k, v]) => [
+          k,
+          Array.isArray(v) ? v.map(hideValue) : hideValue(v as string),
+        ]),
+      );
+    return {
+      ...r,
+      ...(attributes && { attributes }),
+      ...(r.statusMessage !== undefined && { statusMessage: this.hide(r.statusMessage) }),
+    };
   }
 
   private frame(r: FrameRecord): FrameRecord {

@@ -24,6 +24,11 @@ ${AGENT_MODES.map((m) => `                        ${m.padEnd(10)} ${AGENT_MODE_H
   --crash-after-inserts N
                       kill -9 this process right after its Nth insert is flushed, before answering:
                       the "response lost, outcome unknown" case (for crash tests and demos)
+  --otel              send OpenTelemetry spans of its own work (one per prompt turn, with children
+                      "dedup lookup" and "insert"; v1: "insert" only) with the OpenTelemetry JS SDK to where
+                      OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT), _PROTOCOL and _HEADERS say:
+                      what proxy --collect-agent-telemetry gives it. A traceparent in the prompt's
+                      params._meta becomes the turn's parent. Without the variables, none are sent
   --user-messages SHAPE
                       how inserted prompts are announced: message (one user_message, default) or
                       chunks (only user_message_chunk updates, one per content block, as some v2 agents do)
@@ -58,6 +63,7 @@ export const demoAgentCommand: CliCommand = {
           "fail-inserts": { type: "string" },
           "crash-after-inserts": { type: "string" },
           "user-messages": { type: "string" },
+          otel: { type: "boolean" },
         },
         strict: true,
         allowPositionals: false,
@@ -70,7 +76,11 @@ export const demoAgentCommand: CliCommand = {
     const userMessages = (values["user-messages"] ?? "message") as UserMessageShape;
     if (!USER_MESSAGE_SHAPES.includes(userMessages))
       throw new CliError(`--user-messages must be one of ${USER_MESSAGE_SHAPES.join(", ")}`);
+    const telemetry = values.otel
+      ? await (await import("../../peers/agent/otel-turns.js")).startOtelTurns()
+      : null;
     const agent = new DemoAgent({
+      ...(telemetry && { telemetry }),
       userMessages,
       storeDir: values.store ?? defaultDataDir("demo-agent"),
       mode,
@@ -81,8 +91,11 @@ export const demoAgentCommand: CliCommand = {
     });
     const info = { name: "acp-retry-inspector-demo-agent", version: TOOL_VERSION };
     if (values.listen === undefined) {
+      // A tap ends the agent of a closed connection with SIGTERM: send the last spans first.
+      if (telemetry) process.once("SIGTERM", () => void telemetry.flush().then(() => process.exit(128 + 15)));
       await serveStdio(agent, info);
       // stdin ended: the client is gone. Turns still running end with the process.
+      await telemetry?.flush();
       process.exit(0);
     }
     let where: ReturnType<typeof parseListenUrl>;
@@ -98,6 +111,7 @@ export const demoAgentCommand: CliCommand = {
       process.once("SIGTERM", resolve);
     });
     await listener.close();
+    await telemetry?.flush();
     return 0;
   },
 };

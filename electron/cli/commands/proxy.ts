@@ -55,11 +55,13 @@ export interface ProxyArgs {
   otlpProtocol?: string;
   /** `--otlp-include-prompts`: export the prompt preview too. */
   otlpIncludePrompts?: true;
+  /** `--collect-agent-telemetry`: receive the agent's own OTLP spans and record them in the trace. */
+  collectAgentTelemetry?: true;
   command: string[];
 }
 
 const USAGE =
-  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--otlp URL [--otlp-protocol P] [--otlp-include-prompts]] [--listen URL [--agent-url URL] [--max-agents N] [--no-auth]] -- <agent command...>";
+  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--otlp URL [--otlp-protocol P] [--otlp-include-prompts]] [--collect-agent-telemetry] [--listen URL [--agent-url URL] [--max-agents N] [--no-auth]] -- <agent command...>";
 
 /** Splits the options from the agent command (everything after `--`, or from the first non-option). */
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
@@ -87,6 +89,7 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     else if (name === "--otlp") out.otlp = value("--otlp", a);
     else if (name === "--otlp-protocol") out.otlpProtocol = value("--otlp-protocol", a);
     else if (a === "--otlp-include-prompts") out.otlpIncludePrompts = true;
+    else if (a === "--collect-agent-telemetry") out.collectAgentTelemetry = true;
     else if (name === "--max-agents") {
       const v = value("--max-agents", a);
       const n = Number(v);
@@ -107,6 +110,10 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
   const badName = out.name === undefined ? undefined : checkTapName(out.name);
   if (badName) throw new CliError(badName);
   if (out.agentUrl !== undefined) {
+    if (out.collectAgentTelemetry)
+      throw new CliError(
+        "--collect-agent-telemetry needs an agent command: the tap gives its OTEL_* variables to the agent it spawns",
+      );
     if (out.listen === undefined)
       throw new CliError("--agent-url needs --listen (a remote front forwarding to a remote agent)");
     if (out.command.length > 0) throw new CliError("give either --agent-url or an agent command, not both");
@@ -167,6 +174,14 @@ const HELP = [
   "                   counted on stderr. The trace file stays the record. docs/otel.md",
   "  --otlp-protocol P  http/protobuf (default) or http/json; else OTEL_EXPORTER_OTLP_PROTOCOL",
   "  --otlp-include-prompts  also export each submission's prompt preview (off: no prompt text leaves)",
+  "  --collect-agent-telemetry  receive the agent's own OpenTelemetry spans: the tap runs an OTLP/HTTP",
+  "                   receiver on 127.0.0.1 (a free port) and starts the agent with",
+  "                   OTEL_EXPORTER_OTLP_ENDPOINT, _PROTOCOL (http/protobuf, or http/json when set so),",
+  "                   _HEADERS (a random token per agent process: authorization=Bearer ...) and the",
+  "                   per-signal _TRACES_/_METRICS_/_LOGS_ ones, replacing inherited values (named on",
+  "                   stderr), and OTEL_SERVICE_NAME when unset. Spans are recorded in the trace as",
+  "                   agent-span records; the UI nests them under the attempt they belong to. Metrics",
+  "                   and logs are accepted and counted. Not with --agent-url. docs/otel.md",
   "  --listen URL     serve remote clients instead of stdio: ws://127.0.0.1:PORT[/PATH] (PATH /acp by",
   "                   default, PORT 0 picks one) serves WebSocket and Streamable HTTP on that path.",
   "                   Each client connection gets its own agent process (spawned from the command)",
@@ -311,8 +326,10 @@ export const proxyCommand: CliCommand = {
     if (parsed.listen !== undefined) return runFront(parsed, parsed.listen, header, path, rules, otel);
     const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
     await hubReady;
+    const telemetry = parsed.collectAgentTelemetry ? await startAgentTelemetry(trace, header) : null;
     const tap = new StdioTap({
       command,
+      ...(telemetry && { env: telemetry.envFor(1) }),
       clientIn: process.stdin,
       clientOut: process.stdout,
       errOut: process.stderr,
@@ -324,6 +341,7 @@ export const proxyCommand: CliCommand = {
     const outcome = await tap.run();
     for (const s of FORWARDED_SIGNALS) process.off(s, forward);
     process.stdin.destroy();
+    await telemetry?.close();
     if (outcome.kind === "spawn-failed") {
       say(outcome.message);
       await finishOtlpExport(otel, say);
@@ -359,10 +377,16 @@ async function runFront(
   }
   const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
   await hubReady;
+  const telemetry = parsed.collectAgentTelemetry ? await startAgentTelemetry(trace, header) : null;
   const agent =
     parsed.agentUrl !== undefined
       ? { kind: "url" as const, url: parsed.agentUrl }
-      : { kind: "command" as const, command: parsed.command, cwd: process.cwd() };
+      : {
+          kind: "command" as const,
+          command: parsed.command,
+          cwd: process.cwd(),
+          ...(telemetry && { env: (conn: number) => telemetry.envFor(conn) }),
+        };
   if (agent.kind === "url")
     trace.emit({ type: "note", level: "info", text: `forwarding to the agent at ${agent.url}` });
   const token = frontToken(parsed);
@@ -376,6 +400,7 @@ async function runFront(
     );
   } catch (err) {
     say(`cannot listen on ${listen}: ${(err as Error).message}`);
+    await telemetry?.close();
     await trace.close();
     await finishOtlpExport(otel, say);
     return 1;
@@ -387,10 +412,49 @@ async function runFront(
   });
   trace.emit({ type: "note", level: "info", text: `received ${signal}; closing every connection` });
   await front.close();
+  await telemetry?.close();
   await trace.close();
   if (tokenFile !== null) rmSync(tokenFile, { force: true });
   await finishOtlpExport(otel, say);
   return 0;
+}
+
+/** The running `--collect-agent-telemetry` receiver, as the two run paths use it. */
+interface AgentTelemetry {
+  /** The environment for the agent serving connection `conn` (its own token). */
+  envFor(conn: number): NodeJS.ProcessEnv;
+  /** Stops the receiver and says on stderr what it received. */
+  close(): Promise<void>;
+}
+
+/** Starts the receiver, says where it listens, and notes it in the trace. */
+async function startAgentTelemetry(trace: TraceFanout, header: TraceHeader): Promise<AgentTelemetry> {
+  const { AgentTelemetryReceiver } = await import("../../agent-telemetry/otlp-receiver.js");
+  const receiver = await AgentTelemetryReceiver.start(trace);
+  const service = (header.name ?? "agent").split(" @ ", 1)[0] ?? "agent";
+  say(
+    `agent telemetry: receiving OTLP/HTTP on ${receiver.endpoint}; the agent gets OTEL_EXPORTER_OTLP_ENDPOINT and a token in OTEL_EXPORTER_OTLP_HEADERS`,
+  );
+  trace.emit({
+    type: "note",
+    level: "info",
+    text: `collecting the agent's telemetry on ${receiver.endpoint}`,
+  });
+  let warned = false;
+  return {
+    envFor(conn) {
+      const { env, replaced } = receiver.envFor(conn, process.env, service);
+      if (replaced.length > 0 && !warned) {
+        warned = true;
+        say(`agent telemetry: replaced the inherited ${replaced.join(", ")} for the agent`);
+      }
+      return env;
+    },
+    async close() {
+      await receiver.close();
+      say(receiver.describe());
+    },
+  };
 }
 
 /** The front's token: from the environment (then taken out of it: agents must not inherit it), or a fresh one; `null` with `--no-auth`. */

@@ -9,6 +9,7 @@ import { type AgentMode, type ModePolicy, modePolicy } from "./agent-mode.js";
 import { HostedSession, promptText } from "./hosted-session.js";
 import type { SessionRecord } from "./session-record.js";
 import { SessionStore } from "./session-store.js";
+import { NO_TURN_TELEMETRY, type TurnTelemetry } from "./turn-telemetry.js";
 import type { UserMessageShape } from "./user-message-shape.js";
 
 /** Options of a `DemoAgent`. */
@@ -24,6 +25,8 @@ export interface DemoAgentOptions {
   readonly crashAfterInserts?: number;
   /** How inserts are announced: one `user_message` (default) or `user_message_chunk`s only. */
   readonly userMessages?: UserMessageShape;
+  /** Spans of its own work (`--otel`); none by default. */
+  readonly telemetry?: TurnTelemetry;
 }
 
 /** A session as `session/list` shows it (no keys). */
@@ -38,6 +41,8 @@ export interface SessionSummary {
 export class DemoAgent {
   readonly store: SessionStore;
   readonly policy: ModePolicy;
+  /** Where its turn spans go (`--otel`), or nowhere. */
+  readonly telemetry: TurnTelemetry;
   private readonly live = new Map<string, Promise<HostedSession | undefined>>();
   private failuresLeft: number;
   private inserts = 0;
@@ -46,6 +51,7 @@ export class DemoAgent {
     this.store = new SessionStore(options.storeDir);
     this.policy = modePolicy(options.mode, this.store);
     this.failuresLeft = options.failInserts ?? 0;
+    this.telemetry = options.telemetry ?? NO_TURN_TELEMETRY;
   }
 
   /** Creates and stores a new, empty session. */

@@ -40,6 +40,9 @@ export async function handleV1Request(
       const session = await scope.agent.session(sessionId);
       if (!session) throw sessionNotFound(sessionId);
       scope.attach(session);
+      // v1 has no keys: the turn span has an insert child (the whole turn), no dedup lookup.
+      const turn = scope.agent.telemetry.turn(sessionId, params);
+      const insert = turn.child("insert");
       const stopReason = new Promise<string>((resolve, reject) => {
         session.submit({
           messageId: randomMessageId(),
@@ -53,7 +56,18 @@ export async function handleV1Request(
         });
       });
       admitted();
-      return { stopReason: await stopReason };
+      const ids = { "jsonrpc.request.id": String(request.id) };
+      try {
+        const reason = await stopReason;
+        insert.end({ "acp.stop_reason": reason });
+        turn.end(ids);
+        return { stopReason: reason };
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        insert.end({}, why);
+        turn.end(ids, why);
+        throw err;
+      }
     }
     default:
       throw new RpcError(ErrorCode.methodNotFound, `Method not found: ${request.method}`);

@@ -11,6 +11,7 @@ import type { ConnectionScope } from "./connection-scope.js";
 import type { HeldPrompt } from "./held-prompt.js";
 import { randomMessageId } from "./hosted-session.js";
 import { paramsObject, requireString, sessionNotFound } from "./params.js";
+import type { TurnSpan } from "./turn-telemetry.js";
 
 function answer(outcome: KeyOutcome): { messageId: string } {
   if (outcome.kind === "withdrawn") throw new RpcError(outcome.code, outcome.message);
@@ -28,6 +29,25 @@ export async function handlePrompt(
 ): Promise<unknown> {
   const params = paramsObject(request.params);
   const sessionId = requireString(params, "sessionId");
+  const turn = scope.agent.telemetry.turn(sessionId, params);
+  try {
+    const result = await promptTurn(scope, request, admitted, params, sessionId, turn);
+    turn.end({ "jsonrpc.request.id": String(request.id) });
+    return result;
+  } catch (err) {
+    turn.end({ "jsonrpc.request.id": String(request.id) }, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+}
+
+async function promptTurn(
+  scope: ConnectionScope,
+  request: IncomingRequest,
+  admitted: () => void,
+  params: Record<string, unknown>,
+  sessionId: string,
+  turn: TurnSpan,
+): Promise<unknown> {
   const content = params.prompt;
   if (!Array.isArray(content) || content.length === 0) {
     throw new RpcError(ErrorCode.invalidParams, "Invalid params: prompt must be a non-empty array");
@@ -40,7 +60,9 @@ export async function handlePrompt(
   let messageId = randomMessageId();
   let key: string | undefined;
   if (ledger) {
+    const lookup = turn.child("dedup lookup");
     const admission = await ledger.admit(sessionId, params.idempotencyKey, promptFingerprint(content));
+    lookup.end({ "acp.dedup.result": admission.kind });
     switch (admission.kind) {
       case "invalid":
         throw new RpcError(ErrorCode.invalidParams, `Invalid params: ${admission.reason}`);
@@ -72,9 +94,18 @@ export async function handlePrompt(
   });
   const prompt = held as HeldPrompt;
   const tracked = scope.trackPrompt(request.id, { session, key, held: prompt }, inserted);
+  const insert = turn.child("insert");
   session.submit(prompt);
   admitted();
-  return answer(await tracked);
+  const outcome = await tracked.catch((err: unknown) => {
+    insert.end({}, err instanceof Error ? err.message : String(err));
+    throw err;
+  });
+  insert.end(
+    { "acp.insert.outcome": outcome.kind },
+    outcome.kind === "withdrawn" ? outcome.message : undefined,
+  );
+  return answer(outcome);
 }
 
 /** Handles `$/cancel_request`: withdraws the held prompt of a pending prompt request (and so every request for its key). */

@@ -8,7 +8,13 @@ import { UpstreamRelay } from "./upstream-relay.js";
 
 /** Where a remote front's agent is: a command spawned once per client connection, or a remote agent's URL. */
 export type FrontAgent =
-  | { readonly kind: "command"; readonly command: readonly string[]; readonly cwd?: string }
+  | {
+      readonly kind: "command";
+      readonly command: readonly string[];
+      readonly cwd?: string;
+      /** The environment of the agent serving connection `conn` (default: the tap's own). */
+      readonly env?: (conn: number) => NodeJS.ProcessEnv;
+    }
   | { readonly kind: "url"; readonly url: string };
 
 /** What every connection of a front shares. */
@@ -56,6 +62,7 @@ export function serveConnection(channel: ClientChannel, conn: number, deps: Fron
           ...common,
           command: deps.agent.command,
           cwd: deps.agent.cwd,
+          env: deps.agent.env?.(conn),
           errOut: deps.errOut,
           clientEndReason: "client closed the connection",
           tagAgentRecords: true,
