@@ -70,7 +70,7 @@ describe("large frames", () => {
     });
     cleanups.push(() => l.close(500));
     const small = prompt(1, "x".repeat(1000));
-    const big = prompt(2, "A".repeat(3 << 20) + "tail");
+    const big = prompt(2, `${"A".repeat(3 << 20)}tail`);
     const after = prompt(3, "y".repeat(10));
     for (const r of [small, big, after]) l.send(r);
     await until(() => l.stats().acked >= 3, "three records acked");

@@ -3,7 +3,6 @@ import { useEffect, useState } from "react";
 import type { FrameRecord, TraceRecord } from "../../shared/trace/record.js";
 import { RawFrameView } from "../components/RawFrameView.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
-import { clockTime } from "../timeline/clock-time.js";
 import { Clock } from "../traces/imported-trace.js";
 import { describeRecord } from "./describe-record.js";
 
