@@ -9,13 +9,14 @@ The agent command that \`conformance --client\` puts in place of {agent} in the 
 the reference agent (demo-agent) behind the recording tap, for one connection of one run of the
 client suite. It takes the next connection number n of RUN_DIR (conn-n.claim), then runs
   proxy --no-hub --trace RUN_DIR/conn-n.jsonl [--fault RULE]... -- demo-agent --store RUN_DIR/store ...
-with the faults RUN_DIR/schedule.json gives connection n. Started by the suite; not meant to be
-run by hand.`;
+with the run's faults from RUN_DIR/schedule.json, as long as none of the earlier connections'
+traces shows a fault that fired (so a client whose first connection failed before its prompt still
+meets the fault once, on the next one). Started by the suite; not meant to be run by hand.`;
 
 /** What `schedule.json` of a run folder holds (written by the client suite). */
 export interface RunSchedule {
-  /** `proxy --fault` rules per connection number ("1", "2", ...). */
-  readonly faults: Readonly<Record<string, readonly string[]>>;
+  /** `proxy --fault` rules, for every connection until one of them fired. */
+  readonly faults: readonly string[];
   /** Extra `demo-agent` arguments, e.g. `--turn-ms 200`. */
   readonly agentArgs: readonly string[];
 }
@@ -45,6 +46,18 @@ function claimConnection(runDir: string): number {
   throw new CliError(`conformance-agent: ${runDir} has no free connection number`, 1);
 }
 
+/** Whether a fault fired on one of the connections before `conn` (their traces hold a `fault` record). */
+function faultFiredBefore(runDir: string, conn: number): boolean {
+  for (let n = 1; n < conn; n++) {
+    try {
+      if (readFileSync(join(runDir, `conn-${n}.jsonl`), "utf8").includes('"type":"fault"')) return true;
+    } catch {
+      // That connection left no trace.
+    }
+  }
+  return false;
+}
+
 /** `acp-retry-inspector conformance-agent`: one connection of a client-suite run. */
 export const conformanceAgentCommand: CliCommand = {
   name: "conformance-agent",
@@ -71,7 +84,7 @@ export const conformanceAgentCommand: CliCommand = {
       "--no-hub",
       "--trace",
       join(runDir, `conn-${conn}.jsonl`),
-      ...(schedule.faults[String(conn)] ?? []).flatMap((rule) => ["--fault", rule]),
+      ...(faultFiredBefore(runDir, conn) ? [] : schedule.faults).flatMap((rule) => ["--fault", rule]),
       "--",
       ...self,
       "demo-agent",

@@ -99,7 +99,7 @@ export async function runClientOnce(
   const runDir = join(options.tracesDir, run.name);
   mkdirSync(runDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const schedule: RunSchedule = {
-    faults: Object.fromEntries(Object.entries(run.faults).map(([n, rules]) => [n, [...rules]])),
+    faults: [...run.faults],
     agentArgs: options.agentArgs,
   };
   writeFileSync(join(runDir, "schedule.json"), `${JSON.stringify(schedule, null, 2)}\n`, {

@@ -12,12 +12,16 @@ import { requirement } from "../requirement-catalogue.js";
 /** The name of one run (its trace is `<traces dir>/<run>.jsonl`). */
 export type ClientRunName = "plain" | "lost-answer" | "disconnect" | "restart" | "session-new-lost";
 
-/** One run: the faults the tap applies, per connection number the client opens (1, 2, ...). */
+/**
+ * One run: the faults the tap applies. Each rule fires once per run: the connections the client
+ * opens get the rules until one of them fired (a client whose first connection fails before its
+ * prompt meets the fault on the next one).
+ */
 export interface ClientRunDefinition {
   readonly name: ClientRunName;
   readonly title: string;
-  /** `proxy --fault` rules for connection n (absent: none). */
-  readonly faults: Readonly<Record<number, readonly string[]>>;
+  /** `proxy --fault` rules. */
+  readonly faults: readonly string[];
 }
 
 /** One case of the client suite. */
@@ -31,26 +35,26 @@ export interface ClientCaseDefinition {
 
 /** Every run, the probe run first. */
 export const CLIENT_RUNS: readonly ClientRunDefinition[] = [
-  { name: "plain", title: "no faults", faults: {} },
+  { name: "plain", title: "no faults", faults: [] },
   {
     name: "lost-answer",
     title: "the answer to the first session/prompt is dropped (the agent inserted it)",
-    faults: { 1: ["drop-response:method=session/prompt"] },
+    faults: ["drop-response:method=session/prompt"],
   },
   {
     name: "disconnect",
     title: "the connection is closed instead of answering the first session/prompt",
-    faults: { 1: ["disconnect-client:method=session/prompt,on=response"] },
+    faults: ["disconnect-client:method=session/prompt,on=response"],
   },
   {
     name: "restart",
     title: "the agent is killed (SIGKILL) instead of answering the first session/prompt",
-    faults: { 1: ["kill-agent:method=session/prompt,on=response"] },
+    faults: ["kill-agent:method=session/prompt,on=response"],
   },
   {
     name: "session-new-lost",
     title: "the answer to the first session/new is dropped",
-    faults: { 1: ["drop-response:method=session/new"] },
+    faults: ["drop-response:method=session/new"],
   },
 ];
 

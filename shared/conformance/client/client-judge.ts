@@ -66,17 +66,23 @@ function length(s: string): number {
 
 /** The first prompt whose answer the client never saw: the one the run's fault took. */
 function lostPrompt(wire: ClientWire): PromptExchange | undefined {
-  return wire.prompts.find((p) => p.conn === 1 && lost(p));
+  return wire.prompts.find((p) => lost(p));
+}
+
+/** A key the analyzer reads as a key (it treats an invalid one as none, which `key-length` judges). */
+function validKey(key: unknown): boolean {
+  return typeof key === "string" && length(key) >= 1 && length(key) <= 255;
 }
 
 /**
  * The later prompts that resend `first`: the same key (when it had one), or the same text in the
- * same session under another key (or none) while no attempt of it had been answered yet.
+ * same session under another key (or none) before any attempt of it got an answer the client saw.
  */
 function resendsOf(wire: ClientWire, first: PromptExchange) {
   const later = wire.prompts.filter((p) => p.seq > first.seq && p.sessionId === first.sessionId);
   const sameKey = keyed(first) ? later.filter((p) => p.key === first.key) : [];
-  const settled = sameKey.find(answeredOk);
+  // Any answer the client saw settles it: a success, or an error (which says "not inserted").
+  const settled = sameKey.find((p) => !lost(p));
   const settledAt = settled?.answer?.seq ?? Number.POSITIVE_INFINITY;
   const otherKey = later.filter(
     (p) => p.text === first.text && p.seq < settledAt && (!keyed(first) || p.key !== first.key),
@@ -275,7 +281,9 @@ export function judgeClientCase(name: ClientCaseName, run: ClientRunEvidence): C
   const own = judgeOwn(name, run.wire);
   if (own.status === "fail") return own;
   const verdict = ANALYZER_VERDICT[name];
-  const hit = verdict ? run.verdicts.find((v) => v.name === verdict) : undefined;
+  // With an invalid key in the run, the analyzer's view of keys differs from the wire's: not used.
+  const comparable = run.wire.prompts.every((p) => !keyed(p) || validKey(p.key));
+  const hit = verdict && comparable ? run.verdicts.find((v) => v.name === verdict) : undefined;
   if (!hit) return own;
   const evidence = run.wire.exchanges.filter(
     (e) => hit.seqs.includes(e.seq) || hit.seqs.includes(e.answer?.seq ?? -1),
