@@ -1,6 +1,6 @@
 /** The JUnit XML report of a conformance run: one `<testcase>` per case, for CI dashboards. */
 
-import type { ConformanceReport } from "../../shared/conformance/conformance-result.js";
+import type { AnyCaseName, ConformanceReport } from "../../shared/conformance/conformance-result.js";
 
 /** Escapes text for XML attributes and content (and drops characters XML 1.0 cannot carry). */
 export function xmlEscape(text: string): string {
@@ -14,10 +14,11 @@ export function xmlEscape(text: string): string {
 }
 
 /** Renders the report as JUnit XML (informative cases that fail are reported as skipped, so they never fail a build). */
-export function renderJunit(report: ConformanceReport): string {
+export function renderJunit(report: ConformanceReport<AnyCaseName>): string {
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   // An agent that could not be probed gets one failing `probe` testcase with the cause; its cases are skipped as not run.
   const probeFailed = report.probe.status !== "v2";
+  const cls = report.target.kind === "client" ? "conformance-client" : "conformance";
   const tests = report.cases.length + (probeFailed ? 1 : 0);
   const failures =
     report.cases.filter((c) => c.status === "fail" && c.required).length + (probeFailed ? 1 : 0);
@@ -41,16 +42,14 @@ export function renderJunit(report: ConformanceReport): string {
       ...(probe.traceFile ? [`trace: ${probe.traceFile}`] : []),
     ];
     out.push(
-      '    <testcase classname="conformance" name="probe" time="0.000">',
+      `    <testcase classname="${cls}" name="probe" time="0.000">`,
       `      <failure message="${xmlEscape(probe.problem ?? probe.status)}"/>`,
       `      <system-out>${xmlEscape(details.join("\n"))}</system-out>`,
       "    </testcase>",
     );
   }
   for (const c of report.cases) {
-    out.push(
-      `    <testcase classname="conformance" name="${xmlEscape(c.name)}" time="${seconds(c.durationMs)}">`,
-    );
+    out.push(`    <testcase classname="${cls}" name="${xmlEscape(c.name)}" time="${seconds(c.durationMs)}">`);
     if (c.status === "fail" && c.required) out.push(`      <failure message="${xmlEscape(c.reason)}"/>`);
     else if (c.status === "skip" || c.status === "not-run")
       out.push(`      <skipped message="${xmlEscape(c.reason)}"/>`);

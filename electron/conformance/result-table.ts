@@ -1,6 +1,10 @@
 /** The text report of a conformance run: one row per case (case, result, reason, trace file) and a summary line. */
 
-import type { CaseResult, ConformanceReport } from "../../shared/conformance/conformance-result.js";
+import type {
+  AnyCaseName,
+  CaseResult,
+  ConformanceReport,
+} from "../../shared/conformance/conformance-result.js";
 import { terminalSafe } from "../cli/report/terminal-text.js";
 
 const RESULT_LABEL: Record<CaseResult["status"], string> = {
@@ -10,10 +14,13 @@ const RESULT_LABEL: Record<CaseResult["status"], string> = {
   "not-run": "NOT RUN",
 };
 
-/** The label of a case's result, e.g. `FAIL` or `fail (informative)`. */
-export function resultLabel(result: CaseResult): string {
+/** The label of a case's result, e.g. `FAIL`, `fail (info)` or, for an advisory client case, `fail (advisory)`. */
+export function resultLabel(result: CaseResult<AnyCaseName>): string {
   const label = RESULT_LABEL[result.status];
-  return result.required ? label : `${label.toLowerCase()} (info)`;
+  if (result.required) return label;
+  // A client case that is not required checks an ADVISORY requirement (a SHOULD of the RFD).
+  const main = result.outcomes[0]?.id;
+  return `${label.toLowerCase()} (${main?.startsWith("client.") ? "advisory" : "info"})`;
 }
 
 /**
@@ -21,7 +28,7 @@ export function resultLabel(result: CaseResult): string {
  * line per row). When the probe failed or the agent is not v2, no case ran: the cause is said once
  * (with the agent's first stderr lines), and there is no table.
  */
-export function renderResultTable(report: ConformanceReport): string {
+export function renderResultTable(report: ConformanceReport<AnyCaseName>): string {
   if (report.probe.status !== "v2") return renderNotRun(report);
   const rows = report.cases.map((c) =>
     [c.name, resultLabel(c), c.reason, c.traceFile ?? "-"].map((cell) => terminalSafe(cell)),
@@ -51,12 +58,12 @@ export function renderResultTable(report: ConformanceReport): string {
   return `${lines.map((l) => terminalSafe(l)).join("\n")}\n`;
 }
 
-function renderNotRun(report: ConformanceReport): string {
+function renderNotRun(report: ConformanceReport<AnyCaseName>): string {
   const { probe, summary } = report;
   const agent = probe.info?.name ? `${probe.info.name} ${probe.info.version ?? ""}`.trim() : "the agent";
   const lines = [
     `conformance of ${agent} (${describeTarget(report)})`,
-    `${probe.status === "not-v2" ? "NOT RUN" : "AGENT DID NOT START"}: ${probe.problem ?? ""}`,
+    `${probe.status === "not-v2" ? "NOT RUN" : report.target.kind === "client" ? "CLIENT DID NOT REACH THE AGENT" : "AGENT DID NOT START"}: ${probe.problem ?? ""}`,
     // The problem line quotes the first stderr line; the others follow it.
     ...(probe.startup && probe.startup.stderr.length > 1
       ? ["more of the agent's stderr:", ...probe.startup.stderr.slice(1).map((l) => `  ${l}`)]
@@ -67,7 +74,8 @@ function renderNotRun(report: ConformanceReport): string {
   return `${lines.map((l) => terminalSafe(l)).join("\n")}\n`;
 }
 
-function describeTarget(report: ConformanceReport): string {
+function describeTarget(report: ConformanceReport<AnyCaseName>): string {
   const t = report.target;
+  if (t.kind === "client") return `client: ${t.command.join(" ")}`;
   return t.kind === "stdio" ? `stdio: ${t.command.join(" ")}` : t.url;
 }

@@ -87,6 +87,33 @@ describe("verdict new-key-on-resend", () => {
     expect(m.submissions[1]?.verdicts[0]?.detail).toContain("(it had no key)");
   });
 
+  it("fires after a dropped request (the prompt never reached the Agent; the Client cannot know)", () => {
+    const t = v2(new TraceScript().open(1))
+      .prompt(1, 1, S, "hi", K1, { dropped: true })
+      .close(1)
+      .open(2)
+      .request(2, C2A, 1, "session/resume", { sessionId: S })
+      .result(2, A2C, 1, {})
+      .prompt(2, 2, S, "hi", K2)
+      .inserted(2, 2, "m2");
+    const m = run(t);
+    expect(m.submissions.map(names)).toEqual([[], ["new-key-on-resend"]]);
+    expect(m.verdictCounts["new-key-on-resend"]).toBe(1);
+  });
+
+  it("does not fire for the same text sent again after the lost one's same-key retry was answered", () => {
+    const t = v2(new TraceScript().open(1))
+      .prompt(1, 1, S, "hi", K1)
+      .inserted(1, 1, "m1", { dropped: true })
+      .prompt(1, 2, S, "hi", K1)
+      .inserted(1, 2, "m1")
+      .prompt(1, 3, S, "hi", K2)
+      .inserted(1, 3, "m2");
+    const m = run(t);
+    expect(m.submissions.map(names)).toEqual([["deduplicated"], ["single"]]);
+    expect(m.verdictCounts["new-key-on-resend"]).toBe(0);
+  });
+
   it("stays on the resend while it is pending, and is followed by unresolved when the resend is lost too", () => {
     const t = v2(new TraceScript().open(1))
       .prompt(1, 1, S, "hi", K1)

@@ -17,6 +17,20 @@ export type CaseName =
   | "keys-private"
   | "different-prompt";
 
+/** The name of one client-conformance case (`conformance --client`; `client/client-case-catalogue.ts`). */
+export type ClientCaseName =
+  | "key-length"
+  | "new-key-same-text"
+  | "key-same-prompt"
+  | "retry-same-key"
+  | "resend-lost-answer"
+  | "unkeyed-not-resent"
+  | "reconnect-same-key"
+  | "resume-after-disconnect"
+  | "restart-same-key"
+  | "resume-after-restart"
+  | "session-new-not-resent";
+
 /**
  * `pass`/`fail`: the case ran; `skip`: it could not apply to this agent or setup (with the reason);
  * `not-run`: it never started because the agent could not be probed (it did not start, or does not
@@ -61,9 +75,12 @@ export interface CaseDefinition {
   readonly requirements: readonly string[];
 }
 
-/** The result of one case. */
-export interface CaseResult {
-  readonly name: CaseName;
+/** A case name of either suite. */
+export type AnyCaseName = CaseName | ClientCaseName;
+
+/** The result of one case (of the agent suite by default; `CaseResult<ClientCaseName>` for the client suite). */
+export interface CaseResult<N extends AnyCaseName = CaseName> {
+  readonly name: N;
   readonly title: string;
   readonly rule: string;
   readonly required: boolean;
@@ -82,7 +99,9 @@ export interface CaseResult {
 /** How the suite reached the agent under test. */
 export type ConformanceTarget =
   | { readonly kind: "stdio"; readonly command: readonly string[]; readonly cwd: string }
-  | { readonly kind: "url"; readonly url: string; readonly restartCommand?: string };
+  | { readonly kind: "url"; readonly url: string; readonly restartCommand?: string }
+  /** The client suite: the client command as given (with its `{agent}` placeholder). */
+  | { readonly kind: "client"; readonly command: readonly string[]; readonly cwd: string };
 
 /** What the suite learnt from its first `initialize`. */
 export interface AgentProbe {
@@ -117,8 +136,8 @@ export interface AgentStartup {
   readonly stderr: readonly string[];
 }
 
-/** The whole run: what the CLI prints and the app will show. */
-export interface ConformanceReport {
+/** The whole run: what the CLI prints and the app will show (`ConformanceReport<ClientCaseName>`: the client suite). */
+export interface ConformanceReport<N extends AnyCaseName = CaseName> {
   readonly tool: string;
   readonly startedAt: string;
   readonly durationMs: number;
@@ -126,7 +145,7 @@ export interface ConformanceReport {
   readonly tracesDir: string;
   readonly probe: AgentProbe;
   /** Every selected case, in catalogue order. */
-  readonly cases: readonly CaseResult[];
+  readonly cases: readonly CaseResult<N>[];
   readonly summary: ConformanceSummary;
 }
 
@@ -146,7 +165,7 @@ export interface ConformanceSummary {
 }
 
 /** Progress events, in order: `probe`, then `case-start`/`case-end` per case (cases may overlap). */
-export type ConformanceProgress =
+export type ConformanceProgress<N extends AnyCaseName = CaseName> =
   | { readonly kind: "probe"; readonly probe: AgentProbe }
-  | { readonly kind: "case-start"; readonly name: CaseName; readonly title: string }
-  | { readonly kind: "case-end"; readonly result: CaseResult };
+  | { readonly kind: "case-start"; readonly name: N; readonly title: string }
+  | { readonly kind: "case-end"; readonly result: CaseResult<N> };

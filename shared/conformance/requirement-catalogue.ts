@@ -129,9 +129,68 @@ export const REQUIREMENTS: readonly Requirement[] = [
   },
 ];
 
-/** The requirement `id`. */
+/**
+ * The requirements of the client suite (`conformance --client`), in report order. The RFD's one
+ * client MUST is MANDATORY, its SHOULDs ADVISORY. The rules that say what a key is ("One key
+ * identifies one submission. ... It sends the same key on every attempt ... It uses a new key for
+ * a new submission") and its shape are MANDATORY too: a Client that sends keys and breaks them can
+ * insert twice or lose input. The retry classes (no resend of an unkeyed prompt or a `session/new`)
+ * are worded as guidance, not as a MUST: ADVISORY.
+ */
+export const CLIENT_REQUIREMENTS: readonly Requirement[] = [
+  {
+    id: "client.key.length",
+    tier: "MANDATORY",
+    summary: "every idempotencyKey the Client sends is a string of 1 to 255 characters",
+    text: "When present, it is an opaque, case-sensitive string of 1 to 255 characters.",
+  },
+  {
+    id: "client.key.new-submission",
+    tier: "MANDATORY",
+    summary: "a new submission gets a new key, even for the same text",
+    text: "It uses a new key for a new submission, including when the user sends the same text again on purpose.",
+  },
+  {
+    id: "client.key.same-prompt",
+    tier: "MANDATORY",
+    summary: "a key is never sent with a different prompt",
+    text: "Clients MUST NOT send the same key with a different prompt.",
+  },
+  {
+    id: "client.retry.same-key",
+    tier: "MANDATORY",
+    summary: "a resend of a prompt whose answer was lost carries the same key",
+    text: "It sends the same key on every attempt, including after reconnecting or restarting.",
+  },
+  {
+    id: "client.retry.resend",
+    tier: "ADVISORY",
+    summary: "a keyed prompt whose answer was lost is resent",
+    text: "Clients SHOULD resend a pending prompt as soon as they have resumed the session.",
+  },
+  {
+    id: "client.resume.before-resend",
+    tier: "ADVISORY",
+    summary: "after a reconnect or an agent restart, the Client resumes the session, then resends",
+    text: "Clients SHOULD resend a pending prompt as soon as they have resumed the session.",
+  },
+  {
+    id: "client.resend.unkeyed",
+    tier: "ADVISORY",
+    summary: "a prompt without a key whose answer was lost is not resent",
+    text: "A Client then knows whether a request is safe to send again as is, safe to send again with a key, or not resent at all.",
+  },
+  {
+    id: "client.resend.session-new",
+    tier: "ADVISORY",
+    summary: "a session/new whose answer was lost is not resent",
+    text: "The method audit finds one keyed method, session/prompt, and two duplicating methods, session/new and session/fork.",
+  },
+];
+
+/** The requirement `id` (of either suite). */
 export function requirement(id: string): Requirement {
-  const found = REQUIREMENTS.find((r) => r.id === id);
+  const found = REQUIREMENTS.find((r) => r.id === id) ?? CLIENT_REQUIREMENTS.find((r) => r.id === id);
   if (!found) throw new Error(`unknown conformance requirement ${id}`);
   return found;
 }

@@ -8,8 +8,19 @@
  * Pure: report in, JSON-ready object out.
  */
 
-import type { CaseResult, CaseStatus, ConformanceReport, EvidenceFrame } from "./conformance-result.js";
-import { REQUIREMENT_SOURCE, REQUIREMENTS, type RequirementTier } from "./requirement-catalogue.js";
+import type {
+  AnyCaseName,
+  CaseResult,
+  CaseStatus,
+  ConformanceReport,
+  EvidenceFrame,
+} from "./conformance-result.js";
+import {
+  CLIENT_REQUIREMENTS,
+  REQUIREMENT_SOURCE,
+  REQUIREMENTS,
+  type RequirementTier,
+} from "./requirement-catalogue.js";
 
 /** acp-tck's statuses. */
 export type TckStatus = "PASS" | "FAIL" | "SKIPPED" | "NOT_TESTED";
@@ -95,13 +106,13 @@ function transcript(frames: readonly EvidenceFrame[]): TckTranscriptEntry[] {
 }
 
 /** The outcomes of `c` for requirement `id`: none when the case did not run (the requirement is then NOT_TESTED). */
-function outcomesOf(c: CaseResult, id: string): TckTestOutcome[] {
+function outcomesOf(c: CaseResult<AnyCaseName>, id: string, suite: string): TckTestOutcome[] {
   return c.outcomes.flatMap((o) => {
     if (o.id !== id || o.status === "not-run") return [];
     const status = STATUS[o.status];
     return [
       {
-        nodeid: `acp-retry-inspector::conformance::${c.name}`,
+        nodeid: `acp-retry-inspector::${suite}::${c.name}`,
         status,
         message: o.message,
         duration_s: c.durationMs / 1000,
@@ -113,12 +124,14 @@ function outcomesOf(c: CaseResult, id: string): TckTestOutcome[] {
   });
 }
 
-/** The report in acp-tck's shape. */
-export function toTckReport(report: ConformanceReport): TckReport {
-  const requirements = [...REQUIREMENTS]
+/** The report in acp-tck's shape (a client-suite report lists the client requirements, `conformance-client::<case>`). */
+export function toTckReport(report: ConformanceReport<AnyCaseName>): TckReport {
+  const client = report.target.kind === "client";
+  const suite = client ? "conformance-client" : "conformance";
+  const requirements = [...(client ? CLIENT_REQUIREMENTS : REQUIREMENTS)]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((r): TckRequirementResult => {
-      const tests = report.cases.flatMap((c) => outcomesOf(c, r.id));
+      const tests = report.cases.flatMap((c) => outcomesOf(c, r.id, suite));
       const status = tests.reduce<TckStatus>(
         (worst, t) => (PRIORITY[t.status] < PRIORITY[worst] ? t.status : worst),
         "NOT_TESTED",
@@ -148,7 +161,8 @@ export function toTckReport(report: ConformanceReport): TckReport {
     tck_version: report.tool,
     protocol_version: report.probe.protocolVersion ?? 2,
     schema_revision: TCK_SCHEMA_REVISION,
-    agent_command: report.target.kind === "stdio" ? [...report.target.command] : [report.target.url],
+    // For the client suite: the client command (acp-tck has no field for a client).
+    agent_command: report.target.kind === "url" ? [report.target.url] : [...report.target.command],
     agent_info: report.probe.info ?? null,
     agent_capabilities: null,
     started_at: report.startedAt,

@@ -5,8 +5,10 @@ import { CASE_NAMES, isCaseName } from "../../../shared/conformance/case-catalog
 import type { CaseName, ConformanceProgress } from "../../../shared/conformance/conformance-result.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
 import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
+import { CLIENT_HELP } from "./conformance-client-help.js";
 
 const HELP = `Usage: acp-retry-inspector conformance [options] (-- <agent command...> | --url URL)
+       acp-retry-inspector conformance --client [options] -- <client command with {agent}...>
 
 Runs scripted client sessions against an ACP v2 agent and checks each rule of the Idempotency Keys
 RFD. Every connection goes through the recording tap (proxy -- <agent> on stdio; for a URL, a
@@ -33,6 +35,8 @@ Options:
   --concurrency N          cases run at the same time (default: 3)
   --verbose                pass the agent's (for a URL, the tap's) stderr through, prefixed with the case name
   --quiet                  no progress lines on stderr
+
+${CLIENT_HELP}
 
 Exit status: 0 every required case passed (skips allowed); 1 a required case failed or the agent
 did not answer initialize; 2 usage error; 3 the agent does not support v2 (no case ran).
@@ -94,6 +98,7 @@ export const conformanceCommand: CliCommand = {
           concurrency: { type: "string" },
           verbose: { type: "boolean" },
           quiet: { type: "boolean" },
+          client: { type: "boolean" },
         },
         strict: true,
         allowPositionals: false,
@@ -101,6 +106,9 @@ export const conformanceCommand: CliCommand = {
     } catch (err) {
       throw new CliError(`conformance: ${err instanceof Error ? err.message : String(err)}`);
     }
+    // The client suite: its own runner and cases (conformance-client.ts).
+    if (values.client === true)
+      return (await import("./conformance-client.js")).runClientSuite(values, command);
     const url = values.url as string | undefined;
     if ((url === undefined) === (command.length === 0))
       throw new CliError("conformance: give either --url URL or -- <agent command...> (see --help)");

@@ -1,7 +1,12 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { type AgentTarget, targetForUrl } from "../../peers/client/agent-transport.js";
-import { type ClientReport, runDemoClient } from "../../peers/client/demo-client.js";
+import {
+  type ClientReport,
+  MISBEHAVIOURS,
+  type Misbehaviour,
+  runDemoClient,
+} from "../../peers/client/demo-client.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
@@ -11,9 +16,11 @@ const HELP = `Usage: acp-retry-inspector demo-client [options] (--url URL | -- A
 
 A reference ACP v2 client that makes prompts safe to retry: one idempotency key (UUIDv4) per
 submission, created at submit time and kept in a pending file; every attempt is a new request with
-the same key. On a timeout it resends on the same connection; when the connection drops or the
-agent exits it reconnects (respawns or redials), initializes, resumes the session and resends every
-pending submission. Exit status 0 when every submission got a messageId, 1 otherwise.
+the same key. Submissions are sent one at a time, in order. On a timeout it resends on the same
+connection; when the connection drops or the agent exits it reconnects (respawns or redials),
+initializes, resumes the session and resends every pending submission. A session/new whose answer
+was lost is not sent again (it could create a second session): the submissions fail. Exit status 0
+when every submission got a messageId, 1 otherwise.
 
 Options:
   --url URL            connect to a remote agent: ws://... (WebSocket) or http://... (Streamable HTTP)
@@ -32,6 +39,8 @@ Options:
   --cwd DIR            the session's working directory (default: the current one)
   --no-wait-idle       exit once every submission is answered, without waiting for the session to go idle
   --max-pending-age MS pending input older than this is shown, not resent (default: 3600000)
+  --misbehave MODE     break one client rule on purpose (for conformance --client): new-key-on-retry,
+                       no-retry, reuse-key, bad-key (288-character keys), no-resume, resend-session-new
   --json               print a JSON report of every submission's attempts and final messageId
   --quiet              no progress lines on stderr
 
@@ -125,6 +134,7 @@ export const demoClientCommand: CliCommand = {
           "max-pending-age": { type: "string" },
           json: { type: "boolean" },
           quiet: { type: "boolean" },
+          misbehave: { type: "string" },
         },
         strict: true,
         allowPositionals: false,
@@ -150,7 +160,11 @@ export const demoClientCommand: CliCommand = {
       ...(values.script ? readScript(values.script as string) : []),
     ];
     const quiet = values.quiet === true;
+    const misbehave = values.misbehave as string | undefined;
+    if (misbehave !== undefined && !MISBEHAVIOURS.includes(misbehave as Misbehaviour))
+      throw new CliError(`--misbehave expects one of ${MISBEHAVIOURS.join(", ")}, got ${misbehave}`);
     const report = await runDemoClient({
+      ...(misbehave !== undefined && { misbehave: misbehave as Misbehaviour }),
       target,
       prompts,
       keyed: values["no-key"] !== true,

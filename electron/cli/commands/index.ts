@@ -1,6 +1,7 @@
 import type { CliCommand } from "../command.js";
 import { analyzeCommand } from "./analyze.js";
 import { conformanceCommand } from "./conformance.js";
+import { conformanceAgentCommand } from "./conformance-agent.js";
 import { convertCommand } from "./convert.js";
 import { demoAgentCommand } from "./demo-agent.js";
 import { demoClientCommand } from "./demo-client.js";
@@ -20,6 +21,7 @@ export const commands: readonly CliCommand[] = [
   exportCommand,
   convertCommand,
   conformanceCommand,
+  conformanceAgentCommand,
   demoAgentCommand,
   demoClientCommand,
 ];

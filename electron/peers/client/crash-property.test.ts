@@ -60,6 +60,9 @@ async function run(scenario: Scenario, mode: string): Promise<RunResult> {
     maxAttempts: 30,
     maxConnections: 30,
     reconnectDelayMs: 5,
+    // A session/new lost in a crash is sent again (harmless here: the lost session is never
+    // prompted), so every run gets through; by default the client does not resend it.
+    misbehave: "resend-session-new",
     agentArgs(conn) {
       const crash = scenario.crashes[conn - 1];
       return crash && "afterInserts" in crash ? ["--crash-after-inserts", String(crash.afterInserts)] : [];

@@ -6,10 +6,42 @@
  */
 
 import { ClientSubmissionTracker, type Submission } from "../../../shared/keys/client-submission-tracker.js";
+import { randomUuid } from "../../../shared/keys/uuid.js";
 import { ConnectionClosedError, JsonRpcPeer, RpcError } from "../rpc/json-rpc-peer.js";
 import { type AgentTarget, openConnection, type TransportHooks } from "./agent-transport.js";
 import { PendingSubmissionFile } from "./pending-file.js";
 import { type ObservedUpdates, SessionObserver } from "./session-observer.js";
+
+/**
+ * Ways the demo client can break the RFD's client rules on purpose, to show that the client suite
+ * (`conformance --client`) catches each one (docs/demo-peers.md):
+ * - `new-key-on-retry`: every resend gets a fresh key;
+ * - `no-retry`: a lost answer (timeout, lost connection) ends the client: nothing is resent;
+ * - `reuse-key`: every submission gets the first submission's key;
+ * - `bad-key`: keys of 288 characters;
+ * - `no-resume`: after a reconnect it resends without `session/resume`;
+ * - `resend-session-new`: a `session/new` whose answer was lost is sent again on the next connection.
+ */
+export type Misbehaviour =
+  | "new-key-on-retry"
+  | "no-retry"
+  | "reuse-key"
+  | "bad-key"
+  | "no-resume"
+  | "resend-session-new";
+
+/** Every misbehaviour, for `--misbehave`. */
+export const MISBEHAVIOURS: readonly Misbehaviour[] = [
+  "new-key-on-retry",
+  "no-retry",
+  "reuse-key",
+  "bad-key",
+  "no-resume",
+  "resend-session-new",
+];
+
+/** `session/new` got no answer: the client does not send it again (it could create a second session). */
+export class SessionNewLost extends Error {}
 
 /** Options of `runDemoClient`. */
 export interface DemoClientOptions extends TransportHooks {
@@ -39,6 +71,8 @@ export interface DemoClientOptions extends TransportHooks {
   readonly log?: (line: string) => void;
   /** Every `session/update` payload, as it arrives. */
   readonly onUpdate?: (update: Record<string, unknown>) => void;
+  /** Break one client rule on purpose (see `Misbehaviour`); default none. */
+  readonly misbehave?: Misbehaviour;
 }
 
 /** The `--json` output of the demo client (docs/demo-peers.md documents it). */
@@ -74,9 +108,13 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
   const maxConnections = options.maxConnections ?? 50;
   const waitIdle = options.waitIdle ?? true;
   const log = options.log ?? (() => undefined);
+  const misbehave = options.misbehave;
+  let firstKey: string | undefined;
   const tracker = new ClientSubmissionTracker({
     keyed,
     store: options.pendingFile ? new PendingSubmissionFile(options.pendingFile) : undefined,
+    ...(misbehave === "reuse-key" && { newKey: () => (firstKey ??= randomUuid()) }),
+    ...(misbehave === "bad-key" && { newKey: () => randomUuid().repeat(8) }),
   });
   await tracker.restore();
   await tracker.forgetSettled();
@@ -112,13 +150,33 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
       },
     });
     try {
-      await startSession(peer, tracker, options.cwd, attemptTimeoutMs, conn, log);
-      const results = await Promise.all(
-        tracker.pending().map((s) => deliver(s, peer, tracker, conn, attemptTimeoutMs, maxAttempts, log)),
-      );
-      if (results.includes("disconnected")) continue;
+      await startSession(peer, tracker, options.cwd, attemptTimeoutMs, conn, log, misbehave);
+      // One submission at a time, oldest first, as a user submits them.
+      let lostOne = false;
+      let disconnected = false;
+      for (const s of tracker.pending()) {
+        const result = await deliver(s, peer, tracker, conn, attemptTimeoutMs, maxAttempts, log, misbehave);
+        if (result === "lost") lostOne = true;
+        if (result !== "settled") {
+          disconnected = result === "disconnected";
+          break;
+        }
+      }
+      if (lostOne) {
+        // `no-retry`: a lost answer ends the client, as for a client that never resends.
+        for (const s of tracker.pending())
+          await tracker.giveUp(s, "an answer was lost and this client does not resend");
+        break;
+      }
+      if (disconnected) continue;
       if (!idle) idle = await waitForIdle(peer, tracker, options.cwd, observer, attemptTimeoutMs * 4);
     } catch (err) {
+      if (err instanceof SessionNewLost && misbehave !== "resend-session-new") {
+        // Sending session/new again could create a second session: the user decides (run the client again).
+        for (const s of tracker.pending())
+          await tracker.giveUp(s, `${err.message}; not sent again (it could create a second session)`);
+        break;
+      }
       if (err instanceof RpcError && err.code === -32002) {
         // The session is gone: resending cannot help.
         for (const s of tracker.pending()) await tracker.giveUp(s, `session not found: ${err.message}`);
@@ -157,6 +215,7 @@ export async function startSession(
   ms: number,
   conn: number,
   log: (line: string) => void,
+  misbehave?: Misbehaviour,
 ): Promise<void> {
   await call(
     peer,
@@ -165,10 +224,20 @@ export async function startSession(
     ms,
   );
   if (tracker.sessionId) {
+    if (misbehave === "no-resume" && conn > 1) return;
     await call(peer, "session/resume", { sessionId: tracker.sessionId, cwd }, ms);
     log(`[conn ${conn}] resumed session ${tracker.sessionId}`);
   } else {
-    const { sessionId } = (await call(peer, "session/new", { cwd }, ms)) as { sessionId: string };
+    let answer: unknown;
+    try {
+      answer = await call(peer, "session/new", { cwd }, ms);
+    } catch (err) {
+      if (err instanceof RpcError) throw err;
+      throw new SessionNewLost(
+        `session/new got no answer (${err instanceof Error ? err.message : String(err)})`,
+      );
+    }
+    const { sessionId } = answer as { sessionId: string };
     await tracker.setSessionId(sessionId);
     log(`[conn ${conn}] created session ${sessionId}`);
   }
@@ -183,16 +252,22 @@ export async function deliver(
   ms: number,
   maxAttempts: number,
   log: (line: string) => void,
-): Promise<"settled" | "disconnected"> {
+  misbehave?: Misbehaviour,
+): Promise<"settled" | "disconnected" | "lost"> {
   while (submission.status === "pending") {
     if (submission.attempts.length >= maxAttempts) {
       await tracker.giveUp(submission, `no answer after ${maxAttempts} attempts`);
       break;
     }
+    // `new-key-on-retry`: the bug the RFD exists to prevent, a resend the agent cannot recognise.
+    const key =
+      misbehave === "new-key-on-retry" && submission.key !== null && submission.attempts.length > 0
+        ? randomUuid()
+        : submission.key;
     const params = {
       sessionId: tracker.sessionId,
       prompt: submission.prompt,
-      ...(submission.key !== null ? { idempotencyKey: submission.key } : {}),
+      ...(key !== null ? { idempotencyKey: key } : {}),
     };
     const sent = peer.request("session/prompt", params);
     const attempt = tracker.attemptSent(submission, conn, sent.id);
@@ -203,7 +278,7 @@ export async function deliver(
     } catch (err) {
       if (err instanceof ConnectionClosedError) {
         await tracker.attemptSettled(submission, attempt, { kind: "disconnected", reason: err.message });
-        return "disconnected";
+        return misbehave === "no-retry" ? "lost" : "disconnected";
       }
       const { code, message } = err instanceof RpcError ? err : { code: -32603, message: String(err) };
       await tracker.attemptSettled(submission, attempt, { kind: "error", code, message });
@@ -212,6 +287,7 @@ export async function deliver(
     }
     if (result === PROMPT_TIMEOUT) {
       await tracker.attemptSettled(submission, attempt, { kind: "timeout" });
+      if (misbehave === "no-retry") return "lost";
       log(`[conn ${conn}] #${submission.index} attempt ${attempt.n} timed out: resending with the same key`);
       sent.result.then(
         (late) =>
