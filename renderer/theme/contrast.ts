@@ -24,7 +24,10 @@ export const STATE_PAIRS: readonly { readonly fg: string; readonly on: readonly 
   { fg: "--state-error-fg", on: ["--state-error-bg", "--surface", "--surface-raised", "--surface-sunken"] },
   { fg: "--state-info-fg", on: ["--state-info-bg", "--surface", "--surface-raised", "--surface-sunken"] },
   { fg: "--state-neutral-fg", on: ["--state-neutral-bg", "--surface", "--surface-raised"] },
-  { fg: "--text", on: ["--surface", "--surface-raised", "--surface-sunken", "--surface-selected", "--surface-hover"] },
+  {
+    fg: "--text",
+    on: ["--surface", "--surface-raised", "--surface-sunken", "--surface-selected", "--surface-hover"],
+  },
   { fg: "--text-muted", on: ["--surface", "--surface-raised", "--surface-sunken", "--surface-selected"] },
   { fg: "--accent-fg", on: ["--surface", "--surface-raised"] },
   { fg: "--on-accent", on: ["--accent-strong"] },

@@ -40,7 +40,16 @@ describe("theme tokens", () => {
   });
 
   it("the older variable names stay defined, as aliases of the tokens", () => {
-    for (const name of ["--bg", "--bg-raised", "--fg", "--fg-muted", "--border", "--ok-fg", "--warn-bg", "--error-fg"]) {
+    for (const name of [
+      "--bg",
+      "--bg-raised",
+      "--fg",
+      "--fg-muted",
+      "--border",
+      "--ok-fg",
+      "--warn-bg",
+      "--error-fg",
+    ]) {
       expect(css).toMatch(new RegExp(`${name}:\\s*var\\(--`));
     }
   });
