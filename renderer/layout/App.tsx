@@ -3,7 +3,7 @@
  * tabs, then the active view beside a resizable side column (the demo caption and the demo
  * client's status above the details), and the stderr panel below. Presenter mode (`?present` or
  * the toolbar toggle) closes the fault drawer; on the Sequence tab the caption stays beside the
- * diagram, on the others it becomes a band over a full-width view. Drop a file anywhere to import.
+ * diagram, on the others it becomes a band over a full-width view (no details pane there). Drop a file anywhere to import.
  */
 import { type CSSProperties, useEffect } from "react";
 import { StderrPanel } from "../components/StderrPanel.js";
@@ -64,7 +64,6 @@ const SIDE = { normal: { initial: 400, min: 260, max: 900 }, present: { initial:
 export function App() {
   const present = usePresenter();
   const tab = useInspector((s) => s.tab);
-  const selected = useInspector((s) => s.selected !== undefined);
   const limits = present ? SIDE.present : SIDE.normal;
   const [side, setSide] = useSplitSize(
     present ? "side-present" : "side",
@@ -79,7 +78,6 @@ export function App() {
         className="app"
         data-present={present ? "on" : "off"}
         data-tab={tab}
-        data-selected={selected ? "yes" : "no"}
         style={{ "--side-width": `${side}px` } as CSSProperties}
       >
         <Toolbar />

@@ -50,11 +50,30 @@ import {
   useFaultForm,
 } from "./fault-form.js";
 
-/** The state of the fault drawer under the toolbar: open outside presenter mode, closed in it, until toggled. */
-export const faultDrawer = createStore<{ open: boolean; setOpen(open: boolean): void }>()((set) => ({
-  open: typeof window === "undefined" || !presentFromSearch(window.location.search),
-  setOpen: (open) => set({ open }),
-}));
+const OPEN_KEY = "acp-inspector-faults-open";
+
+/**
+ * Whether the drawer starts open: closed in presenter mode; else as the user last left it; else
+ * open on windows at least 800 px tall (a 720 px projector keeps its rows for the views).
+ */
+export function drawerStartsOpen(win: Window | undefined): boolean {
+  if (!win) return true;
+  if (presentFromSearch(win.location.search)) return false;
+  const saved = win.localStorage.getItem(OPEN_KEY);
+  if (saved === "1" || saved === "0") return saved === "1";
+  return win.innerHeight >= 800;
+}
+
+/** The fault drawer under the toolbar: open or closed; `remember` keeps a choice the user made. */
+export const faultDrawer = createStore<{ open: boolean; setOpen(open: boolean, remember?: boolean): void }>()(
+  (set) => ({
+    open: drawerStartsOpen(typeof window === "undefined" ? undefined : window),
+    setOpen: (open, remember = false) => {
+      if (remember) window.localStorage.setItem(OPEN_KEY, open ? "1" : "0");
+      set({ open });
+    },
+  }),
+);
 
 /** The notice that said a rule was armed, so it can say when that rule fired or left the board. */
 let armedNotice: { ruleId: string; text: string } | undefined;
@@ -336,7 +355,7 @@ export function FaultsToggle() {
       aria-expanded={open}
       aria-controls="fault-drawer"
       title="Fault injection: drop, delay, kill, restart, retry"
-      onClick={() => faultDrawer.getState().setOpen(!open)}
+      onClick={() => faultDrawer.getState().setOpen(!open, true)}
     >
       <Zap className="icon" aria-hidden="true" />
       Faults

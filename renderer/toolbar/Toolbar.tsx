@@ -7,7 +7,7 @@ import { ALargeSmall, Moon, Presentation, ScanSearch } from "lucide-react";
 import { useInspector } from "../store/inspector-store.js";
 import { setPresenter, usePresenter } from "../theme/presenter.js";
 import { ConnectionStatus } from "./ConnectionStatus.js";
-import { FaultsToggle, faultDrawer } from "./FaultControls.js";
+import { drawerStartsOpen, FaultsToggle, faultDrawer } from "./FaultControls.js";
 import { NoticeToast } from "./NoticeToast.js";
 import { TraceControls } from "./TraceControls.js";
 import { TracePicker } from "./TracePicker.js";
@@ -27,7 +27,8 @@ function ViewButtons() {
         title="Presenter mode: the demo caption beside the views, the fault drawer closed, room for the story (also ?present in the URL)"
         onClick={() => {
           setPresenter(window, !present);
-          faultDrawer.getState().setOpen(present);
+          // entering presenter mode closes the drawer; leaving it restores the usual start
+          faultDrawer.getState().setOpen(!present ? false : drawerStartsOpen(window));
         }}
       >
         <Presentation className="icon" aria-hidden="true" />
