@@ -179,10 +179,12 @@ for (const colorScheme of ["light", "dark"] as const) {
         return parse(getComputedStyle(document.body).backgroundColor);
       };
       // as rendered: every state chip on the page against what it is drawn on
-      const rendered = [...document.querySelectorAll(".badge, .banner, .toast, .verdict-count")].map((el) => ({
-        pair: `${el.className}: ${el.textContent}`,
-        ratio: ratio(parse(getComputedStyle(el).color), backdrop(el)),
-      }));
+      const rendered = [...document.querySelectorAll(".badge, .banner, .toast, .verdict-count")].map(
+        (el) => ({
+          pair: `${el.className}: ${el.textContent}`,
+          ratio: ratio(parse(getComputedStyle(el).color), backdrop(el)),
+        }),
+      );
       return { tokens, rendered };
     });
     expect(report.tokens.length).toBe(15);

@@ -133,7 +133,10 @@ for (const [width, height] of [
       await openPresenter(page);
       await expect(page.locator("html")).toHaveAttribute("data-theme", colorScheme);
       // the fault drawer is closed in presenter mode; the toolbar is one row
-      await expect(page.getByRole("button", { name: "Faults", exact: true })).toHaveAttribute("aria-expanded", "false");
+      await expect(page.getByRole("button", { name: "Faults", exact: true })).toHaveAttribute(
+        "aria-expanded",
+        "false",
+      );
       const bar = await page.locator("header.toolbar").boundingBox();
       expect(bar?.height ?? 999).toBeLessThan(60);
 
@@ -169,7 +172,9 @@ for (const [width, height] of [
         }
         expect(await scrolledAnywhere(page), `${story.id}: nothing is scrolled`).toEqual([]);
         if (width === 1280) {
-          await page.screenshot({ path: `${SHOTS}/presenter-${story.id}-${width}x${height}-${colorScheme}.png` });
+          await page.screenshot({
+            path: `${SHOTS}/presenter-${story.id}-${width}x${height}-${colorScheme}.png`,
+          });
         }
         // close the row again so the next story starts from the same view
         await page.keyboard.press("ArrowLeft");
@@ -242,9 +247,9 @@ test("Large text scales the Sequence SVG too, and the stderr panel is one line w
   const fontNormal = await page.evaluate(() => getComputedStyle(document.body).fontSize);
   await page.getByRole("button", { name: "Large text" }).click();
   await expect(page.locator("html")).toHaveAttribute("data-text", "large");
-  await expect.poll(async () => (await lanes.boundingBox())?.height ?? 0).toBeGreaterThan(
-    (normal.lanes?.height ?? 0) * 1.25,
-  );
+  await expect
+    .poll(async () => (await lanes.boundingBox())?.height ?? 0)
+    .toBeGreaterThan((normal.lanes?.height ?? 0) * 1.25);
   const large = await frames.getByRole("button").first().boundingBox();
   expect(large?.height ?? 0).toBeGreaterThan((normal.arrow?.height ?? 0) * 1.25);
   const fontLarge = await page.evaluate(() => getComputedStyle(document.body).fontSize);

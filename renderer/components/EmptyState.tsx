@@ -49,8 +49,9 @@ export function FirstSteps({ demoHere }: { demoHere: boolean }) {
         <div>
           <h3>Open a trace file</h3>
           <p>
-            Press <strong>Import…</strong> (the folder button in the toolbar) or drop a <code>.jsonl</code> or <code>.har</code>{" "}
-            file on this window. On the command line: <code>acp-retry-inspector analyze TRACE.jsonl</code>.
+            Press <strong>Import…</strong> (the folder button in the toolbar) or drop a <code>.jsonl</code> or{" "}
+            <code>.har</code> file on this window. On the command line:{" "}
+            <code>acp-retry-inspector analyze TRACE.jsonl</code>.
           </p>
         </div>
       </li>

@@ -39,7 +39,7 @@ export function StderrPanel({
         <h2 className="panel-title">
           <SquareTerminal className="icon" aria-hidden="true" /> Agent stderr
         </h2>
-        <span className="muted">
+        <span className="muted stderr__hint">
           Nothing yet: lines the agent writes to stderr (its logs, stack traces) appear here, apart from the
           ACP frames on stdout.
         </span>
