@@ -1,7 +1,8 @@
 /**
- * The built-in demo, docked above the inspector's views when the hub runs one: the scenario
- * player and the demo client panel, wired to the store's demo status and the bridge's `demo`
- * operation. Renders nothing on a hub without a demo.
+ * The built-in demo, when the hub runs one: the scenario player and the demo client panel, wired
+ * to the store's demo status and the bridge's `demo` operation. The app's grid places the pieces
+ * (demo.css): the scenario list in a strip above the views, the caption beside them (above the
+ * details), the demo client's status below the caption. Renders nothing on a hub without a demo.
  */
 import { useCallback } from "react";
 import type { DemoCommand } from "../../shared/demo/demo-wire.js";
@@ -25,8 +26,7 @@ export function DemoDock() {
   );
   if (!status) return null;
   return (
-    <details className="demo-dock" open>
-      <summary>Built-in demo</summary>
+    <div className="demo-dock">
       <section className="demo-dock__body" aria-label="Built-in demo">
         <ScenarioPlayer
           scenarios={SCENARIOS}
@@ -54,6 +54,6 @@ export function DemoDock() {
           onReset={(mode) => command("Restart agent", { op: "reset", mode })}
         />
       </section>
-    </details>
+    </div>
   );
 }

@@ -1,12 +1,23 @@
-/** The app layout: toolbar, tabs, the active view and details side by side, stderr below; drop a file anywhere to import. */
-import { useEffect } from "react";
+/**
+ * The app layout, one CSS grid (layout.css): toolbar, the fault drawer, the demo's scenario strip,
+ * tabs, then the active view beside a resizable side column (the demo caption and the demo
+ * client's status above the details), and the stderr panel below. Presenter mode (`?present` or
+ * the toolbar toggle) closes the fault drawer; on the Sequence tab the caption stays beside the
+ * diagram, on the others it becomes a band over a full-width view (no details pane there). Drop a file anywhere to import.
+ */
+import { type CSSProperties, useEffect } from "react";
 import { StderrPanel } from "../components/StderrPanel.js";
 import { DemoDock } from "../demo/DemoDock.js";
 import { DetailsPane } from "../details/DetailsPane.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
+import { usePresenter } from "../theme/presenter.js";
 import { applyThemePreference } from "../theme/theme-preference.js";
+import { TraceFacts } from "../toolbar/ConnectionStatus.js";
+import { FaultDrawer } from "../toolbar/FaultControls.js";
 import { Toolbar } from "../toolbar/Toolbar.js";
 import { ImportBanner } from "../traces/imported-trace.js";
+import { SplitHandle } from "./SplitHandle.js";
+import { useSplitSize } from "./split-size.js";
 import { TabPanel } from "./TabPanel.js";
 import { Tabs } from "./Tabs.js";
 import { TraceBanners } from "./TraceBanners.js";
@@ -15,7 +26,11 @@ import { TraceDropZone } from "./TraceDropZone.js";
 function ThemeSync() {
   const theme = useInspector((s) => s.theme);
   const largeText = useInspector((s) => s.largeText);
+  const present = usePresenter();
   useEffect(() => applyThemePreference(window, theme, largeText), [theme, largeText]);
+  useEffect(() => {
+    document.documentElement.dataset.present = present ? "on" : "off";
+  }, [present]);
   return null;
 }
 
@@ -24,24 +39,68 @@ function Stderr() {
   const traceId = useInspector((s) => s.traceId);
   const count = useInspector((s) => s.view.stderrLines);
   const lines = traceId === undefined ? undefined : catalog.get(traceId)?.stderr;
-  return <StderrPanel lines={lines ?? []} count={count} />;
+  const [height, setHeight] = useSplitSize("stderr", 140, 60, 600);
+  return (
+    <>
+      {count > 0 ? (
+        <SplitHandle
+          label="Resize the agent stderr panel"
+          orientation="horizontal"
+          size={height}
+          min={60}
+          max={600}
+          onResize={setHeight}
+        />
+      ) : null}
+      <StderrPanel lines={lines ?? []} count={count} height={height} />
+    </>
+  );
 }
+
+/** The side column's width limits in px, normal and in presenter mode. */
+const SIDE = { normal: { initial: 400, min: 260, max: 900 }, present: { initial: 470, min: 300, max: 1000 } };
 
 /** The whole inspector UI. */
 export function App() {
+  const present = usePresenter();
+  const tab = useInspector((s) => s.tab);
+  const limits = present ? SIDE.present : SIDE.normal;
+  const [side, setSide] = useSplitSize(
+    present ? "side-present" : "side",
+    limits.initial,
+    limits.min,
+    limits.max,
+  );
   return (
     <TraceDropZone>
       <ThemeSync />
-      <div className="app">
+      <div
+        className="app"
+        data-present={present ? "on" : "off"}
+        data-tab={tab}
+        style={{ "--side-width": `${side}px` } as CSSProperties}
+      >
         <Toolbar />
+        <FaultDrawer />
         <DemoDock />
-        <div>
-          <Tabs />
+        <div className="app__tabs">
+          <div className="app__tabrow">
+            <Tabs />
+            <TraceFacts />
+          </div>
           <ImportBanner />
           <TraceBanners />
         </div>
         <main className="main-split">
           <TabPanel />
+          <SplitHandle
+            label={present ? "Resize the caption column" : "Resize the details pane"}
+            orientation="vertical"
+            size={side}
+            min={limits.min}
+            max={limits.max}
+            onResize={setSide}
+          />
           <section className="details" aria-label="Details">
             <DetailsPane />
           </section>

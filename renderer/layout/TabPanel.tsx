@@ -1,9 +1,10 @@
 /** The active tab's content. */
 import { useCallback, useMemo } from "react";
-import { EmptyState } from "../components/EmptyState.js";
+import { EmptyState, FirstSteps } from "../components/EmptyState.js";
 import { ConformanceView } from "../conformance/ConformanceView.js";
 import { FilteredSequence } from "../sequence/FilteredSequence.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
+import { textScale } from "../theme/text-scale.js";
 import { FilterBar } from "../timeline/FilterBar.js";
 import { TimelineTable } from "../timeline/TimelineTable.js";
 import { RecordsView } from "./RecordsView.js";
@@ -15,6 +16,7 @@ function SequenceTab() {
   const count = useInspector((s) => s.view.records);
   const selectedSeq = useInspector((s) => s.selected?.seq ?? null);
   const select = useInspector((s) => s.select);
+  const largeText = useInspector((s) => s.largeText);
   const session = traceId === undefined ? undefined : catalog.get(traceId);
   // The session's record array grows in place: a new slice per published batch tells the view to re-lay out.
   // biome-ignore lint/correctness/useExhaustiveDependencies: count is the change signal for the in-place array
@@ -37,16 +39,36 @@ function SequenceTab() {
       records={records}
       selectedSeq={selectedSeq}
       onSelectSeq={onSelectSeq}
+      scale={textScale(largeText)}
     />
+  );
+}
+
+/** The start screen: no trace on this hub yet, so the first three things to do. */
+function StartScreen() {
+  const demoHere = useInspector((s) => s.demo !== undefined);
+  return (
+    <div className="start-screen">
+      <EmptyState title="No frames yet">
+        <p>
+          The Timeline shows one row per prompt submission (every attempt with the same sessionId and
+          idempotencyKey), judged against the RFD. Get a first trace on screen:
+        </p>
+        <FirstSteps demoHere={demoHere} />
+      </EmptyState>
+    </div>
   );
 }
 
 /** The panel for the selected tab. */
 export function TabPanel() {
   const tab = useInspector((s) => s.tab);
+  const nothingYet = useInspector((s) => s.traceId === undefined && s.traces.length === 0);
   return (
     <section id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
-      {tab === "timeline" ? (
+      {nothingYet && tab !== "conformance" ? (
+        <StartScreen />
+      ) : tab === "timeline" ? (
         <>
           <FilterBar />
           <TimelineTable />

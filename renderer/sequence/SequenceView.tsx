@@ -3,7 +3,8 @@
  * connection breaks, agent restarts and faults, idle gaps compressed. Only the rows on screen (plus
  * a margin) are in the DOM, so traces of many thousands of frames scroll smoothly. With the
  * shared filter (renderer/filter/record-filter.ts) the rows it matches are marked, or drawn alone,
- * and a submission picker jumps to any submission.
+ * and a submission picker jumps to any submission. `scale` (Large text) draws the whole diagram
+ * bigger, text and arrows alike: it is laid out in diagram units and shown `scale` times as large.
  */
 import {
   type ReactNode,
@@ -53,6 +54,8 @@ export interface SequenceViewProps {
   readonly filterBar?: ReactNode;
   /** A submission was picked in "Jump to submission" (default: select its first request). */
   onJumpToSubmission?(submission: Submission, seq: number): void;
+  /** Screen px per diagram unit (1, or the Large text factor). */
+  readonly scale?: number;
 }
 
 /** How many submissions the picker lists (the filter narrows a long trace's list). */
@@ -92,6 +95,7 @@ export function SequenceView({
   onOnlyMatchesChange,
   filterBar,
   onJumpToSubmission,
+  scale = 1,
 }: SequenceViewProps) {
   // A live trace re-lays out on every batch: deferred, so typing and scrolling stay responsive.
   const deferredRecords = useDeferredValue(records);
@@ -137,9 +141,10 @@ export function SequenceView({
   useLayoutEffect(() => {
     const el = scrollRef.current;
     const before = previousHeight.current;
-    previousHeight.current = layout.height;
-    if (el && before > 0 && el.scrollTop + el.clientHeight >= before - 4) el.scrollTop = layout.height;
-  }, [layout.height]);
+    previousHeight.current = layout.height * scale;
+    if (el && before > 0 && el.scrollTop + el.clientHeight >= before - 4)
+      el.scrollTop = layout.height * scale;
+  }, [layout.height, scale]);
 
   // Bring an externally selected frame into view (when the selection changes, not on every new frame).
   // biome-ignore lint/correctness/useExhaustiveDependencies: layout is read, not watched
@@ -147,8 +152,9 @@ export function SequenceView({
     const el = scrollRef.current;
     if (!el || selectedSeq === null) return;
     const row = layout.rows[rowIndexOfSeq(layout, selectedSeq)];
-    if (row && (row.y < el.scrollTop || row.y + row.height > el.scrollTop + el.clientHeight)) {
-      el.scrollTop = Math.max(0, row.y - el.clientHeight / 3);
+    const [y, h] = row ? [row.y * scale, row.height * scale] : [0, 0];
+    if (row && (y < el.scrollTop || y + h > el.scrollTop + el.clientHeight)) {
+      el.scrollTop = Math.max(0, y - el.clientHeight / 3);
     }
   }, [selectedSeq]);
 
@@ -219,11 +225,11 @@ export function SequenceView({
   }, []);
 
   const rowCount = layout.rows.length;
-  const firstOnScreen = Math.max(0, rowIndexAt(layout, view.top));
-  const lastOnScreen = Math.max(0, rowIndexAt(layout, view.top + view.height - 1));
+  const firstOnScreen = Math.max(0, rowIndexAt(layout, view.top / scale));
+  const lastOnScreen = Math.max(0, rowIndexAt(layout, (view.top + view.height - 1) / scale));
   const from = Math.max(0, firstOnScreen - OVERSCAN);
   const to = Math.min(rowCount - 1, lastOnScreen + OVERSCAN);
-  const width = Math.max(view.width, MIN_WIDTH);
+  const width = Math.max(Math.floor(view.width / scale), MIN_WIDTH);
   const scene = useMemo(
     () => buildScene(layout, { width, from, to, selectedSeq }),
     [layout, width, from, to, selectedSeq],
@@ -348,8 +354,9 @@ export function SequenceView({
       </header>
       <svg
         className="seq__lanes"
-        width={width}
-        height={HEADER_HEIGHT}
+        width={width * scale}
+        height={HEADER_HEIGHT * scale}
+        viewBox={`0 0 ${width} ${HEADER_HEIGHT}`}
         role="img"
         aria-label="Lanes: Client, Inspector, Agent"
       >
@@ -364,13 +371,13 @@ export function SequenceView({
             <p>Arrows appear here as frames pass the inspector, or when you import a trace file.</p>
           </EmptyState>
         ) : (
-          <div className="seq__body" style={{ height: layout.height, width }}>
+          <div className="seq__body" style={{ height: layout.height * scale, width: width * scale }}>
             {/* biome-ignore lint/a11y/useSemanticElements: an <svg> cannot be a <fieldset>; it carries the group role */}
             <svg
               className="seq__window"
-              style={{ top: scene.top }}
-              width={width}
-              height={scene.bottom - scene.top}
+              style={{ top: scene.top * scale }}
+              width={width * scale}
+              height={(scene.bottom - scene.top) * scale}
               viewBox={`0 ${scene.top} ${width} ${scene.bottom - scene.top}`}
               role="group"
               aria-label="Frames"

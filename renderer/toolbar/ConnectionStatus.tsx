@@ -1,4 +1,7 @@
-/** The toolbar's status: the hub connection, and the shown trace's agent pid, protocol version and connections. */
+/**
+ * The toolbar's status: the hub connection and the shown trace's agent; `TraceFacts` (protocol
+ * version, connections, records) sits at the right end of the tab bar, as a status line.
+ */
 import type { ConnectionState } from "../bridge/inspector-bridge.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { useInspector } from "../store/inspector-store.js";
@@ -13,20 +16,25 @@ const CONNECTION: Readonly<Record<ConnectionState, { tone: BadgeTone; label: str
   "refused-full": { tone: "error", label: "refused: hub full" },
 };
 
-function AgentFacts() {
+function AgentFact() {
   const agent = useInspector((s) => s.view.agents.at(-1));
+  const liveness = livenessOf(useInspector((s) => s.traces.find((t) => t.id === s.traceId)?.status));
+  return <span className="toolbar__agent">{agentWords(agent, liveness)}</span>;
+}
+
+/** The shown trace's protocol version, connections and record count, in one muted line. */
+export function TraceFacts() {
   const connections = useInspector((s) => s.view.connections);
   const records = useInspector((s) => s.view.records);
   const liveness = livenessOf(useInspector((s) => s.traces.find((t) => t.id === s.traceId)?.status));
   const open = connections.filter((c) => c.closedSeq === null).length;
   const version = connections.findLast((c) => c.protocolVersion !== null)?.protocolVersion;
   return (
-    <>
-      <span>{agentWords(agent, liveness)}</span>
+    <output className="trace-facts" aria-label="Trace facts">
       <span>protocol {version === undefined ? "?" : `v${version}`}</span>
       <span>{connectionWords(open, connections.length, liveness)}</span>
       <span className="trace-size">{records} records</span>
-    </>
+    </output>
   );
 }
 
@@ -41,7 +49,7 @@ export function ConnectionStatus() {
       <Badge tone={c.tone} title={shell === "electron" ? "in-process hub" : "hub over WebSocket"}>
         {c.label}
       </Badge>
-      <AgentFacts />
+      <AgentFact />
       {gaps > 0 ? (
         <Badge
           tone="warn"

@@ -1,19 +1,42 @@
 /**
- * The fault group of the toolbar: where rules go (the shown trace's tap by default, another live
- * tap, or all live taps), every field of a rule, one button per action, and the hub's board: each
- * armed rule in words with its tap and state, and the ones that fired lately. Kill and restart ask
- * first, naming the pids.
+ * Fault injection: a Faults toggle in the toolbar, and the drawer it opens under the toolbar with
+ * where rules go (the shown trace's tap by default, another live tap, or all live taps), every
+ * field of a rule, the actions in three segmented groups with icons (frames, processes, retries),
+ * and the hub's board: each armed rule in words with its tap and state, and the ones that fired
+ * lately. Kill and restart ask first, naming the pids. An "armed" notice turns into "fired at … on
+ * tap …" when the rule fires, or says it is gone when it left the board without firing.
  */
+import type { LucideIcon } from "lucide-react";
+import {
+  ArrowDownToLine,
+  ArrowUpFromLine,
+  ChevronDown,
+  History,
+  ListRestart,
+  Repeat,
+  RotateCw,
+  Skull,
+  Timer,
+  Unplug,
+  Zap,
+} from "lucide-react";
 import { useEffect, useId, useRef } from "react";
+import { createStore, useStore } from "zustand";
 import {
   type ArmedFault,
   clockTime,
   describeArmedFault,
   describeRuleInWords,
 } from "../../shared/faults/armed-fault.js";
-import { type FaultRule, type FaultRuleSpec, RETRY_ACTIONS } from "../../shared/faults/fault-rule.js";
+import {
+  type FaultAction,
+  type FaultRule,
+  type FaultRuleSpec,
+  RETRY_ACTIONS,
+} from "../../shared/faults/fault-rule.js";
 import { useOperation } from "../bridge/use-operation.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
+import { presentFromSearch } from "../theme/presenter.js";
 import { FAULT_BUTTONS, type FaultButton } from "./fault-catalogue.js";
 import { askFault, CONFIRMED_ACTIONS, faultConfirm, useFaultQuestion } from "./fault-confirm.js";
 import {
@@ -27,6 +50,34 @@ import {
   useFaultForm,
 } from "./fault-form.js";
 
+const OPEN_KEY = "acp-inspector-faults-open";
+
+/**
+ * Whether the drawer starts open: closed in presenter mode; else as the user last left it; else
+ * open on windows at least 800 px tall (a 720 px projector keeps its rows for the views).
+ */
+export function drawerStartsOpen(win: Window | undefined): boolean {
+  if (!win) return true;
+  if (presentFromSearch(win.location.search)) return false;
+  const saved = win.localStorage.getItem(OPEN_KEY);
+  if (saved === "1" || saved === "0") return saved === "1";
+  return win.innerHeight >= 800;
+}
+
+/** The fault drawer under the toolbar: open or closed; `remember` keeps a choice the user made. */
+export const faultDrawer = createStore<{ open: boolean; setOpen(open: boolean, remember?: boolean): void }>()(
+  (set) => ({
+    open: drawerStartsOpen(typeof window === "undefined" ? undefined : window),
+    setOpen: (open, remember = false) => {
+      if (remember) window.localStorage.setItem(OPEN_KEY, open ? "1" : "0");
+      set({ open });
+    },
+  }),
+);
+
+/** The notice that said a rule was armed, so it can say when that rule fired or left the board. */
+let armedNotice: { ruleId: string; text: string } | undefined;
+
 /** Arms `spec` on the hub, confirming first when it stops a process; returns when done or refused. */
 export function useArmFault(): (label: string, spec: FaultRuleSpec, taps: readonly LiveTap[]) => void {
   const bridge = useBridge();
@@ -38,12 +89,15 @@ export function useArmFault(): (label: string, spec: FaultRuleSpec, taps: readon
       void run(
         `${label} on ${where}`,
         () => bridge.armFault({ spec }),
-        (r) =>
-          `${describeRuleInWords(r.rule)}: ${
+        (r) => {
+          const words = `${describeRuleInWords(r.rule)}: ${
             r.immediate
               ? `done (acknowledged by ${r.taps} tap${r.taps === 1 ? "" : "s"})`
               : "armed (acknowledged)"
-          }${RETRY_ACTIONS.has(spec.action) ? retryNote(r.rule) : ""}`,
+          }${RETRY_ACTIONS.has(spec.action) ? retryNote(r.rule) : ""}`;
+          if (!r.immediate) armedNotice = { ruleId: r.rule.id, text: `${label} on ${where}: ${words}` };
+          return words;
+        },
       );
     if (!CONFIRMED_ACTIONS.has(spec.action)) return arm();
     const pids = taps.flatMap((t) => t.agentPids);
@@ -120,6 +174,19 @@ function ArmedRules() {
     seen.current = lastKey;
     if (last?.lastFired) setNotice({ tone: "info", text: firedWords(last) });
   }, [lastKey, last, setNotice]);
+  // an "armed" notice whose rule left the board without firing says so instead of staying "armed"
+  const notice = useInspector((s) => s.notice);
+  useEffect(() => {
+    const a = armedNotice;
+    if (!a || notice?.text !== a.text) return;
+    if (faults.some((f) => f.rule.id === a.ruleId)) return;
+    if (recent.some((f) => f.rule.id === a.ruleId && f.lastFired)) return; // the fired toast takes over
+    armedNotice = undefined;
+    setNotice({
+      tone: "info",
+      text: `${a.text.replace(/: armed \(acknowledged\).*$/, "")}: no longer armed (disarmed before it fired)`,
+    });
+  }, [faults, recent, notice, setNotice]);
   return (
     <section className="armed" aria-label="Armed fault rules">
       {faults.length === 0 ? (
@@ -193,9 +260,15 @@ function RuleFields() {
   const filled = useFaultForm((s) => s.filled);
   const delayRef = useRef<HTMLInputElement>(null);
   const groupId = useId();
+  const open = useStore(faultDrawer, (s) => s.open);
+  const focusedFill = useRef(0);
+  // a row's menu filled the form: open the drawer, then focus the delay (once per fill)
   useEffect(() => {
-    if (filled > 0) delayRef.current?.focus();
-  }, [filled]);
+    if (filled === focusedFill.current) return;
+    if (!open) return faultDrawer.getState().setOpen(true);
+    focusedFill.current = filled;
+    delayRef.current?.focus();
+  }, [filled, open]);
   const set = f.set;
   return (
     <span className="fault-fields" id={groupId}>
@@ -251,11 +324,54 @@ function RuleFields() {
   );
 }
 
-/** The fault group of the toolbar. */
-export function FaultControls({ disabled }: { disabled: boolean }) {
+/** The icon of each fault action. */
+const ACTION_ICON: Readonly<Record<FaultAction, LucideIcon>> = {
+  "drop-request": ArrowUpFromLine,
+  "drop-response": ArrowDownToLine,
+  delay: Timer,
+  "disconnect-client": Unplug,
+  "kill-agent": Skull,
+  "restart-agent": RotateCw,
+  retry: Repeat,
+  "lose-and-retry": History,
+  "restart-and-retry": ListRestart,
+};
+
+/** The actions in three groups: what happens to one frame, to a process or connection, and the inspector's own retries. */
+const GROUPS: readonly { readonly label: string; readonly actions: readonly FaultAction[] }[] = [
+  { label: "Frames", actions: ["drop-request", "drop-response", "delay"] },
+  { label: "Processes", actions: ["disconnect-client", "kill-agent", "restart-agent"] },
+  { label: "Retries", actions: ["retry", "lose-and-retry", "restart-and-retry"] },
+];
+
+/** The toolbar's Faults toggle: opens the drawer, and says how many rules are armed. */
+export function FaultsToggle() {
+  const open = useStore(faultDrawer, (s) => s.open);
+  const armed = useInspector((s) => s.faults.length);
+  return (
+    <button
+      type="button"
+      className="faults-toggle"
+      aria-expanded={open}
+      aria-controls="fault-drawer"
+      title="Fault injection: drop, delay, kill, restart, retry"
+      onClick={() => faultDrawer.getState().setOpen(!open, true)}
+    >
+      <Zap className="icon" aria-hidden="true" />
+      Faults
+      {armed > 0 ? <span className="faults-toggle__count">{armed} armed</span> : null}
+      <ChevronDown className="icon faults-toggle__chevron" aria-hidden="true" />
+    </button>
+  );
+}
+
+/** The fault drawer under the toolbar. */
+export function FaultDrawer() {
   const traces = useInspector((s) => s.traces);
   const shown = useInspector((s) => s.traceId);
+  const connected = useInspector((s) => s.connection === "connected");
   const setNotice = useInspector((s) => s.setNotice);
+  const open = useStore(faultDrawer, (s) => s.open);
   const armFault = useArmFault();
   const on = useFaultForm((s) => s.on);
   const live = liveTaps(traces);
@@ -266,24 +382,34 @@ export function FaultControls({ disabled }: { disabled: boolean }) {
     if ("error" in where) return setNotice({ tone: "error", text: `${b.label}: ${where.error}` });
     armFault(b.label, specFor(b, form, where.target), where.taps);
   };
+  const button = (action: FaultAction) => {
+    const b = FAULT_BUTTONS.find((x) => x.action === action);
+    if (!b) return null;
+    const Icon = ACTION_ICON[action];
+    return (
+      <button key={action} type="button" title={b.explanation} disabled={!connected} onClick={() => press(b)}>
+        <Icon className="icon" aria-hidden="true" />
+        {b.action === "delay" && on === "request" ? "Delay next request" : b.label}
+      </button>
+    );
+  };
   return (
-    <fieldset className="toolbar__group toolbar__faults">
+    <fieldset id="fault-drawer" className="fault-drawer" hidden={!open}>
       <legend className="visually-hidden">Fault injection</legend>
-      <TargetPicker live={live} shownLive={shownLive} />
-      <RuleFields />
-      {FAULT_BUTTONS.map((b) => (
-        <button
-          key={b.action}
-          type="button"
-          title={b.explanation}
-          disabled={disabled}
-          onClick={() => press(b)}
-        >
-          {b.action === "delay" && on === "request" ? "Delay next request" : b.label}
-        </button>
-      ))}
+      <div className="fault-drawer__rule">
+        <TargetPicker live={live} shownLive={shownLive} />
+        <RuleFields />
+      </div>
+      <div className="fault-drawer__actions">
+        {GROUPS.map((g) => (
+          // biome-ignore lint/a11y/useSemanticElements: a segmented button group inside the fault fieldset
+          <div key={g.label} className="segmented" role="group" aria-label={g.label}>
+            {g.actions.map(button)}
+          </div>
+        ))}
+        <ArmedRules />
+      </div>
       <FaultConfirmBar />
-      <ArmedRules />
     </fieldset>
   );
 }

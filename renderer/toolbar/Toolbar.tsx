@@ -1,8 +1,14 @@
-/** The top toolbar: status, trace picker, faults with the armed rules, recording and files, display options. */
-import { Badge } from "../components/Badge.js";
+/**
+ * The top toolbar, one row at 1280 px: name and hub status, the trace picker, recording and files,
+ * the Faults toggle (the fault drawer opens under it), and the display toggles (presenter mode,
+ * dark theme, large text). Notices float below it and expire.
+ */
+import { ALargeSmall, Moon, Presentation, ScanSearch } from "lucide-react";
 import { useInspector } from "../store/inspector-store.js";
+import { setPresenter, usePresenter } from "../theme/presenter.js";
 import { ConnectionStatus } from "./ConnectionStatus.js";
-import { FaultControls } from "./FaultControls.js";
+import { drawerStartsOpen, FaultsToggle, faultDrawer } from "./FaultControls.js";
+import { NoticeToast } from "./NoticeToast.js";
 import { TraceControls } from "./TraceControls.js";
 import { TracePicker } from "./TracePicker.js";
 
@@ -11,18 +17,42 @@ function ViewButtons() {
   const setTheme = useInspector((s) => s.setTheme);
   const largeText = useInspector((s) => s.largeText);
   const setLargeText = useInspector((s) => s.setLargeText);
+  const present = usePresenter();
   return (
-    <fieldset className="toolbar__group">
+    <fieldset className="toolbar__group toolbar__display">
       <legend className="visually-hidden">Display</legend>
       <button
         type="button"
+        aria-pressed={present}
+        title="Presenter mode: the demo caption beside the views, the fault drawer closed, room for the story (also ?present in the URL)"
+        onClick={() => {
+          setPresenter(window, !present);
+          // entering presenter mode closes the drawer; leaving it restores the usual start
+          faultDrawer.getState().setOpen(!present ? false : drawerStartsOpen(window));
+        }}
+      >
+        <Presentation className="icon" aria-hidden="true" />
+        Present
+      </button>
+      <button
+        type="button"
+        className="button--quiet"
         aria-pressed={theme === "dark"}
+        aria-label="Dark theme"
+        title="Dark theme"
         onClick={() => setTheme(theme === "dark" ? "light" : "dark")}
       >
-        Dark theme
+        <Moon className="icon" aria-hidden="true" />
       </button>
-      <button type="button" aria-pressed={largeText} onClick={() => setLargeText(!largeText)}>
-        Large text
+      <button
+        type="button"
+        className="button--quiet"
+        aria-pressed={largeText}
+        aria-label="Large text"
+        title="Large text: everything scales, the Sequence diagram too"
+        onClick={() => setLargeText(!largeText)}
+      >
+        <ALargeSmall className="icon" aria-hidden="true" />
       </button>
     </fieldset>
   );
@@ -30,19 +60,19 @@ function ViewButtons() {
 
 /** The top toolbar. */
 export function Toolbar() {
-  const connected = useInspector((s) => s.connection === "connected");
-  const notice = useInspector((s) => s.notice);
   return (
     <header className="toolbar">
-      <span className="toolbar__title">ACP Retry Inspector</span>
+      <span className="toolbar__title" title="ACP Retry Inspector">
+        <ScanSearch className="icon toolbar__logo" aria-hidden="true" />
+        <span className="toolbar__name">ACP Retry Inspector</span>
+      </span>
       <ConnectionStatus />
       <TracePicker />
+      <span className="toolbar__spacer" />
       <TraceControls />
+      <FaultsToggle />
       <ViewButtons />
-      <FaultControls disabled={!connected} />
-      <output className="toolbar__notice" aria-live="polite">
-        {notice ? <Badge tone={notice.tone === "error" ? "error" : "info"}>{notice.text}</Badge> : null}
-      </output>
+      <NoticeToast />
     </header>
   );
 }

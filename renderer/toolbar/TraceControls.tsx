@@ -1,4 +1,5 @@
 /** Pause, clear, export (redacted unless asked) and import of the shown trace. */
+import { Download, Eraser, FolderOpen, Pause, Play } from "lucide-react";
 import { useRef } from "react";
 import { useOperation } from "../bridge/use-operation.js";
 import { summarizeImport } from "../layout/TraceDropZone.js";
@@ -39,17 +40,25 @@ export function TraceControls() {
       <legend className="visually-hidden">Recording and trace files</legend>
       <button
         type="button"
+        className="button--icon"
         aria-pressed={paused}
+        aria-label={paused ? "Resume" : "Pause"}
         title="Freeze the view; new events wait and appear on Resume. The hub keeps recording."
         onClick={() => setPaused(!paused)}
       >
-        {paused ? "Resume" : "Pause"}
+        {paused ? (
+          <Play className="icon" aria-hidden="true" />
+        ) : (
+          <Pause className="icon" aria-hidden="true" />
+        )}
       </button>
       {paused ? <span className="muted">{held} events waiting</span> : null}
       <button
         type="button"
+        className="button--icon"
         disabled={traceId === undefined}
-        title="Empty this view of the trace; the hub's trace file keeps everything."
+        aria-label="Clear"
+        title="Clear: empty this view of the trace; the hub's trace file keeps everything."
         onClick={() => {
           const s = traceId === undefined ? undefined : ctx.catalog.get(traceId);
           if (!s) return;
@@ -58,20 +67,32 @@ export function TraceControls() {
           ctx.pump.push({ kind: "touch", traceId: s.id });
         }}
       >
-        Clear
+        <Eraser className="icon" aria-hidden="true" />
       </button>
       <button
         type="button"
         disabled={traceId === undefined}
+        className="button--icon"
+        aria-label="Export"
+        title="Export: save the shown trace as a file (redacted unless Full trace is on)"
         onClick={() => run("Export", doExport, (r) => `saved ${r.fileName}`)}
       >
-        Export
+        <Download className="icon" aria-hidden="true" />
       </button>
-      <label title="Keep prompt text and file contents in the export. Off by default: exports are redacted so they are safe to share.">
+      <label
+        className="toolbar__check"
+        title="Keep prompt text and file contents in the export. Off by default: exports are redacted so they are safe to share."
+      >
         <input type="checkbox" checked={full} onChange={(e) => setFull(e.currentTarget.checked)} /> Full trace
       </label>
-      <button type="button" onClick={() => fileInput.current?.click()}>
-        Import…
+      <button
+        type="button"
+        className="button--icon"
+        aria-label="Import…"
+        title="Import…: open a trace file (.jsonl, HAR, …); dropping a file on the window works too"
+        onClick={() => fileInput.current?.click()}
+      >
+        <FolderOpen className="icon" aria-hidden="true" />
       </button>
       <input
         ref={fileInput}

@@ -1,0 +1,118 @@
+/**
+ * Screenshot comparisons of the main states, made with Debian's Chromium (/usr/bin/chromium, the
+ * config's browser) so they are stable on these machines: the start screen, a demo scenario done
+ * in presenter mode (light and dark), and an imported trace in the dark theme with a submission
+ * selected. What changes from run to run is masked: clock times, pids, ports, keys, message ids,
+ * record counts, and the table of a live demo trace (the demo client may reconnect once more or
+ * less); toasts are dismissed. The baselines live in screens.spec.ts-snapshots/; regenerate them
+ * with `npx playwright test e2e/browser/screens.spec.ts --update-snapshots` after a deliberate
+ * change of the look, and open the new PNGs before committing them.
+ */
+import { execFileSync } from "node:child_process";
+import { expect, type Page, test } from "@playwright/test";
+import { cliPath } from "../harness/build-once.js";
+import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { sessionTrace } from "../harness/traces.js";
+
+function proxyListens(): boolean {
+  return execFileSync(process.execPath, [cliPath, "proxy", "--help"], { encoding: "utf8" }).includes(
+    "--listen",
+  );
+}
+
+let demoHub: ServeProcess;
+let plainHub: ServeProcess;
+test.beforeAll(async () => {
+  test.skip(!proxyListens(), "this build's proxy has no --listen, which the demo runs on");
+  demoHub = await startServe(30_000, ["--demo", "--demo-turn-ms", "200", "--demo-timeout-ms", "2500"]);
+  plainHub = await startServe();
+});
+test.afterAll(async () => {
+  await demoHub?.stop();
+  await plainHub?.stop();
+});
+
+test.describe.configure({ timeout: 90_000 });
+
+/** Up to 1% of the pixels may differ (anti-aliasing); a moved panel or a changed colour is far more. */
+const COMPARE = { maxDiffPixelRatio: 0.01, animations: "disabled", caret: "hide" } as const;
+
+/** Parts that differ between runs of the same state. */
+function volatile(page: Page) {
+  return [
+    page.locator(".trace-picker__time"),
+    page.locator(".toolbar__agent"),
+    page.locator(".trace-facts"),
+    page.locator(".demo-panel__status"),
+    page.locator(".demo-panel__subs"),
+    page.locator(".vtable"),
+    page.locator(".toolbar__notice"),
+  ];
+}
+
+async function dismissToast(page: Page) {
+  const close = page.getByRole("button", { name: "Dismiss notice" });
+  if (await close.isVisible()) await close.click();
+  await expect(close).toHaveCount(0);
+}
+
+test("the start screen: the first three things to do", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme: "light" });
+  const page = await context.newPage();
+  await page.goto(plainHub.url);
+  await expect(page.getByRole("list", { name: "First steps" }).getByRole("listitem")).toHaveCount(3);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+  await expect(page).toHaveScreenshot("start-screen-1280x720-light.png", COMPARE);
+  await context.close();
+});
+
+// Two different stories, so a caption still showing the other test's finished run cannot pass for this one.
+for (const [colorScheme, title, verdict] of [
+  ["light", "Lost response, then a keyed retry", "deduplicated"],
+  ["dark", "The same story against a naive agent", "duplicate-insert"],
+] as const) {
+  test(`a scenario done, in presenter mode, ${colorScheme}`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme });
+    const page = await context.newPage();
+    const u = new URL(demoHub.url);
+    u.search = "?present";
+    await page.goto(u.toString());
+    await expect(page.getByRole("status", { name: "Demo status" })).toContainText("Demo ready", {
+      timeout: 20_000,
+    });
+    await page.getByLabel("Speed").selectOption({ label: "No pause" });
+    await page.getByRole("button", { name: `Play ${title}` }).click();
+    const caption = page.getByRole("region", { name: "Scenario caption" });
+    await expect(caption).toContainText(title, { timeout: 20_000 });
+    await expect(caption.getByRole("status")).toContainText("Finished.", { timeout: 40_000 });
+    await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText(verdict);
+    await dismissToast(page);
+    await expect(page).toHaveScreenshot(`presenter-done-1280x720-${colorScheme}.png`, {
+      ...COMPARE,
+      mask: volatile(page),
+    });
+    await context.close();
+  });
+}
+
+test("an imported trace in the dark theme, a submission selected", async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, colorScheme: "dark" });
+  const page = await context.newPage();
+  await page.goto(plainHub.url);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+  await page.getByLabel("Import trace file").setInputFiles({
+    name: "session.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(sessionTrace().jsonl()),
+  });
+  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  await grid.getByRole("row").filter({ hasText: "write a haiku" }).first().click();
+  await expect(page.getByRole("region", { name: "Details" })).toContainText("deduplicated");
+  await dismissToast(page);
+  // the imported trace's times come from the file; only the local clock's zone could move them
+  await expect(page).toHaveScreenshot("imported-dark-1600x1000.png", {
+    ...COMPARE,
+    mask: [page.locator(".trace-picker__time"), page.locator(".toolbar__notice")],
+  });
+  await context.close();
+});
