@@ -90,7 +90,7 @@ export function generateSchedule(seed: number, index: number): StressSchedule {
     const points = pointsOf(action);
     const on = points.length > 0 ? rng.pick(points) : undefined;
     const ms =
-      action === "delay" ? rng.int(1, 30) * 50 : action === "cancel" ? rng.int(0, 10) * 20 : undefined;
+      action === "delay" ? rng.int(1, 20) * 50 : action === "cancel" ? rng.int(0, 10) * 20 : undefined;
     faults.push({ action, prompt, ...(on ? { on } : {}), ...(ms !== undefined ? { ms } : {}) });
   }
   return { prompts, faults };
