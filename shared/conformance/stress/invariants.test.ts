@@ -23,7 +23,8 @@ function v2(): TraceScript {
     .result(1, "agent->client", 0, { protocolVersion: 2 });
 }
 
-const names = (m: TimelineModel, keys: string[]) => checkInvariants(m, keys).map((v) => `${v.invariant} ${v.key}`);
+const names = (m: TimelineModel, keys: string[]) =>
+  checkInvariants(m, keys).map((v) => `${v.invariant} ${v.key}`);
 
 describe("stress invariants", () => {
   it("hold for a keyed retry after a dropped answer that gets the original messageId", () => {
@@ -91,7 +92,10 @@ describe("stress invariants", () => {
       .prompt(1, 1, S, "a", K1)
       .notify(1, "agent->client", "session/update", {
         sessionId: S,
-        update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `your key is ${K1}` } },
+        update: {
+          sessionUpdate: "agent_message_chunk",
+          content: { type: "text", text: `your key is ${K1}` },
+        },
       })
       .inserted(1, 1, "m1");
     expect(names(model(t), [K1])).toEqual([`no-key-leak ${K1}`]);

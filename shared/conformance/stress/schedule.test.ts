@@ -6,8 +6,8 @@ import {
   parseSchedule,
   pointsOf,
   printSchedule,
-  STRESS_ACTIONS,
   ScheduleError,
+  STRESS_ACTIONS,
 } from "./schedule.js";
 
 describe("stress schedules", () => {
@@ -43,7 +43,9 @@ describe("stress schedules", () => {
         seen.add(`${f.action}.${f.on ?? ""}`);
       }
     }
-    const expected = STRESS_ACTIONS.flatMap((a) => (pointsOf(a).length ? pointsOf(a).map((p) => `${a}.${p}`) : [`${a}.`]));
+    const expected = STRESS_ACTIONS.flatMap((a) =>
+      pointsOf(a).length ? pointsOf(a).map((p) => `${a}.${p}`) : [`${a}.`],
+    );
     expect([...seen].sort()).toEqual([...expected].sort());
   });
 

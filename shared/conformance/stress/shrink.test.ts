@@ -26,9 +26,13 @@ describe("shrinkSchedule", () => {
   });
 
   it("keeps two faults that only fail together", async () => {
-    const start = parseSchedule("3p:delay@1.request+100,drop-response@2.response,cancel@3+20,disconnect-client@3.response");
+    const start = parseSchedule(
+      "3p:delay@1.request+100,drop-response@2.response,cancel@3+20,disconnect-client@3.response",
+    );
     const fails = async (s: StressSchedule) =>
-      has(s, "drop-response") && has(s, "disconnect-client") && s.faults.every((f) => f.prompt >= 2) ? true : undefined;
+      has(s, "drop-response") && has(s, "disconnect-client") && s.faults.every((f) => f.prompt >= 2)
+        ? true
+        : undefined;
     const r = await shrinkSchedule(start, true, fails);
     expect(printSchedule(r.schedule)).toBe("2p:drop-response@2.response,disconnect-client@2.request");
   });
@@ -43,20 +47,20 @@ describe("shrinkSchedule", () => {
   });
 
   it("stops at maxTries", async () => {
-    const start = parseSchedule("4p:delay@4.response+1000,delay@4.response+900,delay@3.response+800,delay@2.response+700");
+    const start = parseSchedule(
+      "4p:delay@4.response+1000,delay@4.response+900,delay@3.response+800,delay@2.response+700",
+    );
     const r = await shrinkSchedule(start, 0, async () => 1, 3);
     expect(r.tries).toBe(3);
     expect(r.cut).toBe(true);
   });
 
   it("offers simpler points: an earlier prompt, the request, a shorter wait", () => {
-    expect(simplerFaults({ action: "delay", prompt: 3, on: "response", ms: 400 }).map((f) => `${f.prompt}.${f.on}+${f.ms}`)).toEqual([
-      "1.response+400",
-      "2.response+400",
-      "3.request+400",
-      "3.response+50",
-      "3.response+200",
-    ]);
+    expect(
+      simplerFaults({ action: "delay", prompt: 3, on: "response", ms: 400 }).map(
+        (f) => `${f.prompt}.${f.on}+${f.ms}`,
+      ),
+    ).toEqual(["1.response+400", "2.response+400", "3.request+400", "3.response+50", "3.response+200"]);
     expect(simplerFaults({ action: "drop-response", prompt: 1, on: "response" })).toEqual([]);
     expect(simplerFaults({ action: "cancel", prompt: 1, ms: 0 })).toEqual([]);
   });
