@@ -13,7 +13,8 @@ export const STRESS_HELP = `Stress mode: conformance --stress N [--seed S] [--sc
   --seed S                 the PRNG seed, 0-4294967295 (default: a random one, printed)
   --schedule SPEC          run this schedule, e.g. 3p:drop-response@2.response,kill-agent@1.request
   --concurrency N          runs at the same time (default: 4)
-  --run-timeout-ms N       time limit of one run (default: 20000); a run over it fails
+  --run-timeout-ms N       time limit of one run, from its tap listening (default: 30000); a run
+                           over it fails
   --attempt-timeout-ms N   how long the client waits for an answer before it resends (default: 1000)
   --no-shrink              do not shrink the first failure
   --keep-traces            keep the traces of passing runs too (default: failures' only)

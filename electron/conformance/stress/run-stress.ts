@@ -21,6 +21,7 @@ import type {
 } from "../../../shared/conformance/stress/stress-result.js";
 import { defaultTraceDir } from "../../trace/default-trace-path.js";
 import { ensurePrivateDir } from "../../trace/private-files.js";
+import { quoteArg } from "../agent-choices.js";
 import { SUITE_TOOL } from "../agent-dialers.js";
 import { runSchedule, type ScheduleRunOutcome } from "./run-schedule.js";
 
@@ -39,7 +40,7 @@ export interface StressOptions {
   readonly tracesDir?: string;
   /** Runs at the same time (default 4). */
   readonly concurrency?: number;
-  /** Time limit of one run, ms (default 20000). */
+  /** Time limit of one run, ms, from the moment its tap listens (default 30000). */
   readonly runTimeoutMs?: number;
   /** How long the client waits for an answer before it resends, ms (default 1000). */
   readonly attemptTimeoutMs?: number;
@@ -55,13 +56,8 @@ export interface StressOptions {
 }
 
 export const DEFAULT_STRESS_CONCURRENCY = 4;
-export const DEFAULT_RUN_TIMEOUT_MS = 20_000;
+export const DEFAULT_RUN_TIMEOUT_MS = 30_000;
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 1000;
-
-/** A shell word: quoted unless it is plain. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The folder name of a stress run's traces. */
 export function stressFolderName(start: Date = new Date()): string {
@@ -168,7 +164,7 @@ export async function runStress(
         "--",
         ...options.agentCommand,
       ]
-        .map(shellWord)
+        .map(quoteArg)
         .join(" "),
     };
     failures.push(failure);

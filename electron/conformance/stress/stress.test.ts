@@ -17,8 +17,12 @@ import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { demoAgentCommand, tempDir } from "../testing/conformance-fixtures.js";
 import { runStress } from "./run-stress.js";
 
-/** How many seeded runs the correct agent must pass (the issue asks for 200). */
-const RUNS = Number(process.env.STRESS_TEST_RUNS ?? 200);
+/**
+ * How many seeded runs the correct agent must pass. The issue asks for 200; on the shared 2-core
+ * machines 200 real runs take 2-13 minutes depending on the load, so the test runs 40 and the
+ * benchmark (`npm run bench -- stress`) runs 200. `STRESS_TEST_RUNS=200` runs them all here.
+ */
+const RUNS = Number(process.env.STRESS_TEST_RUNS ?? 40);
 
 function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [cliPath(), "conformance", ...args], {
@@ -101,7 +105,7 @@ describe("conformance --stress", () => {
         runs: RUNS,
         seed: 20261201,
         tracesDir,
-        concurrency: 6,
+        concurrency: 3,
       });
       const failed = report.runs.filter((r) => r.status === "fail");
       expect(failed.map((r) => `${r.schedule}: ${r.reason}`)).toEqual([]);
