@@ -88,7 +88,8 @@ export async function runSchedule(
       cancels,
       cwd: options.cwd,
       attemptTimeoutMs: options.attemptTimeoutMs,
-      maxAttempts: 10,
+      // Bounded by the run's time, not by a count: an agent restarting under load may take a while.
+      maxAttempts: Math.ceil(options.runTimeoutMs / options.attemptTimeoutMs) + 1,
       deadline,
     });
     if (!client.finished)
