@@ -8,7 +8,6 @@
 
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { parseSchedule } from "../../../shared/conformance/stress/schedule.js";
 import type { StressReport } from "../../../shared/conformance/stress/stress-result.js";
