@@ -4,7 +4,7 @@
  * watches the runs tick, sees the shrunk failure and opens its minimal failing trace in the timeline.
  */
 import { mkdirSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { shownTrace } from "../harness/trace-picker.js";
@@ -21,13 +21,15 @@ test.describe.configure({ timeout: 300_000 });
 
 const SHOTS = "/work/shots/s5-stress";
 
-async function shot(page: Page, name: string) {
+/** Screenshots at both sizes, each with `top` scrolled to the top of its pane first. */
+async function shot(page: Page, name: string, top?: Locator) {
   mkdirSync(SHOTS, { recursive: true });
   for (const [w, h] of [
     [1280, 720],
     [1600, 1000],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
+    if (top) await top.evaluate((el) => el.scrollIntoView({ block: "start" }));
     await page.screenshot({ path: `${SHOTS}/${name}-${w}x${h}.png` });
   }
 }
@@ -59,8 +61,7 @@ test("runs a few schedules against the naive agent, ticks the runs and opens the
   await expect(section.getByTestId("stress-reproduce")).toContainText(
     "conformance --stress 1 --seed 42 --schedule ",
   );
-  await section.getByRole("heading", { name: "Stress: random fault schedules" }).scrollIntoViewIfNeeded();
-  await shot(page, "stress-naive");
+  await shot(page, "stress-naive", section.locator(".stress-status"));
 
   await failure.getByRole("button", { name: "Open minimal failing trace" }).click();
   await expect(page.getByRole("tab", { name: "Timeline" })).toHaveAttribute("aria-selected", "true");
