@@ -4,7 +4,8 @@
  * rules can match each prompt by its key. It submits every prompt at once (every prompt after the
  * first is held behind a running turn), resends on a timeout with the same key, reconnects after a
  * dropped connection or a killed agent (`initialize`, `session/resume`, resend every pending
- * submission), and sends the schedule's `$/cancel_request`s. It stops at `deadline`.
+ * submission), and sends the schedule's `$/cancel_request`s (a `-32800` answer ends that submission,
+ * withdrawn, as the tracker has it). It stops at `deadline`.
  */
 
 import { ClientSubmissionTracker, type Submission } from "../../../shared/keys/client-submission-tracker.js";
