@@ -35,7 +35,7 @@ const MODE_NOTES: Record<string, string> = {
 };
 
 /** Shell-style quoting of one argument, for showing a command line (never for running it). */
-function quoteArg(arg: string): string {
+export function quoteArg(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 

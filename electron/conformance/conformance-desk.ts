@@ -20,9 +20,11 @@ import {
   startRun,
   withTrace,
 } from "../../shared/conformance/conformance-run.js";
+import type { StressStart } from "../../shared/conformance/stress/stress-board.js";
 import type { AgentChoices } from "./agent-choices.js";
 import { runFolderName } from "./conformance-options.js";
 import { runConformance } from "./run-conformance.js";
+import { StressDesk } from "./stress/stress-desk.js";
 
 /** What a desk needs. */
 export interface ConformanceDeskOptions {
@@ -49,7 +51,12 @@ export class ConformanceDesk {
   private runs = 0;
   private readonly listeners = new Set<(board: ConformanceBoard) => void>();
 
-  constructor(private readonly options: ConformanceDeskOptions) {}
+  /** The stress mode (`conformance --stress` in the app). */
+  private readonly stress: StressDesk;
+
+  constructor(private readonly options: ConformanceDeskOptions) {
+    this.stress = new StressDesk(options, () => this.publish());
+  }
 
   /** The choices and the current (or last) run. */
   board(): ConformanceBoard {
@@ -58,6 +65,7 @@ export class ConformanceDesk {
       choices: entries.map((e) => e.choice),
       ...(configProblem !== undefined && { configProblem }),
       run: this.status,
+      stress: this.stress.status,
     };
   }
 
@@ -90,10 +98,20 @@ export class ConformanceDesk {
     return { ok: true };
   }
 
+  /** Starts a stress run (see `StressDesk`). */
+  startStress(request: StressStart): DeskReply {
+    return this.stress.start(request, runFolderName());
+  }
+
+  /** Cancels the running stress run. */
+  cancelStress(): DeskReply {
+    return this.stress.cancel();
+  }
+
   /** Cancels any run and waits for it to end (hub shutdown). */
   async close(): Promise<void> {
     this.abort?.abort();
-    await this.finished;
+    await Promise.all([this.finished, this.stress.close()]);
     this.listeners.clear();
   }
 
@@ -147,6 +165,10 @@ export class ConformanceDesk {
 
   private set(status: ConformanceRunStatus): void {
     this.status = status;
+    this.publish();
+  }
+
+  private publish(): void {
     const board = this.board();
     for (const l of this.listeners) l(board);
   }

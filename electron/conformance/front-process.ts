@@ -17,7 +17,11 @@ export interface FrontProcessOptions {
   /** How to run this tool's CLI, e.g. `[process.execPath, "/path/to/cli.js"]`. */
   readonly cliCommand: readonly string[];
   /** The remote agent: `ws(s)://` or `http(s)://`. */
-  readonly agentUrl: string;
+  readonly agentUrl?: string;
+  /** Instead of `agentUrl`: the agent command the front spawns per connection (the stress mode). */
+  readonly agentCommand?: readonly string[];
+  /** More `proxy` arguments, e.g. `--fault` rules (the stress mode). */
+  readonly extraArgs?: readonly string[];
   /** The case trace the front writes. */
   readonly traceFile: string;
   readonly cwd: string;
@@ -48,11 +52,13 @@ export class FrontProcess {
   private closed = false;
 
   constructor(options: FrontProcessOptions) {
-    const { cliCommand, agentUrl, traceFile, cwd, env } = options;
+    const { cliCommand, agentUrl, agentCommand, traceFile, cwd, env } = options;
     const [node, ...cli] = cliCommand;
-    const args = [...cli, "proxy", "--listen", "ws://127.0.0.1:0", "--agent-url", agentUrl];
+    const upstream = agentUrl !== undefined ? ["--agent-url", agentUrl] : [];
+    const args = [...cli, "proxy", "--listen", "ws://127.0.0.1:0", ...upstream];
+    const own = [...(options.extraArgs ?? []), ...(agentCommand ? ["--", ...agentCommand] : [])];
     const token = newFrontToken();
-    this.child = spawn(node as string, [...args, "--trace", traceFile, "--no-hub"], {
+    this.child = spawn(node as string, [...args, "--trace", traceFile, "--no-hub", ...own], {
       cwd,
       env: { ...env, [FRONT_TOKEN_ENV]: token },
       stdio: ["ignore", "ignore", "pipe"],

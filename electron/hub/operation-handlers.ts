@@ -151,6 +151,14 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
       unwrap(conformance.cancel(), "conflict");
       return { ok: true };
     },
+    conformanceStressStart: ({ request }) => {
+      unwrap(conformance.startStress(request), "conflict");
+      return { ok: true };
+    },
+    conformanceStressCancel: () => {
+      unwrap(conformance.cancelStress(), "conflict");
+      return { ok: true };
+    },
   };
 }
 

@@ -52,6 +52,8 @@ async function script(call: Surface): Promise<Map<OperationName, Outcome>> {
   await step("conformanceStatus");
   await step("conformanceStart", { request: { agent: "demo-correct" } });
   await step("conformanceCancel");
+  await step("conformanceStressStart", { request: { agent: "demo-correct", runs: 2 } });
+  await step("conformanceStressCancel");
   return seen;
 }
 
@@ -141,6 +143,10 @@ describe("every operation of the table on every hub surface", () => {
     expect(seen.get("importTrace")).toMatchObject({ ok: true, value: { records: 1, flagged: 0 } });
     expect(seen.get("demo")).toEqual({ ok: false, error: expect.stringContaining("no demo") });
     expect(seen.get("conformanceStart")).toEqual({ ok: false, error: "this hub runs no conformance suite" });
+    expect(seen.get("conformanceStressStart")).toEqual({
+      ok: false,
+      error: "this hub runs no conformance stress mode",
+    });
   });
 
   it("docs/hub.md lists every operation with its route and WebSocket type", () => {

@@ -4,6 +4,7 @@
  */
 import { useInspector } from "../store/inspector-store.js";
 import { ConformanceRunner } from "./ConformanceRunner.js";
+import { StressSection } from "./StressSection.js";
 import { VerdictChecklist } from "./VerdictChecklist.js";
 import "./conformance.css";
 
@@ -13,7 +14,10 @@ export function ConformanceView() {
   return (
     <div className="conformance">
       {board ? (
-        <ConformanceRunner board={board} />
+        <>
+          <ConformanceRunner board={board} />
+          <StressSection board={board} />
+        </>
       ) : (
         <p className="muted">
           This hub runs no conformance suite. Start the app or <code>acp-retry-inspector serve</code> to run

@@ -13,6 +13,7 @@ import type {
   ConformanceProgress,
   ConformanceSummary,
 } from "./conformance-result.js";
+import type { StressRunStatus } from "./stress/stress-board.js";
 
 /** Version of the conformance messages; bumped on incompatible changes. */
 export const CONFORMANCE_WIRE_VERSION = 1;
@@ -78,6 +79,8 @@ export interface ConformanceBoard {
   /** Why the local agents config could not be read (its agents are then missing from `choices`). */
   readonly configProblem?: string;
   readonly run: ConformanceRunStatus;
+  /** The stress run (`conformance --stress` in the app), when the hub offers one. */
+  readonly stress?: StressRunStatus;
 }
 
 /** A UI's request to start a run. */

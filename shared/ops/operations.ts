@@ -15,6 +15,7 @@ import {
   type ConformanceStart,
   parseConformanceStart,
 } from "../conformance/conformance-run.js";
+import { parseStressStart, type StressStart } from "../conformance/stress/stress-board.js";
 import { type DemoCommand, type DemoStatus, parseDemoCommand } from "../demo/demo-wire.js";
 import type { ArmedFault } from "../faults/armed-fault.js";
 import type { FaultRule, FaultRuleSpec } from "../faults/fault-rule.js";
@@ -206,6 +207,21 @@ export const OPERATIONS = {
     parse: noArgs,
     http: route("DELETE", "/api/conformance/runs"),
     ws: "conformance-cancel",
+  }),
+  conformanceStressStart: operation<{ readonly ok: true }>()({
+    summary: "runs the stress mode (random fault schedules) against one of the hub's agent choices, by id",
+    parse: (a) => {
+      const request = parseStressStart(a.request);
+      return "error" in request ? request : { request: request as StressStart };
+    },
+    http: route("POST", "/api/conformance/stress", { body: "request", status: 202 }),
+    ws: "conformance-stress-start",
+  }),
+  conformanceStressCancel: operation<{ readonly ok: true }>()({
+    summary: "cancels the running stress run",
+    parse: noArgs,
+    http: route("DELETE", "/api/conformance/stress"),
+    ws: "conformance-stress-cancel",
   }),
 } as const;
 

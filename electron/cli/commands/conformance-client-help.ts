@@ -8,7 +8,7 @@ agent behind the tap, with the run's faults), an argument that contains {agent} 
 gets that command as one shell-quoted string, and {dir} becomes the run's private folder. The
 client is spawned from argv, without a shell. Its command must submit a prompt; give it the same
 prompt twice for new-key-same-text, e.g.
-  acp-retry-inspector conformance --client -- acp-retry-inspector demo-client --timeout 1500 \\
+  acp-retry-inspector conformance --client -- acp-retry-inspector demo-client --timeout 4000 --one-at-a-time \\
     --pending {dir}/pending.json --prompt hello --prompt hello -- {agent}
   acp-retry-inspector conformance --client -- acpx --agent={agent} exec hello
 A case the client's command cannot exercise is "not applicable" (skipped), not failed. Cases:

@@ -6,6 +6,7 @@ import type { CaseName, ConformanceProgress } from "../../../shared/conformance/
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
 import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 import { CLIENT_HELP } from "./conformance-client-help.js";
+import { STRESS_HELP } from "./conformance-stress-help.js";
 
 const HELP = `Usage: acp-retry-inspector conformance [options] (-- <agent command...> | --url URL)
        acp-retry-inspector conformance --client [options] -- <client command with {agent}...>
@@ -45,7 +46,10 @@ Examples:
   acp-retry-inspector conformance -- acp-retry-inspector demo-agent --store conf-store
   acp-retry-inspector conformance --junit conformance.xml -- npx my-acp-agent
   acp-retry-inspector conformance --junit c.xml --tck-json idem-tck.json -- npx my-acp-agent
-  acp-retry-inspector conformance --url ws://127.0.0.1:8080/acp --restart-cmd "systemctl restart my-agent"`;
+  acp-retry-inspector conformance --url ws://127.0.0.1:8080/acp --restart-cmd "systemctl restart my-agent"
+  acp-retry-inspector conformance --stress 200 --seed 7 -- acp-retry-inspector demo-agent --store s
+
+${STRESS_HELP}`;
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -80,6 +84,8 @@ export const conformanceCommand: CliCommand = {
   help: HELP,
   async run(args) {
     const { own, command } = splitAgentCommand(args);
+    if (own.some((a) => a === "--stress" || a.startsWith("--stress=")))
+      return (await import("./conformance-stress.js")).runStressCommand(own, command);
     let values: Record<string, string | string[] | boolean | undefined>;
     try {
       values = parseArgs({

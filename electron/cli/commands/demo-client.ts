@@ -38,6 +38,8 @@ Options:
   --session ID         resume this session instead of creating one
   --cwd DIR            the session's working directory (default: the current one)
   --no-wait-idle       exit once every submission is answered, without waiting for the session to go idle
+  --one-at-a-time      send the next submission only once the one before is settled (default: all at once,
+                       queued in the session)
   --max-pending-age MS pending input older than this is shown, not resent (default: 3600000)
   --misbehave MODE     break one client rule on purpose (for conformance --client): new-key-on-retry,
                        no-retry, reuse-key, bad-key (288-character keys), no-resume, resend-session-new
@@ -135,6 +137,7 @@ export const demoClientCommand: CliCommand = {
           json: { type: "boolean" },
           quiet: { type: "boolean" },
           misbehave: { type: "string" },
+          "one-at-a-time": { type: "boolean" },
         },
         strict: true,
         allowPositionals: false,
@@ -174,6 +177,7 @@ export const demoClientCommand: CliCommand = {
       attemptTimeoutMs: positiveInt("--timeout", values.timeout as string | undefined, 30_000),
       maxAttempts: positiveInt("--retries", values.retries as string | undefined, 5, 0) + 1,
       waitIdle: values["no-wait-idle"] !== true,
+      oneAtATime: values["one-at-a-time"] === true,
       maxPendingAgeMs: positiveInt(
         "--max-pending-age",
         values["max-pending-age"] as string | undefined,

@@ -33,6 +33,7 @@ function demoClient(extra: readonly string[]): string[] {
     "--timeout",
     "4000",
     "--no-wait-idle",
+    "--one-at-a-time",
     "--pending",
     "{dir}/pending.json",
     "--prompt",

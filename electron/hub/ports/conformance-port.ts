@@ -6,6 +6,7 @@
  * agent (`electron/conformance/agent-choices.ts`), never from a UI.
  */
 import type { ConformanceBoard, ConformanceStart } from "../../../shared/conformance/conformance-run.js";
+import type { StressStart } from "../../../shared/conformance/stress/stress-board.js";
 import { ControlSlot } from "./control-slot.js";
 
 /** The answer to a start or cancel. */
@@ -18,9 +19,13 @@ export interface ConformanceControl {
   onBoard(listener: (board: ConformanceBoard) => void): () => void;
   start(request: ConformanceStart): ConformanceReply;
   cancel(): ConformanceReply;
+  /** The stress mode, when this runner offers it. */
+  startStress?(request: StressStart): ConformanceReply;
+  cancelStress?(): ConformanceReply;
 }
 
 const NONE: ConformanceReply = { ok: false, error: "this hub runs no conformance suite" };
+const NO_STRESS: ConformanceReply = { ok: false, error: "this hub runs no conformance stress mode" };
 
 /** The hub's conformance slot. */
 export class ConformancePort extends ControlSlot<ConformanceControl, ConformanceBoard> {
@@ -37,5 +42,16 @@ export class ConformancePort extends ControlSlot<ConformanceControl, Conformance
   /** Cancels the running run. */
   cancel(): ConformanceReply {
     return this.control ? this.control.cancel() : NONE;
+  }
+
+  /** Passes a (validated) stress start request on. */
+  startStress(request: StressStart): ConformanceReply {
+    if (!this.control?.startStress) return NO_STRESS;
+    return this.control.startStress(request);
+  }
+
+  /** Cancels the running stress run. */
+  cancelStress(): ConformanceReply {
+    return this.control?.cancelStress ? this.control.cancelStress() : NO_STRESS;
   }
 }

@@ -73,6 +73,8 @@ export interface DemoClientOptions extends TransportHooks {
   readonly onUpdate?: (update: Record<string, unknown>) => void;
   /** Break one client rule on purpose (see `Misbehaviour`); default none. */
   readonly misbehave?: Misbehaviour;
+  /** Send one submission at a time, oldest first, instead of all at once (default false). */
+  readonly oneAtATime?: boolean;
 }
 
 /** The `--json` output of the demo client (docs/demo-peers.md documents it). */
@@ -151,17 +153,24 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
     });
     try {
       await startSession(peer, tracker, options.cwd, attemptTimeoutMs, conn, log, misbehave);
-      // One submission at a time, oldest first, as a user submits them.
-      let lostOne = false;
-      let disconnected = false;
-      for (const s of tracker.pending()) {
-        const result = await deliver(s, peer, tracker, conn, attemptTimeoutMs, maxAttempts, log, misbehave);
-        if (result === "lost") lostOne = true;
-        if (result !== "settled") {
-          disconnected = result === "disconnected";
-          break;
+      // All pending submissions at once (prompts queue in the session), or one at a time, oldest
+      // first, as a user submits them (`oneAtATime`, for the client suite's runs).
+      let results: readonly ("settled" | "disconnected" | "lost")[];
+      const send = (s: Submission) =>
+        deliver(s, peer, tracker, conn, attemptTimeoutMs, maxAttempts, log, misbehave);
+      if (options.oneAtATime) {
+        const seen: ("settled" | "disconnected" | "lost")[] = [];
+        for (const s of tracker.pending()) {
+          const result = await send(s);
+          seen.push(result);
+          if (result !== "settled") break;
         }
+        results = seen;
+      } else {
+        results = await Promise.all(tracker.pending().map(send));
       }
+      const lostOne = results.includes("lost");
+      const disconnected = results.includes("disconnected");
       if (lostOne) {
         // `no-retry`: a lost answer ends the client, as for a client that never resends.
         for (const s of tracker.pending())

@@ -3,6 +3,7 @@ import type { Bench, BenchRow } from "./bench-row.js";
 import { hubBench } from "./hub.bench.js";
 import { hubBoundsBench } from "./hub-bounds.bench.js";
 import { proxyBench } from "./proxy.bench.js";
+import { stressBench } from "./stress.bench.js";
 
 /** Every benchmark `npm run bench` runs, by name, in order. */
 const benches: Record<string, Bench> = {
@@ -10,6 +11,7 @@ const benches: Record<string, Bench> = {
   analyzer: analyzerBench,
   hub: hubBench,
   bounds: hubBoundsBench,
+  stress: stressBench,
 };
 
 /** Renders rows as an aligned text table. */
