@@ -115,7 +115,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await page.getByLabel("Speed").selectOption({ label: "No pause" });
     await page.getByRole("button", { name: "Play Lost response, then a keyed retry" }).click();
     const caption = page.getByRole("region", { name: "Scenario caption" });
-    await expect(caption.getByRole("status")).toContainText("Finished.", { timeout: 40_000 });
+    await expect(caption.getByRole("status")).toContainText("finished: all", { timeout: 40_000 });
     await check("demo played");
     await page.getByRole("button", { name: "Present" }).click();
     await check("demo in presenter mode");

@@ -84,7 +84,7 @@ for (const [colorScheme, title, verdict] of [
     await page.getByRole("button", { name: `Play ${title}` }).click();
     const caption = page.getByRole("region", { name: "Scenario caption" });
     await expect(caption).toContainText(title, { timeout: 20_000 });
-    await expect(caption.getByRole("status")).toContainText("Finished.", { timeout: 40_000 });
+    await expect(caption.getByRole("status")).toContainText("finished: all", { timeout: 40_000 });
     await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText(verdict);
     await dismissToast(page);
     await expect(page).toHaveScreenshot(`presenter-done-1280x720-${colorScheme}.png`, {

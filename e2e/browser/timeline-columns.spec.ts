@@ -86,7 +86,7 @@ test("after the kill scenario, the agent's exit sits between the attempt and wha
   await page.getByLabel("Speed").selectOption({ label: "No pause" });
   await page.getByRole("button", { name: "Play Agent crash, restart, resume, retry" }).click();
   const caption = page.getByRole("region", { name: "Scenario caption" });
-  await expect(caption.getByRole("status")).toContainText("Finished.", { timeout: 40_000 });
+  await expect(caption.getByRole("status")).toContainText("finished: all", { timeout: 40_000 });
 
   const grid = page.getByRole("treegrid", { name: "Timeline" });
   // Off at first; turned on, it is remembered (the second test reloads with it).

@@ -19,7 +19,12 @@ const CONNECTION: Readonly<Record<ConnectionState, { tone: BadgeTone; label: str
 function AgentFact() {
   const agent = useInspector((s) => s.view.agents.at(-1));
   const liveness = livenessOf(useInspector((s) => s.traces.find((t) => t.id === s.traceId)?.status));
-  return <span className="toolbar__agent">{agentWords(agent, liveness)}</span>;
+  const words = agentWords(agent, liveness);
+  return (
+    <span className="toolbar__agent" title={words}>
+      {words}
+    </span>
+  );
 }
 
 /** The shown trace's protocol version, connections and record count, in one muted line. */
