@@ -20,7 +20,7 @@ function proxyListens(): boolean {
 let hub: ServeProcess;
 test.beforeAll(async () => {
   test.skip(!proxyListens(), "this build's proxy has no --listen (the tap4 branch), which the demo runs on");
-  hub = await startServe(30_000, ["--demo", "--demo-turn-ms", "200", "--demo-timeout-ms", "1000"]);
+  hub = await startServe(30_000, ["--demo", "--demo-turn-ms", "200", "--demo-timeout-ms", "3000"]);
 });
 test.afterAll(async () => {
   await hub?.stop();

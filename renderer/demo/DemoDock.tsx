@@ -20,7 +20,7 @@ export function DemoDock() {
   const run = useOperation();
   const setFollowNewest = useInspector((s) => s.setFollowNewest);
   const command = useCallback(
-    (label: string, c: DemoCommand, summary?: string) =>
+    (label: string, c: DemoCommand, summary?: string | null) =>
       run(label, () => bridge.demo({ command: c }), summary === undefined ? undefined : () => summary),
     [bridge, run],
   );
@@ -35,13 +35,10 @@ export function DemoDock() {
           onPlay={(scenario, stepDelayMs) => {
             // The scenario plays on a fresh tap: show it, and keep it on screen while the scenario runs.
             setFollowNewest(true);
-            // The command returns once the scenario starts: "done" would be untrue while its steps run.
-            const title = SCENARIOS.find((s) => s.id === scenario)?.title ?? scenario;
-            return command(
-              "Play",
-              { op: "play", scenario, stepDelayMs },
-              `“${title}” started; the caption shows each step as it runs`,
-            );
+            // The command returns once the scenario starts: "done" would be untrue while its steps
+            // run, and a "started" toast would outlive the scenario. The caption names the scenario
+            // and its step as it runs, so only a failure to start gets a notice.
+            return command("Play", { op: "play", scenario, stepDelayMs }, null);
           }}
           onNext={() => command("Next step", { op: "next" }, "asked; the caption shows the step")}
           onStop={() => command("Stop", { op: "stop" })}

@@ -388,7 +388,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "result",
       header: "Result",
-      size: 220,
+      size: 330,
       minSize: 60,
       cell: (c) => {
         const r = c.row.original;
@@ -409,7 +409,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "verdict",
       header: "Verdict / retry class",
-      size: 150,
+      size: 140,
       minSize: 50,
       cell: (c) => {
         const r = c.row.original;
@@ -428,7 +428,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "key",
       header: "Key",
-      size: 120,
+      size: 100,
       minSize: 40,
       cell: (c) => {
         const r = c.row.original;
@@ -448,7 +448,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "detail",
       header: "Prompt / detail",
-      size: 170,
+      size: 150,
       minSize: 50,
       cell: (c) => {
         const r = c.row.original;
@@ -510,7 +510,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "pid",
       header: "Agent pid",
-      size: 100,
+      size: 80,
       minSize: 30,
       cell: (c) => <Pid r={c.row.original} />,
     }),
@@ -524,7 +524,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     col.display({
       id: "latency",
       header: "Latency",
-      size: 110,
+      size: 90,
       minSize: 40,
       cell: (c) => <Latency r={c.row.original} />,
     }),
