@@ -16,6 +16,7 @@ import { useOperation } from "../bridge/use-operation.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { AgentPicker } from "./AgentPicker.js";
 import { CaseTable } from "./CaseTable.js";
+import { CommandConfirm } from "./CommandConfirm.js";
 import { openCaseTrace } from "./open-case-trace.js";
 import { RUN_STARTED, settledRunNotice } from "./run-notice.js";
 
@@ -168,20 +169,13 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
         </ul>
       </details>
       {confirming && chosen ? (
-        <div className="confirm" role="alertdialog" aria-label="Confirm the command">
-          <p>
-            This starts <code>{chosen.target}</code>
-            {chosen.cwd ? ` in ${chosen.cwd}` : ""} with your user's rights, several times (a fresh agent per
-            case, and kill -9 for the restart case). It was named by{" "}
-            {chosen.source === "argv" ? "the command line" : "your local agents file"}.
-          </p>
-          <button type="button" onClick={start}>
-            Run it
-          </button>{" "}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Back
-          </button>
-        </div>
+        <CommandConfirm
+          label="Confirm the command"
+          chosen={chosen}
+          howOften="several times (a fresh agent per case, and kill -9 for the restart case)"
+          onRun={start}
+          onBack={() => setConfirming(false)}
+        />
       ) : (
         <p className="runner-actions">
           <button

@@ -17,6 +17,7 @@ import { useOperation } from "../bridge/use-operation.js";
 import { Badge } from "../components/Badge.js";
 import { useInspectorContext } from "../store/inspector-store.js";
 import { AgentPicker } from "./AgentPicker.js";
+import { CommandConfirm } from "./CommandConfirm.js";
 import { openCaseTrace } from "./open-case-trace.js";
 
 function StressStatus({ stress, onOpen }: { stress: StressRunStatus; onOpen: () => void }) {
@@ -212,20 +213,13 @@ export function StressSection({ board }: { board: ConformanceBoard }) {
         {seedOk ? null : <span className="badge--error"> the seed is an integer from 0 to 4294967295</span>}
       </p>
       {confirming && chosen ? (
-        <div className="confirm" role="alertdialog" aria-label="Confirm the stress command">
-          <p>
-            This starts <code>{chosen.target}</code>
-            {chosen.cwd ? ` in ${chosen.cwd}` : ""} with your user's rights, many times (an agent per
-            connection, and kill -9). It was named by{" "}
-            {chosen.source === "argv" ? "the command line" : "your local agents file"}.
-          </p>
-          <button type="button" onClick={start}>
-            Run it
-          </button>{" "}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Back
-          </button>
-        </div>
+        <CommandConfirm
+          label="Confirm the stress command"
+          chosen={chosen}
+          howOften="many times (an agent per connection, and kill -9)"
+          onRun={start}
+          onBack={() => setConfirming(false)}
+        />
       ) : (
         <p className="runner-actions">
           <button
