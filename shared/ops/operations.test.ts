@@ -15,6 +15,8 @@ describe("parseOperationCall", () => {
       demo: { command: { op: "send", text: "hi", withKey: true } },
       conformanceStart: { request: { agent: "demo-naive", only: ["keys-private"] } },
       conformanceCancel: {},
+      conformanceStressStart: { request: { agent: "demo-naive", runs: 4, seed: 7 } },
+      conformanceStressCancel: {},
       listFaults: undefined,
       importTrace: { text: '{"type":"header"}\n' },
       demoStatus: {},
