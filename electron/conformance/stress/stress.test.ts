@@ -17,11 +17,12 @@ import { demoAgentCommand, tempDir } from "../testing/conformance-fixtures.js";
 import { runStress } from "./run-stress.js";
 
 /**
- * How many seeded runs the correct agent must pass. The issue asks for 200; on the shared 2-core
- * machines 200 real runs take 2-13 minutes depending on the load, so the test runs 40 and the
- * benchmark (`npm run bench -- stress`) runs 200. `STRESS_TEST_RUNS=200` runs them all here.
+ * How many seeded runs the correct agent must pass: 200, as the issue asks. A clean CI run did 40
+ * in 40 s beside the other test files; on a machine loaded far beyond its 2 cores 200 runs took up
+ * to 13 minutes, so `STRESS_TEST_RUNS=N` runs fewer there. The benchmark
+ * (`npm run bench -- stress`) times the same 200.
  */
-const RUNS = Number(process.env.STRESS_TEST_RUNS ?? 40);
+const RUNS = Number(process.env.STRESS_TEST_RUNS ?? 200);
 
 function runCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [cliPath(), "conformance", ...args], {
