@@ -81,7 +81,7 @@ test("runs the built-in naive agent, ticks the cases and opens a failed case's t
   const problems = guardConsole(page);
   await openTab(page);
   await page.getByLabel("Agent under test").selectOption({ label: "demo-agent --mode naive" });
-  await expect(page.getByTestId("agent-target")).toContainText("demo-agent --mode naive");
+  await expect(page.getByTestId("agent-target").first()).toContainText("demo-agent --mode naive");
   await onlyCases(page, ["retry-same-connection", "keys-private"]);
   await page.getByRole("button", { name: "Run suite" }).click();
 
@@ -120,7 +120,7 @@ test("a command from the agents file runs only after the user confirms it", asyn
   const problems = guardConsole(page);
   await openTab(page);
   await page.getByLabel("Agent under test").selectOption({ label: "Team agent" });
-  await expect(page.getByTestId("agent-target")).toContainText("demo-agent --store");
+  await expect(page.getByTestId("agent-target").first()).toContainText("demo-agent --store");
   await onlyCases(page, ["key-validation"]);
   await page.getByRole("button", { name: "Run suite" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Confirm the command" });

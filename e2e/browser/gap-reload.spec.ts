@@ -139,7 +139,7 @@ test("a window that opens after the ring overflowed shows every record of the li
   await expect(
     page.getByText(/Reloaded 1 trace from the hub's files after missing [\d,]+ events/),
   ).toBeVisible();
-  await expect(status).toContainText(`${before} records`);
+  await expect(page.getByRole("status", { name: "Trace facts" })).toContainText(`${before} records`);
   await expect(status).not.toContainText("gap");
   await page.getByRole("tab", { name: "Records" }).click();
   await expect(page.getByRole("grid", { name: "Trace records" })).toHaveAttribute(
@@ -152,7 +152,7 @@ test("a window that opens after the ring overflowed shows every record of the li
   await client.answered();
   const after = await settledHubRecords(tapTrace);
   expect(after).toBeGreaterThan(before);
-  await expect(status).toContainText(`${after} records`);
+  await expect(page.getByRole("status", { name: "Trace facts" })).toContainText(`${after} records`);
   await expect(page.getByRole("grid", { name: "Trace records" })).toHaveAttribute(
     "aria-rowcount",
     String(after + 1),
@@ -161,6 +161,6 @@ test("a window that opens after the ring overflowed shows every record of the li
   client.child.stdin!.end();
   expect(await client.exited).toBe(0);
   const final = await settledHubRecords(tapTrace);
-  await expect(status).toContainText(`${final} records`);
+  await expect(page.getByRole("status", { name: "Trace facts" })).toContainText(`${final} records`);
   expect(problems).toEqual([]);
 });

@@ -84,8 +84,10 @@ for (const c of CASES) {
     await expect(submission).toHaveCount(1);
     await expect(page.getByRole("list", { name: "Verdict counts" })).toContainText(c.verdict);
     // A file never shows a live agent or an open connection: only what it recorded.
-    const facts = page.getByRole("status", { name: "Connection" });
-    await expect(facts).not.toContainText("running");
+    // (the agent words sit in the toolbar's status, the connections at the tab bar's right end)
+    const status = page.getByRole("status", { name: "Connection" });
+    const facts = page.getByRole("status", { name: "Trace facts" });
+    await expect(status).not.toContainText("running");
     await expect(facts).not.toContainText(" open /");
     await expect(facts).toContainText(/connections \d+, (all closed|\d+ with no close recorded)/);
     // Open the submission: its attempts say when they were sent, or that the time is unknown.

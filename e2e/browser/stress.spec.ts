@@ -43,7 +43,7 @@ test("runs a few schedules against the naive agent, ticks the runs and opens the
   await page.getByRole("tab", { name: "Conformance" }).click();
   const section = page.getByRole("region", { name: "Stress: random fault schedules" });
   await expect(section).toBeVisible();
-  await section.getByLabel("Agent under test").selectOption({ label: "demo-agent --mode naive" });
+  await section.getByLabel("Agent under stress").selectOption({ label: "demo-agent --mode naive" });
   await section.getByLabel("Stress runs").fill("4");
   await section.getByLabel("Stress seed").fill("42");
   await section.getByRole("button", { name: "Run stress" }).click();

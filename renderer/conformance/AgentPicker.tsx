@@ -10,6 +10,8 @@ export interface AgentPickerProps {
   readonly value: string | undefined;
   readonly disabled: boolean;
   onChange(id: string): void;
+  /** The picker's label (two pickers on one tab need two names). */
+  readonly label?: string;
 }
 
 const GROUPS: readonly { readonly source: AgentChoiceSource; readonly label: string }[] = [
@@ -19,14 +21,20 @@ const GROUPS: readonly { readonly source: AgentChoiceSource; readonly label: str
 ];
 
 /** The agent picker and the chosen agent's command. */
-export function AgentPicker({ choices, value, disabled, onChange }: AgentPickerProps) {
+export function AgentPicker({
+  choices,
+  value,
+  disabled,
+  onChange,
+  label = "Agent under test",
+}: AgentPickerProps) {
   const chosen = choices.find((c) => c.id === value);
   return (
     <div className="agent-picker">
       <label>
-        Agent under test{" "}
+        {label}{" "}
         <select
-          aria-label="Agent under test"
+          aria-label={label}
           value={value ?? ""}
           disabled={disabled}
           onChange={(e) => onChange(e.currentTarget.value)}

@@ -177,6 +177,7 @@ export function StressSection({ board }: { board: ConformanceBoard }) {
         minimal schedule.
       </p>
       <AgentPicker
+        label="Agent under stress"
         choices={board.choices}
         value={active ? (stress.agent?.id ?? chosen?.id) : chosen?.id}
         disabled={active || confirming}
