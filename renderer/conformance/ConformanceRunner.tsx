@@ -3,7 +3,7 @@
  * is not the built-in demo agent, run, and watch the cases tick; each case's trace opens in the
  * timeline. The hub runs the suite; this only shows its board and sends start and cancel.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CONFORMANCE_CASES } from "../../shared/conformance/case-catalogue.js";
 import type { CaseName } from "../../shared/conformance/conformance-result.js";
 import {
@@ -99,8 +99,10 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
   // The start's notice must not outlive the run: once the board says it ended, the notice says how.
   const notice = useInspector((s) => s.notice);
   const setNotice = useInspector((s) => s.setNotice);
+  // The run id the board showed when Run was pressed here (the previous run's, if any).
+  const startedAfter = useRef<string | undefined>(undefined);
   useEffect(() => {
-    const settled = settledRunNotice(notice, status);
+    const settled = settledRunNotice(notice, status, startedAfter.current);
     if (settled) setNotice(settled);
   }, [notice, status, setNotice]);
   const chosen = board.choices.find((c) => c.id === agentId) ?? board.choices[0];
@@ -108,6 +110,7 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
   const start = () => {
     if (!chosen) return;
     setConfirming(false);
+    startedAfter.current = status.runId;
     const only = cases.size === CONFORMANCE_CASES.length ? undefined : [...cases];
     void run(
       `Conformance run on ${chosen.label}`,

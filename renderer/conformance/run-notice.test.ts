@@ -3,7 +3,11 @@ import {
   CONFORMANCE_WIRE_VERSION,
   type ConformanceRunStatus,
 } from "../../shared/conformance/conformance-run.js";
-import { RUN_STARTED, settledRunNotice } from "./run-notice.js";
+import { RUN_STARTED, settledRunNotice as settle } from "./run-notice.js";
+
+/** The board showed run-1 when run-2 was started here. */
+const settledRunNotice = (notice: Parameters<typeof settle>[0], status: ConformanceRunStatus) =>
+  settle(notice, status, "run-1");
 
 const started = { tone: "info" as const, text: `Conformance run on demo agent (correct): ${RUN_STARTED}` };
 const summary = {
@@ -22,6 +26,7 @@ const run = (
   v: CONFORMANCE_WIRE_VERSION,
   state,
   cases: [],
+  runId: "run-2",
   ...extra,
 });
 
@@ -51,5 +56,13 @@ describe("the notice of a conformance run started here", () => {
     expect(
       settledRunNotice({ tone: "info", text: "Open case: shown in the timeline" }, run("done", { summary })),
     ).toBeUndefined();
+  });
+
+  it("never settles with the previous run's results, which the board shows until the new run's first update", () => {
+    const previous = run("done", { runId: "run-1", summary });
+    expect(settle(started, previous, "run-1")).toBeUndefined();
+    expect(settle(started, run("done", { summary }), "run-1")?.text).toContain("finished: 9 passed");
+    // The first run of this hub: nothing was on the board before.
+    expect(settle(started, run("done", { summary }), undefined)?.text).toContain("finished");
   });
 });

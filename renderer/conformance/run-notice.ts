@@ -11,10 +11,17 @@ export const RUN_STARTED = "started; the cases tick below";
 /**
  * The notice to show instead of `notice` now that `run` has ended, or undefined to keep it: only a
  * notice that still says the run started is replaced, so a later notice is never overwritten.
+ * `before` is the run id the board showed when the run was started here: until the board shows
+ * another run, the ended run it shows is the previous one, whose results are not this run's.
  */
-export function settledRunNotice(notice: Notice | undefined, run: ConformanceRunStatus): Notice | undefined {
+export function settledRunNotice(
+  notice: Notice | undefined,
+  run: ConformanceRunStatus,
+  before: string | undefined,
+): Notice | undefined {
   if (!notice?.text.endsWith(`: ${RUN_STARTED}`) || isActive(run.state) || run.state === "idle")
     return undefined;
+  if (run.runId === before) return undefined;
   const label = notice.text.slice(0, -`: ${RUN_STARTED}`.length);
   const s = run.summary;
   const counts = s
