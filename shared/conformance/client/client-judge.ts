@@ -70,6 +70,19 @@ function lostPrompt(wire: ClientWire): PromptExchange | undefined {
 }
 
 /** A key the analyzer reads as a key (it treats an invalid one as none, which `key-length` judges). */
+/** The prompt whose answer was lost, or the skip that says there is none. */
+function lostPromptOrSkip(wire: ClientWire): PromptExchange | ClientJudgement {
+  return lostPrompt(wire) ?? skip("not applicable: no prompt lost its answer in this run");
+}
+
+/** The keyed prompt whose answer was lost, or the skip that says why there is none. */
+function keyedLostPrompt(wire: ClientWire): PromptExchange | ClientJudgement {
+  const first = lostPromptOrSkip(wire);
+  if (!("status" in first) && !keyed(first))
+    return skip("not applicable: the prompt whose answer was lost had no key (see unkeyed-not-resent)");
+  return first;
+}
+
 function validKey(key: unknown): boolean {
   return typeof key === "string" && length(key) >= 1 && length(key) <= 255;
 }
@@ -172,11 +185,8 @@ function judgeOwn(name: ClientCaseName, wire: ClientWire): ClientJudgement {
     case "retry-same-key":
     case "reconnect-same-key":
     case "restart-same-key": {
-      if (none) return none;
-      const first = lostPrompt(wire);
-      if (!first) return skip("not applicable: no prompt lost its answer in this run");
-      if (!keyed(first))
-        return skip("not applicable: the prompt whose answer was lost had no key (see unkeyed-not-resent)");
+      const first = none ?? keyedLostPrompt(wire);
+      if ("status" in first) return first;
       const { sameKey, otherKey } = resendsOf(wire, first);
       if (otherKey.length > 0)
         return fail(
@@ -191,11 +201,8 @@ function judgeOwn(name: ClientCaseName, wire: ClientWire): ClientJudgement {
       );
     }
     case "resend-lost-answer": {
-      if (none) return none;
-      const first = lostPrompt(wire);
-      if (!first) return skip("not applicable: no prompt lost its answer in this run");
-      if (!keyed(first))
-        return skip("not applicable: the prompt whose answer was lost had no key (see unkeyed-not-resent)");
+      const first = none ?? keyedLostPrompt(wire);
+      if ("status" in first) return first;
       const { sameKey, otherKey } = resendsOf(wire, first);
       const again = [...sameKey, ...otherKey].sort((a, b) => a.seq - b.seq)[0];
       if (!again)
@@ -205,9 +212,8 @@ function judgeOwn(name: ClientCaseName, wire: ClientWire): ClientJudgement {
       return pass(`${ref(first)} was resent as ${ref(again)}`);
     }
     case "unkeyed-not-resent": {
-      if (none) return none;
-      const first = lostPrompt(wire);
-      if (!first) return skip("not applicable: no prompt lost its answer in this run");
+      const first = none ?? lostPromptOrSkip(wire);
+      if ("status" in first) return first;
       if (keyed(first)) return skip("not applicable: the client keyed the prompt whose answer was lost");
       const { otherKey } = resendsOf(wire, first);
       const unkeyed = otherKey.filter((p) => !keyed(p));
@@ -220,11 +226,8 @@ function judgeOwn(name: ClientCaseName, wire: ClientWire): ClientJudgement {
     }
     case "resume-after-disconnect":
     case "resume-after-restart": {
-      if (none) return none;
-      const first = lostPrompt(wire);
-      if (!first) return skip("not applicable: no prompt lost its answer in this run");
-      if (!keyed(first))
-        return skip("not applicable: the prompt whose answer was lost had no key (see unkeyed-not-resent)");
+      const first = none ?? keyedLostPrompt(wire);
+      if ("status" in first) return first;
       const { sameKey, otherKey } = resendsOf(wire, first);
       const again = [...sameKey, ...otherKey]
         .filter((p) => p.conn !== first.conn)
