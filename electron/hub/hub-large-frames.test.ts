@@ -12,8 +12,7 @@ import { reloadTraces } from "../../renderer/store/gap-reload.js";
 import { PendingReloads } from "../../renderer/traces/trace-reload.js";
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
-import type { HubEvent } from "../../shared/hub/hub-event.js";
-import { type HubEvents, type HubGap, type HubReply, uiOperationMessage } from "../../shared/hub/ui-wire.js";
+import { type HubGap, type HubReply, uiOperationMessage } from "../../shared/hub/ui-wire.js";
 import {
   type FrameRecord,
   TRACE_FORMAT,
@@ -23,7 +22,7 @@ import {
 import { callOperation } from "../hub-client/hub-client.js";
 import { createHubLink } from "../tap/hub-link/hub-link.js";
 import { connectUiProbe } from "../tools/testing/ui-probe.js";
-import { startHub } from "./hub-server.js";
+import { type RunningHub, startHub } from "./hub-server.js";
 
 const header: TraceHeader = {
   format: TRACE_FORMAT,
@@ -67,32 +66,36 @@ function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<
   });
 }
 
+/** A hub (its ring `ringSize` events) with `records` streamed to it by a real hub link and acked; the trace id. */
+async function hubWithRecords(
+  records: readonly TraceRecord[],
+  ringSize?: number,
+): Promise<{ hub: RunningHub; traceId: string }> {
+  const hub = await startHub({ tracesDir: join(dir, "traces"), flushMs: 20, ...(ringSize && { ringSize }) });
+  cleanups.push(() => hub.close());
+  const l = createHubLink({
+    header,
+    hub: { port: hub.port, token: hub.token },
+    retryMinMs: 50,
+    retryMaxMs: 200,
+  });
+  cleanups.push(() => l.close(500));
+  for (const r of records) l.send(r);
+  await until(() => l.stats().acked >= records.length, "every record acked");
+  return { hub, traceId: l.stats().traceId as string };
+}
+
 describe("large frames", () => {
   it("reach a UI as a preview with their size; readFrame gives the whole frame from the file", async () => {
-    const hub = await startHub({ tracesDir: join(dir, "traces"), flushMs: 20 });
-    cleanups.push(() => hub.close());
-    const l = createHubLink({
-      header,
-      hub: { port: hub.port, token: hub.token },
-      retryMinMs: 50,
-      retryMaxMs: 200,
-    });
-    cleanups.push(() => l.close(500));
     const small = prompt(1, "x".repeat(1000));
     const big = prompt(2, `${"A".repeat(3 << 20)}tail`);
     const after = prompt(3, "y".repeat(10));
-    for (const r of [small, big, after]) l.send(r);
-    await until(() => l.stats().acked >= 3, "three records acked");
-    const traceId = l.stats().traceId as string;
+    const { hub, traceId } = await hubWithRecords([small, big, after]);
 
     const ui = await connectUiProbe(hub.port, hub.token);
     cleanups.push(() => ui.close());
     ui.send({ t: "subscribe", after: 0 });
-    const records = () =>
-      ui.messages
-        .filter((m): m is HubEvents => m.t === "events")
-        .flatMap((m) => m.events as HubEvent[])
-        .flatMap((e) => (e.kind === "record" ? [e.record as FrameRecord] : []));
+    const records = () => ui.records() as FrameRecord[];
     await until(() => records().length === 3, "three record events");
     const [gotSmall, gotBig, gotAfter] = records();
     expect(gotSmall).toEqual(small);
@@ -157,24 +160,15 @@ function verdictsOf(records: readonly unknown[]): string[] {
 
 describe("a key leaked past a preview's cut", () => {
   it("is found by the UI's analysis of the preview: the hub scans the full bytes and the preview says so", async () => {
-    const hub = await startHub({ tracesDir: join(dir, "traces"), flushMs: 20 });
-    cleanups.push(() => hub.close());
-    const l = createHubLink({ header, hub: { port: hub.port, token: hub.token }, retryMinMs: 50 });
-    cleanups.push(() => l.close(500));
     const { records, key } = leakingSession();
-    for (const r of records) l.send(r);
-    await until(() => l.stats().acked >= records.length, "every record acked");
+    const { hub } = await hubWithRecords(records);
     // what `analyze` finds in the file
     expect(verdictsOf(records)).toContain("key-leaked");
 
     const ui = await connectUiProbe(hub.port, hub.token);
     cleanups.push(() => ui.close());
     ui.send({ t: "subscribe", after: 0 });
-    const got = () =>
-      ui.messages
-        .filter((m): m is HubEvents => m.t === "events")
-        .flatMap((m) => m.events as HubEvent[])
-        .flatMap((e) => (e.kind === "record" ? [e.record] : []));
+    const got = () => ui.records() as TraceRecord[];
     await until(() => got().length === records.length, "every record event");
     const preview = got()[4] as FrameRecord;
     expect(preview.previewOf).toBe(Buffer.byteLength((records[4] as FrameRecord).raw));
@@ -187,14 +181,8 @@ describe("a key leaked past a preview's cut", () => {
   });
 
   it("a window reloading after a gap gets large frames as previews (with their leaks), and readFrame still gives them whole", async () => {
-    const hub = await startHub({ tracesDir: join(dir, "traces"), flushMs: 20, ringSize: 2 });
-    cleanups.push(() => hub.close());
-    const l = createHubLink({ header, hub: { port: hub.port, token: hub.token }, retryMinMs: 50 });
-    cleanups.push(() => l.close(500));
     const { records, key } = leakingSession();
-    for (const r of records) l.send(r);
-    await until(() => l.stats().acked >= records.length, "every record acked");
-    const traceId = l.stats().traceId as string;
+    const { hub, traceId } = await hubWithRecords(records, 2);
 
     // a window joining now missed what the ring no longer holds: the hub says gap
     const ui = await connectUiProbe(hub.port, hub.token);
