@@ -1,13 +1,6 @@
-/**
- * Issue 15 item 2 in the browser: a real proxy with `--collect-agent-telemetry` around the demo
- * agent with `--otel` (the OpenTelemetry JS SDK exporting to the proxy's receiver); the Details
- * pane shows the agent's spans as a tree under the attempt they happened in: one prompt matched by
- * the traceparent it carried in `params._meta`, one by time.
- */
-import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
+import { rawClient } from "../harness/raw-client.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 
 let hub: ServeProcess;
@@ -18,50 +11,16 @@ test.afterEach(async () => {
   await hub.stop();
 });
 
-/** Writes JSON-RPC lines to a proxy's stdin and collects the answers. */
-function rawClient(child: ChildProcess) {
-  let out = "";
-  child.stdout?.on("data", (d: Buffer) => {
-    out += d.toString("utf8");
-  });
-  let id = 0;
-  return {
-    send(method: string, params: unknown): number {
-      child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params })}\n`);
-      return id;
-    },
-    answers: (n: number) =>
-      out
-        .split("\n")
-        .filter((l) => l.trim() !== "")
-        .map((l) => JSON.parse(l) as { id?: unknown; method?: string; result?: Record<string, unknown> })
-        .filter((m) => m.id === n && m.method === undefined),
-  };
-}
-
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 
 test("the agent's own spans appear nested under the attempt they happened in", async ({ page }, testInfo) => {
   const problems = guardConsole(page);
   await page.goto(hub.url);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
-  const proxy = hub.spawnCli([
-    "proxy",
-    "--name",
-    "telemetry-demo",
-    "--collect-agent-telemetry",
-    "--trace",
-    hub.scratch("telemetry.jsonl"),
-    "--",
-    process.execPath,
-    cliPath,
-    "demo-agent",
-    "--otel",
-    "--store",
-    hub.scratch("store"),
-    "--turn-ms",
-    "100",
-  ]);
+  const proxy = hub.spawnDemoTap("telemetry-demo", {
+    proxyArgs: ["--collect-agent-telemetry"],
+    agentArgs: ["--otel"],
+  });
   const client = rawClient(proxy);
   const init = client.send("initialize", {
     protocolVersion: 2,

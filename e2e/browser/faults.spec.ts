@@ -10,7 +10,6 @@ import { expect, type Page, test } from "@playwright/test";
 import type { ArmedFault } from "../../shared/faults/armed-fault.js";
 import { FAULT_ACTIONS } from "../../shared/faults/fault-rule.js";
 import type { TapSummary } from "../../shared/hub/tap-summary.js";
-import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { pickTrace } from "../harness/trace-picker.js";
@@ -24,21 +23,7 @@ let hub: ServeProcess;
 async function tap(
   name: string,
 ): Promise<{ child: ChildProcess; sessionId: string; send: (m: object) => void }> {
-  const child = hub.spawnCli([
-    "proxy",
-    "--name",
-    name,
-    "--trace",
-    hub.scratch(`${name}.jsonl`),
-    "--",
-    process.execPath,
-    cliPath,
-    "demo-agent",
-    "--store",
-    hub.scratch(`${name}-store`),
-    "--turn-ms",
-    "20",
-  ]);
+  const child = hub.spawnDemoTap(name, { store: `${name}-store`, turnMs: 20 });
   const answers = new Map<number, Record<string, unknown>>();
   let seen = () => {};
   createInterface({ input: child.stdout! }).on("line", (line) => {

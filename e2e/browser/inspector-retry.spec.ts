@@ -1,12 +1,6 @@
-/**
- * Issue 11 item 4 in the browser: "Retry latest prompt now" from the fault controls makes a real
- * proxy resend a real client's prompt to a real demo agent, and the Timeline shows the new attempt
- * as the inspector's.
- */
-import type { ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
+import { rawClient } from "../harness/raw-client.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 
 let hub: ServeProcess;
@@ -17,47 +11,12 @@ test.afterEach(async () => {
   await hub.stop();
 });
 
-/** Writes JSON-RPC lines to a proxy's stdin and collects what comes back. */
-function rawClient(child: ChildProcess) {
-  let out = "";
-  child.stdout?.on("data", (d: Buffer) => {
-    out += d.toString("utf8");
-  });
-  let id = 0;
-  return {
-    send(method: string, params: unknown): number {
-      child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params })}\n`);
-      return id;
-    },
-    answers: (n: number) =>
-      out
-        .split("\n")
-        .filter((l) => l.trim() !== "")
-        .map((l) => JSON.parse(l) as { id?: unknown; method?: string; result?: Record<string, unknown> })
-        .filter((m) => m.id === n && m.method === undefined),
-  };
-}
-
 /** A loaded machine can take seconds to start the proxy and its agent (two node processes). */
 const STARTUP_MS = 30_000;
 
 /** A proxy (named `name`) over a demo agent, driven by a raw client through one prompt, answered. */
 async function tapWithOnePrompt(name: string, keyed: boolean) {
-  const proxy = hub.spawnCli([
-    "proxy",
-    "--name",
-    name,
-    "--trace",
-    hub.scratch(`${name}.jsonl`),
-    "--",
-    process.execPath,
-    cliPath,
-    "demo-agent",
-    "--store",
-    hub.scratch("store"),
-    "--turn-ms",
-    "100",
-  ]);
+  const proxy = hub.spawnDemoTap(name);
   const client = rawClient(proxy);
   const init = client.send("initialize", {
     protocolVersion: 2,

@@ -24,9 +24,26 @@ export interface ServeProcess {
   cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Spawns the CLI with the hub's environment and piped stdio; `stop()` kills it if still running. */
   spawnCli(args: readonly string[]): ChildProcess;
+  /**
+   * Spawns a stdio tap of this hub named `name` (`proxy --name NAME --trace <scratch>/NAME.jsonl
+   * ...proxyArgs -- demo-agent ...agentArgs --store <scratch>/STORE --turn-ms N`), the test its client.
+   */
+  spawnDemoTap(name: string, options?: DemoTapOptions): ChildProcess;
   /** A scratch path inside the hub's folder (removed by `stop()`). */
   scratch(name: string): string;
   stop(): Promise<void>;
+}
+
+/** How `spawnDemoTap` runs the proxy and its demo agent. */
+export interface DemoTapOptions {
+  /** Flags for `proxy` before its `--`. */
+  readonly proxyArgs?: readonly string[];
+  /** Flags for `demo-agent` before its `--store`. */
+  readonly agentArgs?: readonly string[];
+  /** The demo agent's session store, a scratch name (default `store`). */
+  readonly store?: string;
+  /** The demo agent's `--turn-ms` (default 100). */
+  readonly turnMs?: number;
 }
 
 /** Starts `serve` and resolves once it printed its URL (within `timeoutMs`). */
@@ -76,6 +93,11 @@ export async function startServe(
   const u = new URL(url);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const spawned: ChildProcess[] = [];
+  const spawnCli = (args: readonly string[]): ChildProcess => {
+    const c = spawn(process.execPath, [cliPath, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    spawned.push(c);
+    return c;
+  };
   return {
     url,
     bareUrl: `${u.origin}/`,
@@ -93,10 +115,25 @@ export async function startServe(
           },
         );
       }),
-    spawnCli(args) {
-      const c = spawn(process.execPath, [cliPath, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-      spawned.push(c);
-      return c;
+    spawnCli,
+    spawnDemoTap(name, options = {}) {
+      return spawnCli([
+        "proxy",
+        "--name",
+        name,
+        ...(options.proxyArgs ?? []),
+        "--trace",
+        join(dir, `${name}.jsonl`),
+        "--",
+        process.execPath,
+        cliPath,
+        "demo-agent",
+        ...(options.agentArgs ?? []),
+        "--store",
+        join(dir, options.store ?? "store"),
+        "--turn-ms",
+        String(options.turnMs ?? 100),
+      ]);
     },
     scratch: (name) => join(dir, name),
     async stop() {

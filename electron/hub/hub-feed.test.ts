@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HubEvent } from "../../shared/hub/hub-event.js";
-import type { HubEvents, HubGap } from "../../shared/hub/ui-wire.js";
+import type { HubGap } from "../../shared/hub/ui-wire.js";
 import { TRACE_FORMAT, type TraceHeader, type TraceRecord } from "../../shared/trace/record.js";
 import { createHubLink, type HubLink } from "../tap/hub-link/hub-link.js";
 import { connectUiProbe, type UiProbe } from "../tools/testing/ui-probe.js";
@@ -65,8 +65,7 @@ function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<v
     tick();
   });
 }
-const events = (p: UiProbe) =>
-  p.messages.filter((m): m is HubEvents => m.t === "events").flatMap((m) => m.events);
+const events = (p: UiProbe) => p.events();
 const recordEvents = (p: UiProbe) =>
   events(p).filter((e): e is Extract<HubEvent, { kind: "record" }> => e.kind === "record");
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { TAP_PATH, UI_PATH } from "../../shared/hub/protocol-version.js";
-import type { HubEvents, HubGap } from "../../shared/hub/ui-wire.js";
+import type { HubGap } from "../../shared/hub/ui-wire.js";
 import { TRACE_FORMAT, type TraceRecord } from "../../shared/trace/record.js";
 import { createHubLink } from "../tap/hub-link/hub-link.js";
 import { connectUiProbe } from "../tools/testing/ui-probe.js";
@@ -112,9 +112,7 @@ describe("hub limits", () => {
     expect(gap.after).toBe(0);
     expect(gap.oldestSeq).toBeGreaterThan(70);
     await ui.waitForEvents(101 - gap.oldestSeq + 1);
-    const seqs = ui.messages
-      .filter((m): m is HubEvents => m.t === "events")
-      .flatMap((m) => m.events.map((e) => e.seq));
+    const seqs = ui.events().map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: 101 - gap.oldestSeq + 1 }, (_, i) => gap.oldestSeq + i));
   });
 

@@ -9,8 +9,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TraceCatalog } from "../../renderer/traces/trace-catalog.js";
-import type { HubEvent } from "../../shared/hub/hub-event.js";
-import type { HubEvents } from "../../shared/hub/ui-wire.js";
 import { TRACE_FORMAT, type TraceHeader, type TraceRecord } from "../../shared/trace/record.js";
 import { createHubLink } from "../tap/hub-link/hub-link.js";
 import { connectUiProbe } from "../tools/testing/ui-probe.js";
@@ -119,17 +117,9 @@ describe("records from a tap are checked at the hub", () => {
     const ui = await connectUiProbe(hub.port, hub.token);
     cleanups.push(() => ui.close());
     ui.send({ t: "subscribe", after: 0 });
-    const recordEvents = () =>
-      ui.messages
-        .filter((m): m is HubEvents => m.t === "events")
-        .flatMap((m) => m.events)
-        .filter((e) => e.kind === "record");
-    await until(() => recordEvents().length === 6, "six record events");
+    await until(() => ui.records().length === 6, "six record events");
     const catalog = new TraceCatalog();
-    const all = ui.messages
-      .filter((m): m is HubEvents => m.t === "events")
-      .flatMap((m) => m.events as HubEvent[]);
-    catalog.applyHubEvents(all);
+    catalog.applyHubEvents(ui.events());
     const session = catalog.get(l.stats().traceId as string);
     expect(session?.records.map((r) => r.seq)).toEqual([1, 5, 6]);
     expect(session?.flagged.map((e) => e.faults[0]?.field)).toEqual(["raw", "action", "seq"]);

@@ -18,6 +18,7 @@ import type { FaultBoard } from "./fault-board.js";
 import type { ConformancePort } from "./ports/conformance-port.js";
 import type { DemoPort } from "./ports/demo-port.js";
 import type { TraceStore } from "./trace-store.js";
+import { previewedTrace } from "./ui-previews.js";
 
 /** Why the hub refused a call: bad input, nothing of that name, or not possible now. */
 export type FailureKind = "invalid" | "missing" | "conflict";
@@ -37,6 +38,8 @@ export interface TraceFileAnswer {
   readonly file: string;
   readonly bytes: number;
   readonly name: string;
+  /** The file's first `bytes` as UIs get them (`previewedTrace`), not byte for byte. */
+  readonly previews?: true;
 }
 
 /** What a handler returns: the result, or for a route answering with a file, the file that is the result's text. */
@@ -101,12 +104,8 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
     clearFaults: () => ({ cleared: board.clear() }),
     listTaps: () => ({ taps: deps.tapList() }),
     listTraces: async () => ({ traces: await store.list() }),
-    readTrace: async ({ id }) => {
-      const file = store.pathOf(id);
-      const s = file ? await stat(file).catch(() => undefined) : undefined;
-      if (!file || !s?.isFile()) throw new OperationFailure("missing", `the hub has no trace ${id}`);
-      return { file, bytes: s.size, name: `${id}.jsonl` };
-    },
+    readTrace: ({ id }) => traceFile(store, id),
+    readTracePreviews: async ({ id }) => ({ ...(await traceFile(store, id)), previews: true }),
     readFrame: async ({ trace, seq }) => {
       const frame = await store.readFrame(trace, seq);
       if (!frame) throw new OperationFailure("missing", `the hub has no frame ${seq} in trace ${trace}`);
@@ -162,6 +161,22 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
   };
 }
 
+/** Trace `id`'s file and its size now (a live trace may grow while it is sent). */
+async function traceFile(store: TraceStore, id: string): Promise<TraceFileAnswer> {
+  const file = store.pathOf(id);
+  const s = file ? await stat(file).catch(() => undefined) : undefined;
+  if (!file || !s?.isFile()) throw new OperationFailure("missing", `the hub has no trace ${id}`);
+  return { file, bytes: s.size, name: `${id}.jsonl` };
+}
+
+/** The text of a file answer: the file's bytes, or its lines as UIs get them. */
+async function answerText(answer: TraceFileAnswer): Promise<string> {
+  if (!answer.previews) return readFile(answer.file, "utf8");
+  let text = "";
+  for await (const chunk of previewedTrace(answer.file, answer.bytes)) text += chunk;
+  return text;
+}
+
 /**
  * Validates and runs one call for a message surface (the UI WebSocket, the Electron IPC): the
  * result as a value (a `readTrace` file read into its text), or the refusal's words.
@@ -178,7 +193,7 @@ export async function runOperation(
     const result = await run(call.args);
     if (OPERATIONS[call.op].http.response !== "file") return { ok: true, value: result };
     const answer = result as TraceFileAnswer;
-    return { ok: true, value: { text: await readFile(answer.file, "utf8") } };
+    return { ok: true, value: { text: await answerText(answer) } };
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }

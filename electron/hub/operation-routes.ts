@@ -6,6 +6,7 @@
  */
 import { createReadStream } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import { matchPath } from "../../shared/ops/http-route.js";
 import {
   OPERATION_NAMES,
@@ -20,6 +21,7 @@ import {
   type OperationHandlers,
   type TraceFileAnswer,
 } from "./operation-handlers.js";
+import { previewedTrace } from "./ui-previews.js";
 
 /** The largest JSON body any operation takes. */
 const JSON_LIMIT = 64 * 1024;
@@ -120,6 +122,18 @@ export async function routeOperations(
     const route = OPERATIONS[call.op].http;
     if (route.response === "file") {
       const answer = result as unknown as TraceFileAnswer;
+      if (answer.previews) {
+        // Lines cut as they are read: the length is known only at the end (chunked).
+        res.writeHead(route.status, {
+          ...headers,
+          "Content-Type": "application/x-ndjson",
+          "Content-Disposition": `attachment; filename="${answer.name}"`,
+        });
+        const body = Readable.from(previewedTrace(answer.file, answer.bytes));
+        body.on("error", () => res.destroy());
+        body.pipe(res);
+        return true;
+      }
       res.writeHead(route.status, {
         ...headers,
         "Content-Type": "application/x-ndjson",

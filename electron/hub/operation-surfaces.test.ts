@@ -46,6 +46,7 @@ async function script(call: Surface): Promise<Map<OperationName, Outcome>> {
   const imported = await step("importTrace", { text: TRACE });
   await step("listTraces");
   await step("readTrace", { id: String(imported?.id) });
+  await step("readTracePreviews", { id: String(imported?.id) });
   await step("readFrame", { trace: String(imported?.id), seq: 1 });
   await step("demoStatus");
   await step("demo", { command: { op: "send", text: "hi", withKey: true } });
@@ -135,6 +136,8 @@ describe("every operation of the table on every hub surface", () => {
   it("routes do what the table says: the trace read back is the trace imported, refusals name their reason", async () => {
     const seen = await script(overHttp);
     expect(seen.get("readTrace")).toEqual({ ok: true, value: { text: TRACE } });
+    // no frame over the preview threshold: the file as it is
+    expect(seen.get("readTracePreviews")).toEqual({ ok: true, value: { text: TRACE } });
     // no tap is attached to this hub: a rule has nothing to be armed on, and says so
     expect(seen.get("armFault")).toEqual({ ok: false, error: expect.stringContaining("no tap is attached") });
     expect(seen.get("listFaults")).toEqual({ ok: true, value: { rules: [], faults: [], recent: [] } });

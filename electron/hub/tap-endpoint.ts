@@ -1,27 +1,28 @@
 import type { WebSocket } from "ws";
 import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeTapMessage, type HubToTap } from "../../shared/hub/tap-wire.js";
-import { FRAME_PREVIEW_BYTES, previewFrame } from "../../shared/trace/frame-preview.js";
-import type { FrameRecord } from "../../shared/trace/record.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
 import { IngestTurns } from "./ingest-turns.js";
 import type { TapWatcher } from "./tap-registry.js";
 import type { LiveTrace, StoredRecords, TraceStore } from "./trace-store.js";
+import { UiPreviews } from "./ui-previews.js";
 
 /**
  * The lines UIs get for stored records: the same lines, except that a large frame's is its preview
- * (shared/trace/frame-preview.ts), so the ring and every window hold at most a preview of it.
+ * (ui-previews.ts), so the ring and every window hold at most a preview of it.
  */
-export function linesForUi(stored: StoredRecords): { lines: readonly string[]; bytes: Buffer } {
+export function linesForUi(
+  stored: StoredRecords,
+  previews: UiPreviews,
+): { lines: readonly string[]; bytes: Buffer } {
   let lines: string[] | undefined;
   for (let i = 0; i < stored.entries.length; i++) {
-    const r = stored.entries[i] as Partial<FrameRecord> | null;
-    if (r?.type !== "frame" || typeof r.raw !== "string" || r.raw.length * 3 <= FRAME_PREVIEW_BYTES) continue;
-    const preview = previewFrame(r as FrameRecord);
-    if (preview === r) continue;
+    const line = stored.lines[i] as string;
+    const ui = previews.lineFor(line, stored.entries[i]);
+    if (ui === line) continue;
     lines ??= stored.lines.slice();
-    lines[i] = JSON.stringify(preview);
+    lines[i] = ui;
   }
   return lines ? { lines, bytes: Buffer.from(lines.join("\n")) } : stored;
 }
@@ -54,6 +55,8 @@ export class TapEndpoint {
   /** Attached taps, each with its trace id (fault rules are sent to their targets only). */
   private readonly sockets = new Map<WebSocket, string>();
   private readonly turns = new IngestTurns(INGEST_BYTES_PER_TURN);
+  /** Each trace's previews, with the keys seen so far (kept across a tap's reconnects). */
+  private readonly previews = new Map<string, UiPreviews>();
 
   constructor(private readonly deps: TapEndpointDeps) {
     deps.board.onChange(() => this.sendRules());
@@ -114,7 +117,9 @@ export class TapEndpoint {
       const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
       deps.countRecords(stored.lines.length);
       if (stored.lines.length > 0) {
-        const ui = linesForUi(stored);
+        const previews = this.previews.get(trace.traceId) ?? new UiPreviews();
+        this.previews.set(trace.traceId, previews);
+        const ui = linesForUi(stored, previews);
         deps.feed.publishRecords(trace.traceId, ui.lines, ui.bytes);
       }
       deps.taps.records(trace.traceId, stored.records);

@@ -6,7 +6,7 @@ import type { InspectorBridge } from "../bridge/inspector-bridge.js";
 import { NO_FILTER } from "../timeline/timeline-filter.js";
 import { createInspector } from "./inspector-store.js";
 
-/** The hub's trace files as a test sets them: each `readTrace` waits until the test releases it. */
+/** The hub's trace files as a test sets them: each `readTracePreviews` waits until the test releases it. */
 class HubFiles {
   readonly files = new Map<string, string>();
   readonly live = new Map<string, boolean>();
@@ -26,7 +26,7 @@ class HubFiles {
         }),
       ),
     }),
-    readTrace: ({ id }: { id: string }) =>
+    readTracePreviews: ({ id }: { id: string }) =>
       new Promise<{ text: string }>((resolve, reject) => {
         this.reads.push(id);
         this.waiting.push(() => {

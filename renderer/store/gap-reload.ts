@@ -11,8 +11,8 @@ import {
   rebuildSession,
 } from "../traces/trace-reload.js";
 
-/** What a reload needs from the bridge: the hub's trace list and files. */
-export type TraceFiles = Pick<InspectorBridge, "readTrace" | "listTraces">;
+/** What a reload needs from the bridge: the hub's trace list, and its files with large frames as previews (as live). */
+export type TraceFiles = Pick<InspectorBridge, "readTracePreviews" | "listTraces">;
 
 /** One rebuilt trace, with whether the hub still has its tap attached (undefined: unknown). */
 export interface ReloadedTrace {
@@ -68,7 +68,7 @@ export async function reloadTraces(
     try {
       let built: RebuiltSession;
       for (let attempt = 1; ; attempt++) {
-        const { text } = await ctx.files.readTrace({ id: traceId });
+        const { text } = await ctx.files.readTracePreviews({ id: traceId });
         built = await rebuildSession(traceId, text, ctx.current(traceId), () => ctx.pause());
         const first = ctx.pending.firstRecordSeq(traceId);
         if (first === undefined || built.session.lastSeq >= first - 1 || attempt >= FILE_ATTEMPTS) break;

@@ -217,7 +217,12 @@ export class Analyzer {
       this.addMalformed(r, frame.reason);
       return;
     }
-    if (r.dir === "agent->client") this.prompts.scanForLeaks(frame.message, r.seq);
+    if (r.dir === "agent->client")
+      this.prompts.scanForLeaks(
+        frame.message,
+        r.seq,
+        Array.isArray(r.previewLeaks) ? r.previewLeaks : undefined,
+      );
     if (r.held) {
       // held by a `delay`: an answer counts once its fate says it was released; a request was sent
       if (frame.kind === "result" || frame.kind === "error") {

@@ -45,6 +45,14 @@ export class KeyLeakIndex {
     for (let offset = last; offset > last - W; offset--) this.windows.add(key, offset);
   }
 
+  /**
+   * Adds to `found` the keys of `claimed` this index knows: the hub's scan of a large frame's full
+   * bytes, for a preview whose cut strings no longer hold them (a frame's `previewLeaks`).
+   */
+  acceptClaimed(claimed: readonly unknown[], found: Set<string>): void {
+    for (const key of claimed) if (typeof key === "string" && this.exact.has(key)) found.add(key);
+  }
+
   /** Adds to `found` every known key that leaks in `value` (a parsed JSON message). */
   scan(value: unknown, found: Set<string>): void {
     if (typeof value === "string") this.scanString(value, found);

@@ -169,11 +169,15 @@ export class PromptAttempts {
     this.parts.tally.judge(p.state);
   }
 
-  /** Looks for known keys in a message an Agent sent, and marks the submissions whose key leaked. */
-  scanForLeaks(message: unknown, seq: number): void {
+  /**
+   * Looks for known keys in a message an Agent sent, and marks the submissions whose key leaked.
+   * `claimed`: for a preview, the keys the hub found in the whole frame (`previewLeaks`).
+   */
+  scanForLeaks(message: unknown, seq: number, claimed?: readonly unknown[]): void {
     if (this.leaks.size === 0) return;
     const found = this.leakFound;
     this.leaks.scan(message, found);
+    if (claimed) this.leaks.acceptClaimed(claimed, found);
     if (found.size === 0) return;
     for (const key of found) {
       for (const state of this.book.withKey(key)) {

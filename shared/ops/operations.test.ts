@@ -10,6 +10,7 @@ describe("parseOperationCall", () => {
       listTraces: {},
       listTaps: undefined,
       readTrace: { id: "20260101T000000Z-1a2b3c4d" },
+      readTracePreviews: { id: "20260101T000000Z-1a2b3c4d" },
       readFrame: { trace: "20260101T000000Z-1a2b3c4d", seq: "12" },
       hubStatus: undefined,
       demo: { command: { op: "send", text: "hi", withKey: true } },

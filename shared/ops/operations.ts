@@ -140,6 +140,14 @@ export const OPERATIONS = {
     http: route("GET", "/api/traces/:id", { response: "file" }),
     ws: "trace-read",
   }),
+  readTracePreviews: operation<{ readonly text: string }>()({
+    summary:
+      "one trace file as UIs get it: a frame over 256 KiB as its preview (readFrame gives it whole); for a reload after a gap",
+    parse: (a) =>
+      typeof a.id === "string" && TRACE_ID.test(a.id) ? { id: a.id } : { error: "id must be a trace id" },
+    http: route("GET", "/api/traces/:id/previews", { response: "file" }),
+    ws: "trace-read-previews",
+  }),
   readFrame: operation<{ readonly frame: FrameRecord }>()({
     summary: "one frame of a trace whole, from the hub's file (UIs get large frames as previews)",
     parse: (a) => {

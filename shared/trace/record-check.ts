@@ -146,6 +146,7 @@ function frameFaults(r: Record<string, unknown>, f: Faults): void {
     f.add("replaces", `must be a string or a number, got ${shown(r.replaces)}`);
   f.positive(r, "copyOf", true);
   f.count(r, "previewOf", true);
+  if (r.previewLeaks !== undefined) f.strings(r, "previewLeaks");
 }
 
 const isFiniteNumber = (v: unknown) => typeof v === "number" && Number.isFinite(v);
@@ -238,6 +239,7 @@ interface Loose {
   readonly replaces?: unknown;
   readonly copyOf?: unknown;
   readonly previewOf?: unknown;
+  readonly previewLeaks?: unknown;
   readonly teardown?: unknown;
   readonly fate?: unknown;
   readonly heldMs?: unknown;
@@ -268,6 +270,12 @@ interface Loose {
   readonly truncated?: unknown;
 }
 
+function isStrings(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (typeof x !== "string") return false;
+  return true;
+}
+
 const optPositive = (v: unknown) => v === undefined || isPositive(v);
 const optText = (v: unknown) => v === undefined || typeof v === "string";
 
@@ -292,6 +300,7 @@ function looksValid(r: Loose): boolean {
       if (r.replaces !== undefined && !isId(r.replaces)) return false;
       if (!optPositive(r.copyOf)) return false;
       if (r.previewOf !== undefined && !isCount(r.previewOf)) return false;
+      if (r.previewLeaks !== undefined && !isStrings(r.previewLeaks)) return false;
       const flags = r.flags;
       if (flags === undefined) return true;
       if (!Array.isArray(flags)) return false;

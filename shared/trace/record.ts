@@ -108,6 +108,12 @@ export interface FrameRecord extends RecordBase {
    * the whole frame from the hub's trace file on demand (the `readFrame` operation).
    */
   readonly previewOf?: number;
+  /**
+   * Never in a trace file: set by the hub on the preview of an Agent->Client frame, the
+   * idempotency keys of this trace's earlier `session/prompt` requests that the whole frame
+   * contains (the key-leak scan run on its full bytes, since the preview's cut strings lost them).
+   */
+  readonly previewLeaks?: readonly string[];
 }
 
 /** A client connection opened. */

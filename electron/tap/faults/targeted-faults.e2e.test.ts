@@ -207,6 +207,32 @@ describe("targeted faults with two taps on one hub", { timeout: 120_000 }, () =>
     expect(recB.find((r) => r.type === "agent-exit")).toMatchObject({ pid: pidB, signal: null });
   });
 
+  // Session 4 once saw a hub-attached stdio tap exit 0 after kill-agent; it must die of SIGKILL
+  // (status 137 in a shell) every time. KILL_AGENT_RUNS runs it more often (30 in the issue's trial).
+  const killRuns = Number(process.env.KILL_AGENT_RUNS ?? 3);
+  it("kill-agent through the hub: the stdio tap dies of SIGKILL, every run", {
+    timeout: 60_000 + killRuns * 20_000,
+  }, async () => {
+    const runs = killRuns;
+    const hub = await serve();
+    const ends: string[] = [];
+    for (let i = 1; i <= runs; i++) {
+      const t = tap(`kill-${i}`);
+      t.start();
+      await t.answered(0);
+      const [live] = (await liveTaps(1)) as [TapSummary];
+      const kill = await cli(["fault", "kill-agent", "--tap", live.traceId]);
+      expect(kill.code, kill.stderr).toBe(0);
+      const end = await within(exited(t.child), 20_000, `tap kill-${i} to end`);
+      ends.push(`${end.code}/${end.signal}`);
+      if (process.env.KILL_AGENT_RUNS) process.stderr.write(`kill-agent run ${i}: ${ends.at(-1)}\n`);
+      const records = await traceRecords(t.trace);
+      expect(records.find((r) => r.type === "agent-exit")).toMatchObject({ signal: "SIGKILL" });
+    }
+    hub.kill("SIGTERM");
+    expect(ends).toEqual(Array.from({ length: runs }, () => "null/SIGKILL"));
+  });
+
   it("--all arms on every live tap; with one tap the flag may be left out", async () => {
     await serve();
     const a = tap("only-tap");

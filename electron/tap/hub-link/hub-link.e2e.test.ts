@@ -268,6 +268,44 @@ describe("proxy and hub as real processes", { timeout: 90_000 }, () => {
     );
   });
 
+  // Session 4 saw a hub-attached tap exit 0 after kill-agent: with the agent gone and its pipes
+  // closed, only the link's unref'd socket and timer were left while it waited for the hub's ack,
+  // so Node's loop ran dry and the process ended with status 0 before it could die of SIGKILL.
+  it("dies of the agent's SIGKILL after a kill-agent while the hub does not answer, never with status 0", async () => {
+    const hub = await startHub(scratch, scratch.path("traces"));
+    const feed = watchHub(hub.url);
+    const trace = scratch.path("killed.jsonl");
+    const proxy = scratch.spawnCli([
+      "proxy",
+      "--trace",
+      trace,
+      "--fault",
+      "kill-agent:method=session/new",
+      "--",
+      process.execPath,
+      SCRIPTED_AGENT,
+      "echo",
+    ]);
+    const out = output(proxy);
+    proxy.stdin?.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n');
+    await out.has('"method":"initialize"');
+    await feed.seen('"method":"initialize"');
+    feed.close();
+    hub.child.kill("SIGSTOP"); // records from now on stay unacknowledged
+    try {
+      proxy.stdin?.write('{"jsonrpc":"2.0","id":1,"method":"session/new","params":{}}\n');
+      expect(await within(exited(proxy), 20_000, "the proxy to end")).toEqual({
+        code: null,
+        signal: "SIGKILL",
+      });
+    } finally {
+      hub.child.kill("SIGCONT");
+    }
+    expect((await traceRecords(trace)).find((r) => r.type === "agent-exit")).toMatchObject({
+      signal: "SIGKILL",
+    });
+  });
+
   it("applies a rule armed with `serve` + `fault` on the one attached tap, and the hub counts it as used", async () => {
     const hub = await startHub(scratch, scratch.path("traces"));
     const trace = scratch.path("hub-fault.jsonl");

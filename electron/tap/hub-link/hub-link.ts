@@ -247,19 +247,28 @@ export function createHubLink(options: HubLinkOptions): HubLink {
     },
     async close(flushTimeoutMs = 1_000) {
       if (closed) return;
-      if (attached && backlog.size > 0) {
-        flush();
-        await new Promise<void>((resolve) => {
-          drained = resolve;
-          setTimeout(resolve, flushTimeoutMs).unref();
-        });
+      // The link's socket and timers are unref'd so it never keeps a tap alive, but a tap closing
+      // it may have nothing else left (its agent gone, its pipes closed): without a held timer,
+      // Node's loop would run dry during this bounded wait and the process end with status 0
+      // before its exit status is decided (a kill-agent's SIGKILL seen as a clean exit).
+      const hold = setTimeout(() => {}, flushTimeoutMs + 1_000);
+      try {
+        if (attached && backlog.size > 0) {
+          flush();
+          await new Promise<void>((resolve) => {
+            drained = resolve;
+            setTimeout(resolve, flushTimeoutMs).unref();
+          });
+        }
+        closed = true;
+        finder.close();
+        if (flushTimer) clearTimeout(flushTimer);
+        const socket = ws;
+        ws = undefined;
+        if (socket) await socket.close();
+      } finally {
+        clearTimeout(hold);
       }
-      closed = true;
-      finder.close();
-      if (flushTimer) clearTimeout(flushTimer);
-      const socket = ws;
-      ws = undefined;
-      if (socket) await socket.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { WebSocket } from "ws";
+import type { HubEvent } from "../../../shared/hub/hub-event.js";
 import { UI_PATH } from "../../../shared/hub/protocol-version.js";
 import type { HubToUi, UiToHub } from "../../../shared/hub/ui-wire.js";
 
@@ -7,6 +8,10 @@ export interface UiProbe {
   readonly messages: HubToUi[];
   /** Number of events received so far. */
   readonly eventCount: number;
+  /** Every event kept so far, in order (those of all `events` messages). */
+  events(): HubEvent[];
+  /** The records of the record events kept so far, in order. */
+  records(): unknown[];
   send(m: UiToHub): void;
   /** Resolves with the first message (already received or future) that satisfies `pred`; rejects after `timeoutMs`. */
   waitFor(pred: (m: HubToUi) => boolean, timeoutMs?: number): Promise<HubToUi>;
@@ -49,8 +54,11 @@ export async function connectUiProbe(port: number, token: string, keepEvents = t
       };
       waiters.add(w);
     });
+  const events = () => messages.flatMap((m) => (m.t === "events" ? (m.events as HubEvent[]) : []));
   return {
     messages,
+    events,
+    records: () => events().flatMap((e) => (e.kind === "record" ? [e.record as unknown] : [])),
     get eventCount() {
       return eventCount;
     },
