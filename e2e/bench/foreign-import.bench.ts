@@ -162,9 +162,9 @@ for (const format of FORMATS) {
       const notice = await page
         .getByRole("status")
         .filter({ hasText: `Import ${format.file}` })
-        .innerText();
+        .textContent();
       process.stdout.write(
-        `${format.name}: ${(bytes / MB).toFixed(0)} MB imported in ${seconds.toFixed(1)} s; peak JS heap ${(peak.jsHeapUsed / MB).toFixed(0)} MB, renderer peak RSS ${(peak.rendererRss / MB).toFixed(0)} MB; longest main-thread task ${(longest / 1000).toFixed(1)} s (${tasks} tasks over 50 ms); crashed: ${crashed}; notice: ${notice.replace(/\s+/g, " ").slice(0, 160)}\n`,
+        `${format.name}: ${(bytes / MB).toFixed(0)} MB imported in ${seconds.toFixed(1)} s; peak JS heap ${(peak.jsHeapUsed / MB).toFixed(0)} MB, renderer peak RSS ${(peak.rendererRss / MB).toFixed(0)} MB; longest main-thread task ${(longest / 1000).toFixed(1)} s (${tasks} tasks over 50 ms); crashed: ${crashed}; notice: ${(notice ?? "").replace(/\s+/g, " ").slice(0, 160)}\n`,
       );
       expect(crashed).toBe(false);
     } finally {
