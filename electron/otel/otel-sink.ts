@@ -35,9 +35,10 @@ export class OtelSink implements TraceSink {
     });
   }
 
-  /** Keeps the record for this turn's batch. */
+  /** Keeps the record for this turn's batch (a frame no span depends on is taken at once). */
   write(record: TraceRecord): void {
     if (this.closed) return;
+    if (this.held.length === 0 && this.spans.skipNow(record)) return;
     this.held.push(record);
     this.scheduled ??= setImmediate(() => this.drain());
   }
