@@ -1,5 +1,5 @@
 import { OtlpConfigError, resolveOtlpTarget } from "../otel/otlp-endpoint.js";
-import type { OtelExport } from "../otel/span-export.js";
+import { OTLP_MAX_QUEUE, type SpanExport } from "../otel/span-export.js";
 import { CliError } from "./command.js";
 
 /** The `--otlp` options `proxy` and `serve` share. */
@@ -10,7 +10,7 @@ export interface OtlpOptions {
 }
 
 /** A span export being started: the SDK loads while the session already runs. */
-export type OtlpStart = Promise<OtelExport | null>;
+export type OtlpStart = Promise<SpanExport | null>;
 
 /**
  * Starts the span export the options (then the OTEL_EXPORTER_OTLP_* variables) ask for, or returns
@@ -40,8 +40,15 @@ export function startOtlpExport(o: OtlpOptions, say: (m: string) => void): OtlpS
   }
   say(`otlp: exporting spans to ${target.url} (${target.protocol}, from ${target.source})`);
   const found = target;
-  return import("../otel/span-export.js")
-    .then(({ OtelExport }) => OtelExport.start(found, { warn: say }))
+  // Bundled, the SDK runs in a worker thread (its loading, encoding and HTTP retries stay off the
+  // thread that forwards frames); from source (no bundled worker), in this thread.
+  return import("../otel/worker-export.js")
+    .then(async ({ exportWorkerPath, WorkerExport }): Promise<SpanExport> => {
+      const worker = exportWorkerPath();
+      if (worker !== null) return new WorkerExport(found, worker, { warn: say }, OTLP_MAX_QUEUE);
+      const { OtelExport } = await import("../otel/span-export.js");
+      return OtelExport.start(found, { warn: say });
+    })
     .catch((err: unknown) => {
       say(
         `otlp: cannot start the export (${err instanceof Error ? err.message : String(err)}); going on without it`,
@@ -52,7 +59,7 @@ export function startOtlpExport(o: OtlpOptions, say: (m: string) => void): OtlpS
 
 /** Closes the export after the run and says what it did; a collector that is not done is not waited for. */
 export async function finishOtlpExport(
-  start: OtlpStart | OtelExport | null,
+  start: OtlpStart | SpanExport | null,
   say: (m: string) => void,
 ): Promise<void> {
   const otel = await start;

@@ -1,11 +1,11 @@
 import { TraceSpans } from "../../shared/otel/trace-spans.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import type { TapWatcher } from "../hub/tap-registry.js";
-import type { OtelExport, SpanSteps } from "./span-export.js";
+import type { SpanExport, SpanStepApplier } from "./span-export.js";
 
 interface Exported {
   readonly spans: TraceSpans;
-  readonly steps: SpanSteps;
+  readonly steps: SpanStepApplier;
 }
 
 /**
@@ -17,7 +17,7 @@ export class HubOtel implements TapWatcher {
   private readonly traces = new Map<string, Exported>();
 
   constructor(
-    private readonly exporter: OtelExport,
+    private readonly exporter: SpanExport,
     private readonly options: { includePrompts: boolean },
   ) {}
 

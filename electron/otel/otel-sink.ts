@@ -2,7 +2,7 @@ import type { SpanOp } from "../../shared/otel/span-description.js";
 import { TraceSpans } from "../../shared/otel/trace-spans.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import type { TraceSink } from "../trace/trace-sink.js";
-import type { OtelExport, SpanSteps } from "./span-export.js";
+import type { SpanExport, SpanStepApplier } from "./span-export.js";
 
 /**
  * The tap's `--otlp` as a *lossy* trace sink: `write` only keeps the record; once per event-loop
@@ -12,7 +12,7 @@ import type { OtelExport, SpanSteps } from "./span-export.js";
  */
 export class OtelSink implements TraceSink {
   private readonly spans: TraceSpans;
-  private steps: SpanSteps | null = null;
+  private steps: SpanStepApplier | null = null;
   /** Steps planned while the SDK was still loading. */
   private early: SpanOp[] | null = [];
   private held: TraceRecord[] = [];
@@ -22,7 +22,7 @@ export class OtelSink implements TraceSink {
   /** `exporter` may still be loading: records are analyzed at once, their spans wait for it. */
   constructor(
     header: TraceHeader,
-    exporter: Promise<OtelExport | null>,
+    exporter: Promise<SpanExport | null>,
     options: { includePrompts: boolean },
   ) {
     this.spans = new TraceSpans(header, options);
@@ -35,9 +35,10 @@ export class OtelSink implements TraceSink {
     });
   }
 
-  /** Keeps the record for this turn's batch. */
+  /** Keeps the record for this turn's batch (a frame no span depends on is taken at once). */
   write(record: TraceRecord): void {
     if (this.closed) return;
+    if (this.held.length === 0 && this.spans.skipNow(record)) return;
     this.held.push(record);
     this.scheduled ??= setImmediate(() => this.drain());
   }

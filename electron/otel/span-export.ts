@@ -34,6 +34,28 @@ export interface ExportCounts {
   firstError: string | null;
 }
 
+/** Applies the span steps of one trace. */
+export interface SpanStepApplier {
+  apply(ops: readonly SpanOp[]): void;
+}
+
+/**
+ * A running span export: `OtelExport` in this thread, or `WorkerExport` (worker-export.ts), which
+ * runs an `OtelExport` in a worker thread.
+ */
+export interface SpanExport {
+  readonly target: OtlpTarget;
+  readonly counts: ExportCounts;
+  /** A fresh step applier for one trace. */
+  steps(): SpanStepApplier;
+  /** Sends what is queued, waiting at most about `waitMs`, then stops; returns the counts. */
+  close(waitMs?: number): Promise<ExportCounts>;
+  /** One line on what the export did, for stderr at the end of a run. */
+  describe(): string;
+  /** True when spans were still queued or in flight when `close` stopped waiting. */
+  readonly unfinished: boolean;
+}
+
 /** Counts what the exporter sent and what failed, and tells of the first failure once. */
 class CountingExporter implements SpanExporter {
   constructor(
@@ -143,7 +165,7 @@ function statusOf(api: Api, s: SpanStatusDescription): { code: number; message?:
 }
 
 /** Starts spans for the steps of one trace; its open spans are found by their planner refs. */
-export class SpanSteps {
+export class SpanSteps implements SpanStepApplier {
   private readonly spans = new Map<number, Span>();
 
   constructor(
@@ -208,7 +230,7 @@ interface Sdk {
 }
 
 /** The process's span export: one provider, one bounded batch queue, one OTLP/HTTP exporter. */
-export class OtelExport {
+export class OtelExport implements SpanExport {
   readonly counts: ExportCounts = { ended: 0, sent: 0, failed: 0, dropped: 0, firstError: null };
   private readonly provider: BasicTracerProvider;
   private closed = false;

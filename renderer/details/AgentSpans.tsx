@@ -3,61 +3,11 @@
  * an indented tree with durations. Which attempt: shared/agent-telemetry/span-matching.ts (trace
  * context first, then time). Names and attribute values came from the agent: rendered as text.
  */
-import { useMemo } from "react";
-import {
-  type AttemptSpans,
-  attemptWindows,
-  matchAgentSpans,
-  type SpanNode,
-} from "../../shared/agent-telemetry/span-matching.js";
+import type { AttemptSpans } from "../../shared/agent-telemetry/span-matching.js";
 import type { Submission } from "../../shared/analyzer/timeline-model.js";
-import { Badge } from "../components/Badge.js";
-import { useInspector } from "../store/inspector-store.js";
-import type { LoadedTrace } from "../traces/loaded-trace.js";
-
-/** Attributes shown per span; the trace file has all of them. */
-const SHOWN_ATTRIBUTES = 8;
-
-function ms(n: number): string {
-  return n >= 100 ? `${Math.round(n)} ms` : `${Math.round(n * 10) / 10} ms`;
-}
-
-function SpanItem({ node, origin }: { node: SpanNode; origin: number }) {
-  const s = node.span;
-  const attributes = Object.entries(s.attributes ?? {});
-  return (
-    <li className="agent-span">
-      <span className="agent-span__name">{s.name}</span>{" "}
-      <span className="agent-span__time">
-        {ms(Math.max(0, s.endMs - s.startMs))}, from +{ms(Math.max(0, s.startMs - origin))}
-      </span>
-      {s.status === "error" ? (
-        <>
-          {" "}
-          <Badge tone="error" title={s.statusMessage}>
-            error
-          </Badge>
-        </>
-      ) : null}
-      {attributes.length > 0 ? (
-        <span className="agent-span__attrs">
-          {attributes
-            .slice(0, SHOWN_ATTRIBUTES)
-            .map(([k, v]) => `${k}=${Array.isArray(v) ? JSON.stringify(v) : String(v)}`)
-            .join(" · ")}
-          {attributes.length > SHOWN_ATTRIBUTES ? ` · +${attributes.length - SHOWN_ATTRIBUTES} more` : ""}
-        </span>
-      ) : null}
-      {node.children.length > 0 ? (
-        <ul>
-          {node.children.map((c) => (
-            <SpanItem key={c.span.spanId} node={c} origin={origin} />
-          ))}
-        </ul>
-      ) : null}
-    </li>
-  );
-}
+import { SpanItem } from "./SpanItem.js";
+import { useTraceSpanMatching } from "./trace-span-matching.js";
+import { UnmatchedAgentSpans } from "./UnmatchedAgentSpans.js";
 
 function Trees({ spans, origin }: { spans: AttemptSpans; origin: number }) {
   return (
@@ -80,25 +30,11 @@ function how(spans: AttemptSpans): string {
  * The agent spans of one attempt (`attempt` given) or of every attempt of a submission. Renders
  * nothing when the trace has no agent spans at all.
  */
-export function AgentSpans({
-  submission,
-  attempt,
-  session,
-}: {
-  submission: Submission;
-  attempt?: number;
-  session: LoadedTrace | undefined;
-}) {
-  // Re-rendered on every published view; the matching is redone only when records arrived.
-  const records = useInspector((s) => s.view.records);
-  const spanCount = session?.agentSpans.length ?? 0;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: records and spanCount say when the session's arrays (mutated in place) grew
-  const matching = useMemo(() => {
-    if (!session || spanCount === 0) return null;
-    const windows = attemptWindows([submission], (seq) => session.recordBySeq(seq));
-    return matchAgentSpans(windows, session.agentSpans);
-  }, [session, submission, spanCount, records]);
-  if (!matching) return null;
+export function AgentSpans({ submission, attempt }: { submission: Submission; attempt?: number }) {
+  // One matching over every submission of the trace (trace-span-matching.ts), redone when it changed.
+  const m = useTraceSpanMatching();
+  if (!m) return null;
+  const { matching, spanCount } = m;
   const indices = attempt === undefined ? submission.attempts.map((_, i) => i) : [attempt];
   const parts = indices.map((i) => ({
     i,
@@ -107,26 +43,29 @@ export function AgentSpans({
   }));
   const total = parts.reduce((n, p) => n + (p.spans?.count ?? 0), 0);
   return (
-    <section className="agent-spans" aria-label="Agent telemetry">
-      <h3>Agent telemetry</h3>
-      {total === 0 ? (
-        <p className="muted">
-          The agent sent {spanCount} span{spanCount === 1 ? "" : "s"} in this trace, none during{" "}
-          {attempt === undefined ? "these attempts" : "this attempt"}.
-        </p>
-      ) : null}
-      {parts.map((p) =>
-        p.spans ? (
-          <div key={p.i}>
-            <p className="muted">
-              {attempt === undefined ? `Attempt ${p.i + 1}: ` : ""}
-              {p.spans.count} agent span{p.spans.count === 1 ? "" : "s"}, {how(p.spans)}; times from the
-              request.
-            </p>
-            <Trees spans={p.spans} origin={p.origin} />
-          </div>
-        ) : null,
-      )}
-    </section>
+    <>
+      <section className="agent-spans" aria-label="Agent telemetry">
+        <h3>Agent telemetry</h3>
+        {total === 0 ? (
+          <p className="muted">
+            The agent sent {spanCount} span{spanCount === 1 ? "" : "s"} in this trace, none during{" "}
+            {attempt === undefined ? "these attempts" : "this attempt"}.
+          </p>
+        ) : null}
+        {parts.map((p) =>
+          p.spans ? (
+            <div key={p.i}>
+              <p className="muted">
+                {attempt === undefined ? `Attempt ${p.i + 1}: ` : ""}
+                {p.spans.count} agent span{p.spans.count === 1 ? "" : "s"}, {how(p.spans)}; times from the
+                request.
+              </p>
+              <Trees spans={p.spans} origin={p.origin} />
+            </div>
+          ) : null,
+        )}
+      </section>
+      <UnmatchedAgentSpans />
+    </>
   );
 }

@@ -19,6 +19,7 @@ import type { LoadedTrace } from "../traces/loaded-trace.js";
 import { AgentSpans } from "./AgentSpans.js";
 import { FrameView } from "./FrameView.js";
 import { ParamsDiffView } from "./ParamsDiffView.js";
+import { UnmatchedAgentSpans } from "./UnmatchedAgentSpans.js";
 import { VerdictExplanation } from "./VerdictExplanation.js";
 
 /** Parses a selection key: `s12`, `s12.a0`, `s12.a0.f40`, `r7`, `r7.f41`, `m9`, `e5` (an event row), `rec55`, `bad0` (a flagged entry). */
@@ -106,7 +107,7 @@ function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace
           );
         })}
       </ol>
-      <AgentSpans submission={s} session={session} />
+      <AgentSpans submission={s} />
       {s.keyStatus !== "valid" && s.attempts.some((a) => a.origin === "inspector") ? (
         <p className="unkeyed-retry-warning" role="note">
           The inspector retried this prompt, which has no valid key: {UNKEYED_RETRY_WARNING}.
@@ -184,7 +185,7 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
             id changed; {inspectorAttemptText(a)}.
           </p>
         ) : null}
-        <AgentSpans submission={s} attempt={key.attempt} session={session} />
+        <AgentSpans submission={s} attempt={key.attempt} />
         <FrameView record={record(a.requestSeq)} label="Request" />
         {a.responseSeq !== null ? <FrameView record={record(a.responseSeq)} label="Response" /> : null}
         {a.cancelSeq !== null ? <FrameView record={record(a.cancelSeq)} label="Cancel" /> : null}
@@ -228,24 +229,34 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
   return null;
 }
 
+function isPromptRow(selectedKey: string): boolean {
+  const k = parseSelectionKey(selectedKey);
+  return k.kind === "s" && k.frame === undefined;
+}
+
 /** Details of the selected row, or an explanation of what will appear here. */
 export function DetailsPane() {
   const selected = useInspector((s) => s.selected);
   if (!selected) {
     return (
-      <EmptyState title="Nothing selected">
-        <p>
-          Select a row (click it, or focus the table and use the arrow keys; Right and Left open and close a
-          row). A submission shows its verdicts with the RFD rule each one cites and a diff of its attempts'
-          params; an attempt or a frame shows the bytes exactly as they crossed the wire.
-        </p>
-      </EmptyState>
+      <>
+        <EmptyState title="Nothing selected">
+          <p>
+            Select a row (click it, or focus the table and use the arrow keys; Right and Left open and close a
+            row). A submission shows its verdicts with the RFD rule each one cites and a diff of its attempts'
+            params; an attempt or a frame shows the bytes exactly as they crossed the wire.
+          </p>
+        </EmptyState>
+        <UnmatchedAgentSpans />
+      </>
     );
   }
   return (
     <>
       <Selected selectedKey={selected.key} seq={selected.seq} />
       <RowFields selectedKey={selected.key} />
+      {/* A submission's or attempt's own telemetry section shows them already, beside its spans. */}
+      {isPromptRow(selected.key) ? null : <UnmatchedAgentSpans />}
     </>
   );
 }

@@ -22,6 +22,7 @@ import { attemptLabel, outcomeLabel } from "./outcome-label.js";
 import { RowMenuButton } from "./RowFaultMenu.js";
 import { NO_FACTS, type RowFacts, RowFactsContext, spanOfRow } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
+import { SpanCount } from "./SpanCount.js";
 import type { TimelineRow } from "./timeline-rows.js";
 
 const col = virtualColumnHelper<TimelineRow>();
@@ -454,10 +455,16 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
         const r = c.row.original;
         switch (r.kind) {
           case "submission":
-            return r.row.promptPreview;
+            return (
+              <>
+                <SpanCount r={r} />
+                {r.row.promptPreview}
+              </>
+            );
           case "attempt":
             return (
               <>
+                <SpanCount r={r} />
                 sent <Clock ts={r.attempt.sentAt} />
                 {r.attempt.latencyMs === null ? "" : `, ${Math.round(r.attempt.latencyMs)} ms`}
               </>

@@ -7,7 +7,10 @@
  * as it goes on), and at the end: the analysis runs at full speed instead of re-rendering the
  * growing table every frame.
  */
-import { decodeHeader } from "../../shared/trace/codec.js";
+import { decodeHeader, encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
+import type { LineConversion } from "../../shared/trace/interchange/conversion.js";
+import { lineConversion } from "../../shared/trace/interchange/convert.js";
+import { detectFormat } from "../../shared/trace/interchange/detect.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
 import type { InvalidRecord } from "../../shared/trace/record-check.js";
 import type { InspectorContextValue } from "../store/inspector-store.js";
@@ -156,6 +159,11 @@ export async function importTraceFile(
   }
   const head = header && decodeHeader(header.line);
   if (!header || head?.kind !== "header") {
+    // Another tool's file of one JSON object per line (sacp, ACP-inspector) is converted as it is
+    // read, like our own; the others (Zed's array, HAR) are parsed whole.
+    const detected = header ? detectFormat(header.line) : null;
+    const lines = detected && "format" in detected ? lineConversion(detected.format) : null;
+    if (lines) return importForeignLines(ctx, file, reader, whole.join(""), read, lines);
     for (let r = await reader.read(); !r.done; r = await reader.read()) whole.push(r.value);
     return importTraceText(ctx, file.name, whole.join(""));
   }
@@ -181,4 +189,71 @@ export async function importTraceFile(
   await run.take(carry.split("\n"), progress, total);
   run.flush(undefined);
   return run.result();
+}
+
+/**
+ * Imports a line-based foreign file as a stream: each slice of lines is converted (`conversion`),
+ * its records encoded as our trace lines and taken the way our own file's lines are, so the
+ * results, records and problems are those of reading the whole text (`importTraceText`), without
+ * ever holding the whole text, its conversion and its trace text at once.
+ */
+async function importForeignLines(
+  ctx: InspectorContextValue,
+  file: Pick<File, "name" | "size">,
+  reader: ReadableStreamDefaultReader<string>,
+  start: string,
+  startRead: number,
+  conversion: LineConversion,
+): Promise<ImportResult> {
+  const total = Math.max(1, file.size);
+  let read = startRead;
+  const progress = () => read;
+  let lineNo = 0;
+  let run: ImportRun | null = null;
+  /** Records converted before the header could be given (an ACP-inspector file's first time). */
+  let early: string[] = [];
+  const feed = async (lines: readonly string[], last: boolean) => {
+    for (const l of lines) conversion.line(l, ++lineNo);
+    const { records, problems } = conversion.builder.take();
+    const encoded = records.map((r) => encodeRecord(r).replace(/\n$/, ""));
+    if (!run) {
+      early.push(...encoded);
+      if (!conversion.ready && !last) {
+        earlyProblems.push(...problems);
+        return;
+      }
+      // The header goes through the decoder, as a whole-text import's does.
+      const head = decodeHeader(encodeHeader(conversion.header()).trim());
+      if (head.kind !== "header") throw new Error(`${file.name}: cannot convert its header`);
+      const session = ctx.catalog.addImported(file.name, head.header);
+      ctx.store.getState().selectTrace(session.id);
+      run = new ImportRun(ctx, session, file.name);
+      run.problems.push(...earlyProblems, ...problems);
+      const first = early;
+      early = [];
+      await run.take(first, progress, total);
+      return;
+    }
+    run.problems.push(...problems);
+    await run.take(encoded, progress, total);
+  };
+  const earlyProblems: string[] = [];
+  let carry = start;
+  for (;;) {
+    const nl = carry.lastIndexOf("\n");
+    if (nl !== -1) {
+      const lines = carry.slice(0, nl).split("\n");
+      carry = carry.slice(nl + 1);
+      await feed(lines, false);
+    }
+    const { value, done } = await reader.read();
+    if (done) break;
+    read += value.length;
+    carry += value;
+  }
+  await feed([carry], true);
+  const finished = run as ImportRun | null;
+  if (!finished) throw new Error(`${file.name}: nothing to import`);
+  finished.flush(undefined);
+  return finished.result();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentSpanRecord } from "../trace/record.js";
-import { type AttemptWindow, matchAgentSpans, spanRows, spanTrees } from "./span-matching.js";
+import { type AttemptWindow, matchAgentSpans, noMatchReason, spanRows, spanTrees } from "./span-matching.js";
 import { parseTraceParent, traceParentOfParams } from "./trace-context.js";
 
 const T1 = "0af7651916cd43dd8448eb211c80319c";
@@ -129,5 +129,35 @@ describe("matchAgentSpans", () => {
     const m = matchAgentSpans(attempts, [root]);
     expect(m.byAttempt.get("s1.a1")?.trees.map((t) => t.by)).toEqual(["trace-context"]);
     expect(m.byAttempt.has("s3.a0")).toBe(false);
+  });
+});
+
+describe("noMatchReason", () => {
+  it("says how far outside the nearest attempt of its connection an unmatched root started", () => {
+    const attempts = [
+      attempt("s1.a0", 1000, 1200),
+      attempt("s2.a0", 3000, 3500),
+      attempt("s3.a0", 0, null, { conn: 2 }),
+    ];
+    const early = span("early", id(1), 400, 450);
+    const between = span("between", id(2), 2000, 2100);
+    const late = span("late", id(3), 4000, 4100, { conn: 1 });
+    const elsewhere = span("elsewhere", id(4), 500, 600, { conn: 3 });
+    expect(matchAgentSpans(attempts.slice(0, 2), [early, between, late]).unmatched).toHaveLength(3);
+    expect(noMatchReason(early, attempts.slice(0, 2))).toEqual({
+      conn: null,
+      candidates: 2,
+      gapMs: 600,
+      side: "before",
+    });
+    // 800 ms after the first attempt's answer, 1000 ms before the second's request: the first is nearest.
+    expect(noMatchReason(between, attempts.slice(0, 2))).toEqual({
+      conn: null,
+      candidates: 2,
+      gapMs: 800,
+      side: "after",
+    });
+    expect(noMatchReason(late, attempts)).toEqual({ conn: 1, candidates: 2, gapMs: 500, side: "after" });
+    expect(noMatchReason(elsewhere, attempts)).toEqual({ conn: 3, candidates: 0, gapMs: null, side: null });
   });
 });

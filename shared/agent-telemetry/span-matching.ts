@@ -177,3 +177,37 @@ export function spanRows(root: SpanNode, depth = 0, out: SpanRow[] = []): SpanRo
   for (const c of root.children) spanRows(c, depth + 1, out);
   return out;
 }
+
+/**
+ * Why a tree matched no attempt, as facts for the words: its trace id was in no request's
+ * `traceparent` (else it would have matched), and its root started outside every attempt's time on
+ * its connection; `gapMs` is how far outside the nearest one (null: no attempt on that connection).
+ */
+export interface NoMatchReason {
+  /** The root's connection, when the span names one. */
+  readonly conn: number | null;
+  /** Attempts the root could have matched by time (those of its connection, or all). */
+  readonly candidates: number;
+  /** How far (ms) the root's start lies from the nearest such attempt's window; null without one. */
+  readonly gapMs: number | null;
+  /** Whether that nearest attempt came after the root started (`before`) or ended before it (`after`). */
+  readonly side: "before" | "after" | null;
+}
+
+/** The facts behind an unmatched tree (see `NoMatchReason`). */
+export function noMatchReason(root: AgentSpanRecord, attempts: readonly AttemptWindow[]): NoMatchReason {
+  const conn = root.conn ?? null;
+  const candidates = attempts.filter((a) => conn === null || a.conn === conn);
+  let gapMs: number | null = null;
+  let side: "before" | "after" | null = null;
+  for (const a of candidates) {
+    const before = a.start - root.startMs;
+    const after = a.end === null ? Number.NEGATIVE_INFINITY : root.startMs - a.end;
+    const gap = Math.max(before, after, 0);
+    if (gapMs === null || gap < gapMs) {
+      gapMs = gap;
+      side = before >= after ? "before" : "after";
+    }
+  }
+  return { conn, candidates: candidates.length, gapMs, side };
+}

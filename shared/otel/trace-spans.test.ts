@@ -27,6 +27,30 @@ function run(
   return ops;
 }
 
+/** As the tap's sink feeds it: `skipNow` first while nothing is held, else held and taken every `batch` records. */
+function runLikeTheTap(t: TraceScript, batch: number): { ops: SpanOp[]; skipped: number } {
+  const spans = new TraceSpans(null, { includePrompts: false });
+  const ops: SpanOp[] = [];
+  let held: typeof t.records = [];
+  let skipped = 0;
+  const drain = () => {
+    for (const r of held) spans.ingest(r);
+    held = [];
+    ops.push(...spans.take());
+  };
+  for (const r of t.records) {
+    if (held.length === 0 && spans.skipNow(r)) {
+      skipped++;
+      continue;
+    }
+    held.push(r);
+    if (held.length >= batch) drain();
+  }
+  drain();
+  ops.push(...spans.finish());
+  return { ops, skipped };
+}
+
 function spans(ops: SpanOp[]): Array<{ parent: number | null; span: SpanDescription }> {
   return ops.flatMap((o) => (o.op === "span" ? [{ parent: o.parent, span: o.span }] : []));
 }
@@ -195,6 +219,10 @@ describe("TraceSpans", () => {
       const everyFrame = run(t, false, null, true);
       expect(everyFrame.length).toBeGreaterThan(400);
       expect(run(t)).toEqual(everyFrame);
+      // Taking the skippable frames at once, as the tap's sink does, plans the same spans.
+      const tap = runLikeTheTap(t, 1);
+      expect(tap.skipped).toBeGreaterThan(20);
+      expect(tap.ops).toEqual(everyFrame);
     }
   });
 
@@ -210,6 +238,8 @@ describe("TraceSpans", () => {
     const close = run(t).find((o) => o.op === "close");
     expect(close).toMatchObject({ attributes: { "acp.verdict": "key-leaked", "acp.message_id": "m1" } });
     expect(run(t)).toEqual(run(t, false, null, true));
+    // The chunk that shows the key is not taken at once (it is analyzed), nor the user message.
+    expect(runLikeTheTap(t, 1)).toEqual({ ops: run(t, false, null, true), skipped: 0 });
   });
 
   it("puts a fault on the submission whose frame it dropped, even when that frame settled it", () => {

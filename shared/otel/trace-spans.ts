@@ -54,6 +54,18 @@ export class TraceSpans {
     if (record.type === "frame" && record.dir === "client->agent") this.collect();
   }
 
+  /**
+   * Takes at once a frame no span depends on (an Agent's streamed chunk) when no step waits for
+   * `take`, and says so; false: `ingest` it, in order with the records before it. The tap calls
+   * this for each record, so a stream of chunks costs one text check each and nothing more.
+   */
+  skipNow(record: TraceRecord): boolean {
+    if (this.holdCloses || this.ops.length > 0 || record.type !== "frame" || !this.skip?.skippable(record))
+      return false;
+    this.planner.observe(record);
+    return true;
+  }
+
   /** The steps for everything ingested since the previous call. */
   take(): SpanOp[] {
     this.collect();

@@ -6,6 +6,10 @@
 //   bad        a garbage protobuf body, a JSON body that is not OTLP, JSON that is not JSON,
 //              a wrong token, no token, a wrong Host, a GET, a wrong content type, a good JSON
 //              request (one span), then one more good request per remaining argument
+//   outside    one good JSON request: a span "early work" with a child "warm cache", started a
+//              minute ago, with no trace context (so it matches no prompt attempt); then exits
+//              without touching stdout (a wrapper script runs the real agent after it on the same
+//              stdio, and ending a socketpair stdout would end it for the agent too)
 import { request } from "node:http";
 
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("OTEL_")));
@@ -90,6 +94,38 @@ if (mode === "bad") {
   await post("text/plain", { body: goodJson, type: "text/plain" });
   await post("good JSON", { body: goodJson });
   await post("metrics", { body: "{}", path: "/v1/metrics" });
+}
+if (mode === "outside") {
+  const start = Date.now() - 60_000;
+  const traceId = "7a1c0000000000000000000000000001";
+  const one = (spanId, name, from, to, parentSpanId) => ({
+    traceId,
+    spanId,
+    ...(parentSpanId && { parentSpanId }),
+    name,
+    kind: 1,
+    startTimeUnixNano: nanos(from),
+    endTimeUnixNano: nanos(to),
+    attributes: [{ key: "cache.entries", value: { intValue: "12" } }],
+  });
+  await post("outside", {
+    body: JSON.stringify({
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "poking-agent" } }] },
+          scopeSpans: [
+            {
+              spans: [
+                one("a000000000000001", "early work", start, start + 40),
+                one("a000000000000002", "warm cache", start + 5, start + 30, "a000000000000001"),
+              ],
+            },
+          ],
+        },
+      ],
+    }),
+  });
+  process.exit(0);
 }
 process.stdin.pipe(process.stdout);
 process.stdin.on("end", () => process.stdout.end(() => process.exit(0)));

@@ -176,6 +176,40 @@ function ratioRow(
   };
 }
 
+/** Rounds of the `otlp` bench (the OTLP figure alone; the proxy bench measures it in ROUNDS). */
+const OTLP_ROUNDS = 5;
+
+/**
+ * `npm run bench -- otlp`: only the proxy's throughput with `--otlp` at a dead port next to the
+ * proxy without it, alternating, OTLP_ROUNDS rounds, the median of each (the same figure as the
+ * proxy bench's row, without its round trips and 1 GiB flood).
+ */
+export const otlpBench: Bench = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "acp-ri-bench-"));
+  try {
+    const cli: string = process.env.ACP_RI_CLI ?? (await buildCli(dir));
+    otlpDeadUrl = `http://127.0.0.1:${await deadPort()}`;
+    const plain: number[] = [];
+    const dead: number[] = [];
+    for (let round = 0; round < OTLP_ROUNDS; round++) {
+      plain.push(await throughput(cli, dir, "proxy"));
+      dead.push(await throughput(cli, dir, "proxy-otlp-dead"));
+    }
+    return [
+      ratioRow(
+        `proxy --otlp at a dead port vs proxy without, ${NOTIFICATIONS / 1000}k agent->client notifications of ~300 B, median of ${OTLP_ROUNDS}`,
+        median(dead),
+        median(plain),
+        "proxy without --otlp",
+        mb,
+        { text: ">= 0.95 of without", met: (x) => x >= 0.95 },
+      ),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
 const us = (micros: number) => `${micros.toFixed(0)} µs`;
 const none = { text: "", met: () => true };
 

@@ -3,7 +3,7 @@ import type { Bench, BenchRow } from "./bench-row.js";
 import { fullSizeBench } from "./full-size.bench.js";
 import { hubBench } from "./hub.bench.js";
 import { hubBoundsBench } from "./hub-bounds.bench.js";
-import { proxyBench } from "./proxy.bench.js";
+import { otlpBench, proxyBench } from "./proxy.bench.js";
 import { stressBench } from "./stress.bench.js";
 
 /** Every benchmark `npm run bench` runs, by name, in order. */
@@ -14,10 +14,11 @@ const benches: Record<string, Bench> = {
   bounds: hubBoundsBench,
   stress: stressBench,
   fullsize: fullSizeBench,
+  otlp: otlpBench,
 };
 
-/** Benches run only when named: `fullsize` writes 3.1 GB. */
-const ON_REQUEST = new Set(["fullsize"]);
+/** Benches run only when named: `fullsize` writes 3.1 GB; `otlp` is a part of `proxy` measured alone. */
+const ON_REQUEST = new Set(["fullsize", "otlp"]);
 
 /** Renders rows as an aligned text table. */
 export function formatRows(rows: readonly BenchRow[]): string {

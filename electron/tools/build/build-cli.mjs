@@ -23,7 +23,13 @@ export async function buildCli(outdir = join(root, "dist")) {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   await build({
     absWorkingDir: root,
-    entryPoints: { cli: "electron/cli/main.ts", lib: "electron/lib/index.ts", keys: "shared/keys/index.ts" },
+    entryPoints: {
+      cli: "electron/cli/main.ts",
+      lib: "electron/lib/index.ts",
+      keys: "shared/keys/index.ts",
+      // The `--otlp` export's worker thread, loaded by path beside cli.js (electron/otel/worker-export.ts).
+      "otlp-worker": "electron/otel/export-worker.ts",
+    },
     outdir,
     bundle: true,
     platform: "node",

@@ -5,8 +5,14 @@
  * `c2a`, `c->a` and the agent forms, case-insensitively), and `json` is the frame's text as a string:
  * kept as the frame's `raw` unchanged. One connection.
  */
-import type { Direction } from "../record.js";
-import { type Conversion, isoTime, RecordBuilder } from "./conversion.js";
+import type { Direction, TraceHeader } from "../record.js";
+import {
+  type Conversion,
+  convertedHeader,
+  isoTime,
+  type LineConversion,
+  RecordBuilder,
+} from "./conversion.js";
 
 /** The `imported.format` of a converted ACP-inspector recording. */
 export const ACP_INSPECTOR_JSONL = "acp-inspector-jsonl";
@@ -29,49 +35,65 @@ function epochMs(ts: unknown): number | null {
   return null;
 }
 
-/** Converts the text of a recording. */
-export function convertAcpInspectorJsonl(text: string): Conversion {
-  const b = new RecordBuilder();
-  let first: number | null = null;
-  let lastTs = 0;
-  let opened = false;
-  for (const [i, line] of text.split("\n").entries()) {
-    if (line.trim() === "") continue;
-    const where = `line ${i + 1}`;
+/** A recording, a line at a time. */
+export class AcpInspectorLines implements LineConversion {
+  readonly builder = new RecordBuilder();
+  private first: number | null = null;
+  private lastTs = 0;
+  private opened = false;
+
+  get ready(): boolean {
+    return this.first !== null;
+  }
+
+  line(line: string, lineNo: number): void {
+    const b = this.builder;
+    if (line.trim() === "") return;
+    const where = `line ${lineNo}`;
     let e: Record<string, unknown>;
     try {
       e = JSON.parse(line);
     } catch {
-      b.unreadable(lastTs, where, "not JSON", line);
-      continue;
+      b.unreadable(this.lastTs, where, "not JSON", line);
+      return;
     }
     if (e === null || typeof e !== "object" || Array.isArray(e)) {
-      b.unreadable(lastTs, where, "not an object", line);
-      continue;
+      b.unreadable(this.lastTs, where, "not an object", line);
+      return;
     }
     const at = epochMs(e.ts);
-    if (at !== null && first === null) first = at;
+    if (at !== null && this.first === null) this.first = at;
     // The trace model's clock never goes backwards: an earlier or missing time keeps the last one.
-    const ts = at === null ? lastTs : Math.max(lastTs, at);
-    lastTs = ts;
-    if (!opened) {
-      opened = true;
+    const ts = at === null ? this.lastTs : Math.max(this.lastTs, at);
+    this.lastTs = ts;
+    if (!this.opened) {
+      this.opened = true;
       b.push({ type: "conn-open", ts, conn: 1, transport: "stdio", peer: "ACP-inspector recording" });
     }
     const dir = inspectorDirection(e.direction);
     if (!dir) {
       b.unreadable(ts, where, `unknown direction ${JSON.stringify(e.direction)}`, line);
-      continue;
+      return;
     }
     if (typeof e.json !== "string") {
       b.unreadable(ts, where, '"json" is not a string', line);
-      continue;
+      return;
     }
     if (at === null) b.problems.push(`${where}: no readable ts (kept the previous time)`);
     b.frame(ts, 1, dir, e.json);
   }
-  return b.done({ format: ACP_INSPECTOR_JSONL, lacks: [] }, isoTime(first ?? 0), {
-    transport: "stdio",
-    name: "ACP-inspector recording",
-  });
+
+  header(): TraceHeader {
+    return convertedHeader({ format: ACP_INSPECTOR_JSONL, lacks: [] }, isoTime(this.first ?? 0), {
+      transport: "stdio",
+      name: "ACP-inspector recording",
+    });
+  }
+}
+
+/** Converts the text of a recording. */
+export function convertAcpInspectorJsonl(text: string): Conversion {
+  const c = new AcpInspectorLines();
+  for (const [i, line] of text.split("\n").entries()) c.line(line, i + 1);
+  return { header: c.header(), records: c.builder.records, problems: c.builder.problems };
 }

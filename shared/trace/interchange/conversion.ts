@@ -34,10 +34,16 @@ export const CONVERTER_TOOL = "acp-retry-inspector convert";
 export class RecordBuilder {
   readonly records: TraceRecord[] = [];
   readonly problems: string[] = [];
+  private seq = 0;
 
   /** Appends a record (seq assigned here). */
   push(record: Unsequenced<TraceRecord>): void {
-    this.records.push({ ...record, seq: this.records.length + 1 } as TraceRecord);
+    this.records.push({ ...record, seq: ++this.seq } as TraceRecord);
+  }
+
+  /** The records and problems built since the last take (a conversion read as a stream of lines). */
+  take(): { records: TraceRecord[]; problems: string[] } {
+    return { records: this.records.splice(0), problems: this.problems.splice(0) };
   }
 
   /** A frame whose text is `raw`: flagged `malformed` unless it is one JSON-RPC 2.0 message. */
@@ -86,16 +92,41 @@ export class RecordBuilder {
 
   /** The finished conversion. */
   done(imported: ImportedFrom, startedAt: string, extra: Partial<TraceHeader> = {}): Conversion {
-    const header: TraceHeader = {
-      format: TRACE_FORMAT,
-      version: TRACE_FORMAT_VERSION,
-      tool: CONVERTER_TOOL,
-      startedAt,
-      ...extra,
-      imported,
+    return {
+      header: convertedHeader(imported, startedAt, extra),
+      records: this.records,
+      problems: this.problems,
     };
-    return { header, records: this.records, problems: this.problems };
   }
+}
+
+/** The header of a converted trace. */
+export function convertedHeader(
+  imported: ImportedFrom,
+  startedAt: string,
+  extra: Partial<TraceHeader> = {},
+): TraceHeader {
+  return {
+    format: TRACE_FORMAT,
+    version: TRACE_FORMAT_VERSION,
+    tool: CONVERTER_TOOL,
+    startedAt,
+    ...extra,
+    imported,
+  };
+}
+
+/**
+ * A line-based format's conversion, a line at a time (the UI's Import streams these files): the
+ * records so far are taken from `builder`; `header` is known once `ready`.
+ */
+export interface LineConversion {
+  readonly builder: RecordBuilder;
+  /** Converts one line of the source (`lineNo` from 1). */
+  line(text: string, lineNo: number): void;
+  /** True once the header can be given (an ACP-inspector recording's start is its first time). */
+  readonly ready: boolean;
+  header(): TraceHeader;
 }
 
 /** JSON text of any value, never a throw. */

@@ -4,11 +4,11 @@
  */
 import { decodeHeader, decodeRecord, encodeHeader, encodeRecord } from "../codec.js";
 import { TRACE_FORMAT, type TraceHeader, type TraceRecord } from "../record.js";
-import { convertAcpInspectorJsonl } from "./acp-inspector-jsonl.js";
-import type { Conversion } from "./conversion.js";
+import { AcpInspectorLines, convertAcpInspectorJsonl } from "./acp-inspector-jsonl.js";
+import type { Conversion, LineConversion } from "./conversion.js";
 import { detectFormat, type InterchangeFormat } from "./detect.js";
 import { convertHar } from "./har.js";
-import { convertSacpTrace } from "./sacp-trace.js";
+import { convertSacpTrace, SacpTraceLines } from "./sacp-trace.js";
 import { convertZedLog } from "./zed-log.js";
 
 /** A conversion and the format it came from, or why the text could not be converted. */
@@ -58,6 +58,16 @@ export function convertToTrace(text: string): ConvertResult {
     return { format, ...convertZedLog(parsed.value) };
   }
   return { format, ...convertHar(parsed.value) };
+}
+
+/**
+ * A line-at-a-time conversion for the formats of one JSON object per line (sacp, ACP-inspector),
+ * which the UI's Import streams; null for the others, which are parsed whole.
+ */
+export function lineConversion(format: InterchangeFormat): LineConversion | null {
+  if (format === "sacp-trace") return new SacpTraceLines();
+  if (format === "acp-inspector-jsonl") return new AcpInspectorLines();
+  return null;
 }
 
 /** Our trace file text (JSONL) of a header and its records. */

@@ -9,8 +9,14 @@
  * `agent`. Each hop between two neighbours becomes one connection; the end nearer the client is the
  * client side. Messages are parsed values, so frames are rebuilt as JSON-RPC text.
  */
-import type { Direction } from "../record.js";
-import { type Conversion, jsonRpcText, RecordBuilder } from "./conversion.js";
+import type { Direction, TraceHeader } from "../record.js";
+import {
+  type Conversion,
+  convertedHeader,
+  jsonRpcText,
+  type LineConversion,
+  RecordBuilder,
+} from "./conversion.js";
 
 /** The `imported.format` of a converted sacp trace. */
 export const SACP_TRACE = "sacp-trace";
@@ -23,35 +29,39 @@ function rank(name: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Converts the text of a `.jsons` file. */
-export function convertSacpTrace(text: string): Conversion {
-  const b = new RecordBuilder();
-  const conns = new Map<string, number>();
-  let lastTs = 0;
-  const lines = text.split("\n");
-  for (const [i, line] of lines.entries()) {
-    if (line.trim() === "") continue;
-    const where = `line ${i + 1}`;
+/** A `.jsons` file, a line at a time. */
+export class SacpTraceLines implements LineConversion {
+  readonly builder = new RecordBuilder();
+  readonly ready = true;
+  private readonly conns = new Map<string, number>();
+  private lastTs = 0;
+
+  line(line: string, lineNo: number): void {
+    const b = this.builder;
+    const conns = this.conns;
+    const lastTs = this.lastTs;
+    if (line.trim() === "") return;
+    const where = `line ${lineNo}`;
     let e: Record<string, unknown>;
     try {
       e = JSON.parse(line);
     } catch {
       b.unreadable(lastTs, where, "not JSON", line);
-      continue;
+      return;
     }
     if (e === null || typeof e !== "object" || Array.isArray(e)) {
       b.unreadable(lastTs, where, "not an object", line);
-      continue;
+      return;
     }
     const ts = typeof e.ts === "number" && Number.isFinite(e.ts) ? Math.max(lastTs, e.ts * 1000) : lastTs;
-    lastTs = ts;
+    this.lastTs = ts;
     const from = typeof e.from === "string" ? e.from : "";
     const to = typeof e.to === "string" ? e.to : "";
     const rf = rank(from);
     const rt = rank(to);
     if (rf === null || rt === null || rf === rt) {
       b.unreadable(ts, where, `unknown hop ${JSON.stringify(from)} -> ${JSON.stringify(to)}`, line);
-      continue;
+      return;
     }
     const dir: Direction = rf < rt ? "client->agent" : "agent->client";
     const hop = rf < rt ? `${from} <-> ${to}` : `${to} <-> ${from}`;
@@ -62,15 +72,13 @@ export function convertSacpTrace(text: string): Conversion {
       b.push({ type: "conn-open", ts, conn, transport: "sacp", peer: hop });
     }
     switch (e.type) {
-      case "request": {
+      case "request":
         b.frame(ts, conn, dir, jsonRpcText({ id: e.id, method: e.method, params: e.params }));
-        continue;
-      }
-      case "notification": {
+        return;
+      case "notification":
         b.frame(ts, conn, dir, jsonRpcText({ method: e.method, params: e.params }));
-        continue;
-      }
-      case "response": {
+        return;
+      case "response":
         b.frame(
           ts,
           conn,
@@ -79,16 +87,23 @@ export function convertSacpTrace(text: string): Conversion {
             ? jsonRpcText({ id: e.id, error: e.payload })
             : jsonRpcText({ id: e.id, result: e.payload ?? null }),
         );
-        continue;
-      }
-      default: {
+        return;
+      default:
         b.unreadable(ts, where, `unknown type ${JSON.stringify(e.type)}`, line);
-        continue;
-      }
     }
   }
-  return b.done({ format: SACP_TRACE, lacks: ["wall-clock", "exact-bytes"] }, new Date(0).toISOString(), {
-    transport: "sacp",
-    name: "sacp conductor trace",
-  });
+
+  header(): TraceHeader {
+    return convertedHeader(SACP_IMPORTED, new Date(0).toISOString(), SACP_EXTRA);
+  }
+}
+
+const SACP_IMPORTED = { format: SACP_TRACE, lacks: ["wall-clock", "exact-bytes"] } as const;
+const SACP_EXTRA = { transport: "sacp", name: "sacp conductor trace" } as const;
+
+/** Converts the text of a `.jsons` file. */
+export function convertSacpTrace(text: string): Conversion {
+  const c = new SacpTraceLines();
+  for (const [i, line] of text.split("\n").entries()) c.line(line, i + 1);
+  return { header: c.header(), records: c.builder.records, problems: c.builder.problems };
 }

@@ -1,0 +1,164 @@
+/**
+ * The tap's side of the `--otlp` export when it runs in a worker thread (export-worker.ts): span
+ * steps are posted to the worker as they are planned; the SDK, its batch queue, the encoding and
+ * the HTTP requests all run there. Posting is bounded: past `maxQueue` spans the worker has not
+ * taken yet, new spans are dropped here and counted (their later steps are ignored by the worker).
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { SpanOp } from "../../shared/otel/span-description.js";
+import type { OtlpTarget } from "./otlp-endpoint.js";
+import {
+  describeCounts,
+  type ExportCounts,
+  type ExportNotices,
+  OTLP_CLOSE_WAIT_MS,
+  type SpanExport,
+  type SpanStepApplier,
+} from "./span-export.js";
+
+/** What the worker is started with. */
+export interface ExportWorkerData {
+  readonly target: OtlpTarget;
+  readonly maxQueue: number;
+}
+
+/** The tap's thread to the worker. */
+export type WorkerRequest =
+  | { readonly type: "ops"; readonly trace: number; readonly ops: readonly SpanOp[]; readonly spans: number }
+  | { readonly type: "close"; readonly waitMs: number };
+
+/** The worker to the tap's thread. */
+export type WorkerReply =
+  | { readonly type: "ack"; readonly spans: number }
+  | { readonly type: "warn"; readonly message: string }
+  | { readonly type: "failed"; readonly message: string }
+  | { readonly type: "closed"; readonly counts: ExportCounts; readonly loaded: boolean };
+
+/** The bundled worker beside this bundle (`dist/otlp-worker.js`), or null when running from source. */
+export function exportWorkerPath(): string | null {
+  const path = fileURLToPath(new URL("./otlp-worker.js", import.meta.url));
+  return existsSync(path) ? path : null;
+}
+
+/** Spans an op creates (an `open` or a whole `span`); the others change spans already created. */
+function spansIn(ops: readonly SpanOp[]): number {
+  let n = 0;
+  for (const o of ops) if (o.op === "open" || o.op === "span") n++;
+  return n;
+}
+
+/** A span export whose SDK runs in a worker thread. */
+export class WorkerExport implements SpanExport {
+  readonly counts: ExportCounts = { ended: 0, sent: 0, failed: 0, dropped: 0, firstError: null };
+  private readonly worker: Worker;
+  /** Spans posted that the worker has not applied yet. */
+  private inFlight = 0;
+  private posted = 0;
+  private droppedHere = 0;
+  private nextTrace = 1;
+  private closing: Promise<ExportCounts> | null = null;
+  private closedReply: ((m: WorkerReply & { type: "closed" }) => void) | null = null;
+  private dead = false;
+  private unsent = false;
+
+  constructor(
+    readonly target: OtlpTarget,
+    path: string,
+    private readonly notices: ExportNotices,
+    private readonly maxQueue: number,
+  ) {
+    const data: ExportWorkerData = { target, maxQueue };
+    this.worker = new Worker(path, { workerData: data });
+    // The worker never keeps the process up; `close` holds it while it waits for the last spans.
+    this.worker.unref();
+    this.worker.on("message", (m: WorkerReply) => this.received(m));
+    this.worker.on("error", (err) => {
+      if (!this.dead) notices.warn(`otlp: the export stopped (${err.message}); going on without it`);
+      this.dead = true;
+      this.closedReply?.({ type: "closed", counts: { ...this.counts }, loaded: false });
+    });
+  }
+
+  steps(): SpanStepApplier {
+    const trace = this.nextTrace++;
+    return { apply: (ops) => this.post(trace, ops) };
+  }
+
+  private post(trace: number, ops: readonly SpanOp[]): void {
+    if (ops.length === 0 || this.dead || this.closing) return;
+    let spans = spansIn(ops);
+    let send = ops;
+    const room = this.maxQueue - this.inFlight;
+    if (spans > room) {
+      // The worker is behind: spans past the room are dropped here; the steps of spans it has
+      // (events, ends) still go, and the worker ignores those of dropped spans.
+      let left = Math.max(0, room);
+      send = ops.filter((o) => (o.op !== "open" && o.op !== "span") || left-- > 0);
+      if (this.droppedHere === 0)
+        this.notices.warn(
+          `otlp: the span queue is full (${this.maxQueue} spans waiting for ${this.target.url}); dropping spans, counted; the trace file still has everything`,
+        );
+      this.droppedHere += spans - Math.max(0, room);
+      spans = Math.max(0, room);
+      if (send.length === 0) return;
+    }
+    this.inFlight += spans;
+    this.posted += spans;
+    const m: WorkerRequest = { type: "ops", trace, ops: send, spans };
+    this.worker.postMessage(m);
+  }
+
+  private received(m: WorkerReply): void {
+    switch (m.type) {
+      case "ack":
+        this.inFlight -= m.spans;
+        break;
+      case "warn":
+        this.notices.warn(m.message);
+        break;
+      case "failed":
+        this.dead = true;
+        this.notices.warn(`otlp: cannot start the export (${m.message}); going on without it`);
+        break;
+      case "closed":
+        this.closedReply?.(m);
+        break;
+    }
+  }
+
+  /** Sends what is queued, waiting at most about `waitMs`, then stops the worker; returns the counts. */
+  close(waitMs = OTLP_CLOSE_WAIT_MS): Promise<ExportCounts> {
+    this.closing ??= new Promise<ExportCounts>((resolve) => {
+      this.worker.ref();
+      const finish = (m: (WorkerReply & { type: "closed" }) | null) => {
+        clearTimeout(timer);
+        this.closedReply = null;
+        if (m) Object.assign(this.counts, m.counts);
+        else {
+          // No answer in time: what was posted is not known to be sent.
+          this.counts.ended = this.posted;
+          this.unsent = this.posted > 0;
+        }
+        this.counts.dropped += this.droppedHere;
+        void this.worker.terminate();
+        resolve(this.counts);
+      };
+      // The worker's own wait is bounded by `waitMs` (and 100 ms per SDK step after it).
+      const timer = setTimeout(() => finish(null), waitMs + 1_000);
+      this.closedReply = finish;
+      if (this.dead) finish({ type: "closed", counts: { ...this.counts }, loaded: false });
+      else this.worker.postMessage({ type: "close", waitMs } satisfies WorkerRequest);
+    });
+    return this.closing;
+  }
+
+  describe(): string {
+    return describeCounts(this.target, this.counts);
+  }
+
+  get unfinished(): boolean {
+    return this.unsent || this.counts.ended - this.counts.sent - this.counts.failed > 0;
+  }
+}
