@@ -4,7 +4,7 @@
  * sortable, their setup remembered.
  */
 import "./timeline.css";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { ColumnMenu } from "../components/ColumnMenu.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { columnName, VirtualTable } from "../components/VirtualTable.js";
@@ -14,6 +14,7 @@ import { useTimesUnknown } from "../traces/imported-trace.js";
 import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js";
 import { RowFactsContext, rowFacts } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
+import { prepareSearchTextWhenIdle } from "./search-prep.js";
 import {
   cellText,
   SORTABLE_COLUMNS,
@@ -53,6 +54,15 @@ export function TimelineTable() {
   const timesKnown = !useTimesUnknown();
 
   const tops = useMemo(() => topRows(view), [view]);
+  // The rows' search text is built in idle time as they arrive, not in the first search's keystroke.
+  useEffect(() => {
+    const session = traceId === undefined ? undefined : catalog.get(traceId);
+    if (!session || tops.length === 0) return;
+    return prepareSearchTextWhenIdle(tops, (seq) => {
+      const r = session.recordBySeq(seq);
+      return r?.type === "frame" ? r.raw : undefined;
+    });
+  }, [tops, catalog, traceId]);
   const sort = prefs.sorting[0];
   const sortId = sort !== undefined && SORTABLE_COLUMNS.has(sort.id) ? sort.id : undefined;
   const sortDesc = sort?.desc === true;

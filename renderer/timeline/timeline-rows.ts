@@ -9,7 +9,7 @@
 import type { Attempt, LifecycleEvent, Submission } from "../../shared/analyzer/timeline-model.js";
 import type { Direction, TraceRecord } from "../../shared/trace/record.js";
 import type { TimelineView } from "../traces/timeline-view.js";
-import { matchesFilter, type TimelineFilter, type TopRow } from "./timeline-filter.js";
+import { filterTopRows, type TimelineFilter, type TopRow } from "./timeline-filter.js";
 
 /** The record with a seq in the shown trace, if held. */
 export type RecordOf = (seq: number) => TraceRecord | undefined;
@@ -245,6 +245,19 @@ export function topRows(view: TimelineView): TimelineRow[] {
   return out;
 }
 
+type TopLevelRow = Extract<TimelineRow, TopRow>;
+const topLevel = new WeakMap<readonly TimelineRow[], readonly TopLevelRow[]>();
+
+/** The top-level rows among `tops` (the same array each time, so a filter can tell it has seen them). */
+function topLevelOf(tops: readonly TimelineRow[]): readonly TopLevelRow[] {
+  let out = topLevel.get(tops);
+  if (!out) {
+    out = tops.filter((r): r is TopLevelRow => r.depth === 0 && r.kind !== "event");
+    topLevel.set(tops, out);
+  }
+  return out;
+}
+
 /** What `displayRows` shows besides the rows: the lifecycle events (none: hidden) and the order. */
 export interface DisplayOptions {
   /** The trace's events in seq order; absent or empty when "Show lifecycle events" is off. */
@@ -268,12 +281,9 @@ export function displayRows(
   };
   const frameRow = (key: string, depth: 1 | 2, seq: number, role: string) =>
     makeFrameRow(recordOf, key, depth, seq, role);
-  let level: TimelineRow[] = [];
-  for (const row of tops) {
-    if (row.depth !== 0 || row.kind === "event") continue;
-    if (filter && !matchesFilter(row, filter, rawOf)) continue;
-    level.push(row);
-  }
+  let level: TimelineRow[] = filter
+    ? filterTopRows(topLevelOf(tops), filter, rawOf)
+    : topLevelOf(tops).slice();
   // Events shown among an expanded submission's attempts are not shown again at the top.
   const inside = new Set<number>();
   if (events.length > 0) {

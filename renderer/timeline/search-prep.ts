@@ -1,0 +1,54 @@
+/**
+ * Builds the Timeline rows' search text in idle time, as rows are published, so the first search
+ * of a big trace does not build 77k rows' texts inside the keystroke. Only rows with no text cached
+ * are built (a changed row is a new copy, so it gets a new text); the work yields at each idle
+ * period's deadline and stops when the rows change again (the next call starts over, skipping the
+ * rows already done).
+ */
+import { hasSearchText, type RawOf, searchTextOf, type TopRow } from "./timeline-filter.js";
+import type { TimelineRow } from "./timeline-rows.js";
+
+/** How long the work may wait for an idle period, and how long it goes on when none came. */
+const IDLE_TIMEOUT_MS = 250;
+const FORCED_SLICE_MS = 4;
+
+/** Builds the missing texts of `rows` in idle periods; returns a function that cancels it. */
+export function prepareSearchTextWhenIdle(rows: readonly TimelineRow[], rawOf: RawOf): () => void {
+  let next = 0;
+  let handle: number | undefined;
+  const step = (deadline: IdleDeadline) => {
+    handle = undefined;
+    // A busy import leaves few idle periods: past the timeout, a short slice goes on anyway.
+    const forcedUntil = deadline.didTimeout ? performance.now() + FORCED_SLICE_MS : 0;
+    const more = () => deadline.timeRemaining() >= 1 || performance.now() < forcedUntil;
+    for (; next < rows.length; next++) {
+      if ((next & 63) === 0 && !more()) {
+        handle = whenIdle(step);
+        return;
+      }
+      const row = rows[next] as TimelineRow;
+      if (row.depth !== 0 || row.kind === "event") continue;
+      const top = row as TopRow;
+      if (!hasSearchText(top)) searchTextOf(top, rawOf);
+    }
+  };
+  handle = whenIdle(step);
+  return () => {
+    if (handle !== undefined) cancelIdle(handle);
+  };
+}
+
+/** requestIdleCallback, or (where there is none) a timer that gives a 10 ms budget. */
+function whenIdle(step: (deadline: IdleDeadline) => void): number {
+  if (typeof requestIdleCallback === "function")
+    return requestIdleCallback(step, { timeout: IDLE_TIMEOUT_MS });
+  return setTimeout(() => {
+    const end = performance.now() + 10;
+    step({ didTimeout: false, timeRemaining: () => Math.max(0, end - performance.now()) });
+  }, 0) as unknown as number;
+}
+
+function cancelIdle(handle: number): void {
+  if (typeof cancelIdleCallback === "function") cancelIdleCallback(handle);
+  else clearTimeout(handle);
+}
