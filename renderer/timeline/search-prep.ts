@@ -5,8 +5,9 @@
  * period's deadline and stops when the rows change again (the next call starts over, skipping the
  * rows already done).
  */
-import { hasSearchText, type RawOf, searchTextOf, type TopRow } from "./timeline-filter.js";
-import type { TimelineRow } from "./timeline-rows.js";
+import { searchIndexOf } from "./search-index.js";
+import type { RawOf } from "./timeline-filter.js";
+import { type TimelineRow, topLevelOf } from "./timeline-rows.js";
 
 /** How long the work may wait for an idle period, and how long it goes on when none came. */
 const IDLE_TIMEOUT_MS = 250;
@@ -14,23 +15,15 @@ const FORCED_SLICE_MS = 4;
 
 /** Builds the missing texts of `rows` in idle periods; returns a function that cancels it. */
 export function prepareSearchTextWhenIdle(rows: readonly TimelineRow[], rawOf: RawOf): () => void {
+  const index = searchIndexOf(topLevelOf(rows));
   let next = 0;
   let handle: number | undefined;
   const step = (deadline: IdleDeadline) => {
     handle = undefined;
     // A busy import leaves few idle periods: past the timeout, a short slice goes on anyway.
     const forcedUntil = deadline.didTimeout ? performance.now() + FORCED_SLICE_MS : 0;
-    const more = () => deadline.timeRemaining() >= 1 || performance.now() < forcedUntil;
-    for (; next < rows.length; next++) {
-      if ((next & 63) === 0 && !more()) {
-        handle = whenIdle(step);
-        return;
-      }
-      const row = rows[next] as TimelineRow;
-      if (row.depth !== 0 || row.kind === "event") continue;
-      const top = row as TopRow;
-      if (!hasSearchText(top)) searchTextOf(top, rawOf);
-    }
+    next = index.prepare(rawOf, next, () => deadline.timeRemaining() >= 1 || performance.now() < forcedUntil);
+    if (next >= 0) handle = whenIdle(step);
   };
   handle = whenIdle(step);
   return () => {

@@ -6,7 +6,7 @@
 import type { MalformedRow, RequestRow, Submission } from "../../shared/analyzer/timeline-model.js";
 import { withFieldValue } from "../../shared/filter/edit-filter.js";
 import { FILTER_FIELDS, type FilterField } from "../../shared/filter/filter-fields.js";
-import { type CompiledFilter, compileFilter, narrows } from "../../shared/filter/match-filter.js";
+import { type CompiledFilter, compileFilter } from "../../shared/filter/match-filter.js";
 import { EMPTY_QUERY, type FilterQuery, isActive, parseFilter } from "../../shared/filter/parse-filter.js";
 
 /** The filter every view applies: the parsed query of the search box (its `text` is the source of truth). */
@@ -96,11 +96,6 @@ export function searchTextOf(top: TopRow, rawOf: RawOf): string {
   return text;
 }
 
-/** True when a row's search text is built (see `searchTextOf`). */
-export function hasSearchText(top: TopRow): boolean {
-  return searchCache.has(top.row);
-}
-
 const NONE: readonly string[] = [];
 
 /** A top-level row's values for one field (empty: the row has none). */
@@ -165,38 +160,4 @@ export function matchesFilter(top: TopRow, f: TimelineFilter, rawOf: RawOf): boo
     (field) => rowValues(top, field),
     () => searchTextOf(top, rawOf),
   );
-}
-
-/** The last `filterTopRows` answer: a query typed on from it needs only test the rows it passed. */
-let last: { tops: readonly TopRow[]; filter: TimelineFilter; passed: readonly TopRow[] } | undefined;
-
-/**
- * The rows of `tops` that pass the filter, in order: what testing each with `matchesFilter` gives,
- * done faster. The query is compiled once; a free-text-only query reads each row's cached text and
- * nothing else; and when the same rows were just filtered by a query this one narrows (typing on:
- * "fil", then "file"), only the rows that passed it are tested.
- */
-export function filterTopRows<T extends TopRow>(tops: readonly T[], f: TimelineFilter, rawOf: RawOf): T[] {
-  const c = compiledFilter(f);
-  const from: readonly T[] =
-    last !== undefined && last.tops === tops && narrows(f, last.filter)
-      ? (last.passed as readonly T[])
-      : tops;
-  const out: T[] = [];
-  if (c.fields.size === 0) {
-    for (const top of from) if (c.testText(searchTextOf(top, rawOf))) out.push(top);
-  } else {
-    for (const top of from) {
-      if (
-        c.test(
-          (field) => rowValues(top, field),
-          () => searchTextOf(top, rawOf),
-        )
-      )
-        out.push(top);
-    }
-  }
-  last = { tops, filter: f, passed: out };
-  // A copy: the caller may sort or reverse it, and the kept answer must stay as it was.
-  return out.slice();
 }

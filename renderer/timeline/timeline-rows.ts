@@ -9,7 +9,8 @@
 import type { Attempt, LifecycleEvent, Submission } from "../../shared/analyzer/timeline-model.js";
 import type { Direction, TraceRecord } from "../../shared/trace/record.js";
 import type { TimelineView } from "../traces/timeline-view.js";
-import { filterTopRows, type TimelineFilter, type TopRow } from "./timeline-filter.js";
+import { searchIndexOf } from "./search-index.js";
+import type { TimelineFilter, TopRow } from "./timeline-filter.js";
 
 /** The record with a seq in the shown trace, if held. */
 export type RecordOf = (seq: number) => TraceRecord | undefined;
@@ -248,8 +249,8 @@ export function topRows(view: TimelineView): TimelineRow[] {
 type TopLevelRow = Extract<TimelineRow, TopRow>;
 const topLevel = new WeakMap<readonly TimelineRow[], readonly TopLevelRow[]>();
 
-/** The top-level rows among `tops` (the same array each time, so a filter can tell it has seen them). */
-function topLevelOf(tops: readonly TimelineRow[]): readonly TopLevelRow[] {
+/** The top-level rows among `tops` (the same array each time, so their search index is kept). */
+export function topLevelOf(tops: readonly TimelineRow[]): readonly TopLevelRow[] {
   let out = topLevel.get(tops);
   if (!out) {
     out = tops.filter((r): r is TopLevelRow => r.depth === 0 && r.kind !== "event");
@@ -282,7 +283,7 @@ export function displayRows(
   const frameRow = (key: string, depth: 1 | 2, seq: number, role: string) =>
     makeFrameRow(recordOf, key, depth, seq, role);
   let level: TimelineRow[] = filter
-    ? filterTopRows(topLevelOf(tops), filter, rawOf)
+    ? searchIndexOf(topLevelOf(tops)).filter(filter, rawOf)
     : topLevelOf(tops).slice();
   // Events shown among an expanded submission's attempts are not shown again at the top.
   const inside = new Set<number>();

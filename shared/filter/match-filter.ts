@@ -17,9 +17,11 @@ export type ValuesOf = (field: FilterField) => readonly string[];
 /** A row's lower-cased search text. */
 export type TextOf = () => string;
 
-type ValueTest = (value: string) => boolean;
+/** A test of one of a row's values (as `ValuesOf` gives it) against a term. */
+export type ValueTest = (value: string) => boolean;
 
-interface FieldGroup {
+/** One field's terms of a query: a row passes when a value passes one of `any` (if any) and none of `none`. */
+export interface FieldGroup {
   readonly field: FilterField;
   readonly any: ValueTest[];
   readonly none: ValueTest[];
@@ -33,6 +35,8 @@ export interface CompiledFilter {
   readonly fields: ReadonlySet<FilterField>;
   /** True when the query uses free text (the view's text is needed). */
   readonly usesText: boolean;
+  /** The field terms by field (for a view that keeps an index of its rows' values). */
+  readonly groups: readonly FieldGroup[];
   test(valuesOf: ValuesOf, textOf: TextOf): boolean;
   /** The free-text terms alone against a row's lower-cased text (what `test` does after the fields). */
   testText(text: string): boolean;
@@ -109,6 +113,7 @@ export function compileFilter(query: FilterQuery): CompiledFilter {
     active: query.terms.length > 0,
     fields: new Set(groups.keys()),
     usesText,
+    groups: list,
     test(valuesOf, textOf) {
       for (const g of list) {
         const values = valuesOf(g.field);
