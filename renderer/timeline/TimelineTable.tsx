@@ -14,6 +14,7 @@ import { useTimesUnknown } from "../traces/imported-trace.js";
 import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js";
 import { RowFactsContext, rowFacts } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
+import { searchIndexOf } from "./search-index.js";
 import { prepareSearchTextWhenIdle } from "./search-prep.js";
 import {
   cellText,
@@ -23,7 +24,15 @@ import {
   TIMELINE_HIDDEN_BY_DEFAULT,
 } from "./timeline-columns.js";
 import { isFiltering, NO_FILTER } from "./timeline-filter.js";
-import { displayRows, type RowOrder, TIME_ORDER, type TimelineRow, topRows } from "./timeline-rows.js";
+import {
+  displayRows,
+  type RowOrder,
+  rawOfRecord,
+  TIME_ORDER,
+  type TimelineRow,
+  topLevelOf,
+  topRows,
+} from "./timeline-rows.js";
 import { eventsOf } from "./trace-events.js";
 
 /** The columns the column menu lists (every one but the fault menu's). */
@@ -58,10 +67,10 @@ export function TimelineTable() {
   useEffect(() => {
     const session = traceId === undefined ? undefined : catalog.get(traceId);
     if (!session || tops.length === 0) return;
-    return prepareSearchTextWhenIdle(tops, (seq) => {
-      const r = session.recordBySeq(seq);
-      return r?.type === "frame" ? r.raw : undefined;
-    });
+    return prepareSearchTextWhenIdle(
+      tops,
+      rawOfRecord((seq) => session.recordBySeq(seq)),
+    );
   }, [tops, catalog, traceId]);
   const sort = prefs.sorting[0];
   const sortId = sort !== undefined && SORTABLE_COLUMNS.has(sort.id) ? sort.id : undefined;
@@ -78,11 +87,16 @@ export function TimelineTable() {
       sortId === undefined || sortId === "time"
         ? { by: "time", desc: sortId === "time" && sortDesc }
         : { by: "value", desc: sortDesc, value: (r) => sortValue(sortId, r, base) };
-    const shown = displayRows(tops, isFiltering(filter) ? filter : undefined, expanded, recordOf, {
+    const active = isFiltering(filter) ? filter : undefined;
+    const shown = displayRows(tops, active, expanded, recordOf, {
       events: showLifecycle ? events?.list : undefined,
       order: order.by === "time" && !order.desc ? TIME_ORDER : order,
     });
-    return { rows: shown, facts: rowFacts({ timesKnown, tsOf, events, rows: shown, now }) };
+    // The shown rows' spans from the search index (kept per row there), not looked up row by row.
+    const topSpans = timesKnown
+      ? searchIndexOf(topLevelOf(tops)).spansOf(active, rawOfRecord(recordOf), base)
+      : undefined;
+    return { rows: shown, facts: rowFacts({ timesKnown, tsOf, events, rows: shown, now, topSpans }) };
   }, [tops, filter, expanded, catalog, traceId, view, showLifecycle, timesKnown, sortId, sortDesc]);
   const textOf = useCallback((id: string, r: TimelineRow) => cellText(id, r, facts), [facts]);
 

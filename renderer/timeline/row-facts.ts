@@ -90,13 +90,19 @@ export function rowFacts(input: {
   readonly rows: readonly TimelineRow[];
   /** The newest record's time: a pending bar runs to it. */
   readonly now: number | undefined;
+  /**
+   * The spans of the shown top-level rows but the event rows, when the caller keeps them (the
+   * search index does); without it each shown row's span is looked up.
+   */
+  readonly topSpans?: readonly (WaterfallSpan | null)[];
 }): RowFacts {
-  const { timesKnown, tsOf, events, now } = input;
+  const { timesKnown, tsOf, events, now, topSpans } = input;
   const base = { timesKnown, tsOf };
   const spans: WaterfallSpan[] = [];
   if (timesKnown) {
+    if (topSpans) for (const s of topSpans) if (s) spans.push(s);
     for (const row of input.rows) {
-      if (row.depth !== 0) continue;
+      if (row.depth !== 0 || (topSpans && row.kind !== "event")) continue;
       const s = spanOfRow(row, base);
       if (s) spans.push(s);
     }

@@ -4,6 +4,7 @@ import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { narrows } from "../../shared/filter/match-filter.js";
 import { parseFilter } from "../../shared/filter/parse-filter.js";
 import { LoadedTrace } from "../traces/loaded-trace.js";
+import { spanOfRow } from "./row-facts.js";
 import { SearchIndex } from "./search-index.js";
 import { matchesFilter, type RawOf } from "./timeline-filter.js";
 import { displayRows, topLevelOf, topRows } from "./timeline-rows.js";
@@ -136,6 +137,9 @@ describe("the Timeline's search index", () => {
             const f = parseFilter(text);
             const plain = tops.filter((r) => matchesFilter(r, f, rawOf));
             expect(index.filter(f, rawOf).map((r) => r.key)).toEqual(plain.map((r) => r.key));
+            // and the spans it keeps for the waterfall are each shown row's own
+            const facts = { timesKnown: true, tsOf: (n: number) => s.recordBySeq(n)?.ts };
+            expect(index.spansOf(f, rawOf, facts)).toEqual(plain.map((r) => spanOfRow(r, facts)));
           }
         },
       ),

@@ -11,8 +11,11 @@
  * One index per rows array: a new view makes new rows, and a new index (the texts of unchanged rows
  * are reused from their cache, see `searchTextOf`).
  */
+
+import type { WaterfallSpan } from "../../shared/analyzer/waterfall.js";
 import type { FilterField } from "../../shared/filter/filter-fields.js";
 import { narrows } from "../../shared/filter/match-filter.js";
+import { type RowFacts, spanOfRow } from "./row-facts.js";
 import {
   compiledFilter,
   type RawOf,
@@ -21,6 +24,10 @@ import {
   type TimelineFilter,
   type TopRow,
 } from "./timeline-filter.js";
+import type { TimelineRow } from "./timeline-rows.js";
+
+/** What a row's time span needs to know. */
+type SpanFacts = Pick<RowFacts, "timesKnown" | "tsOf">;
 
 /** The rows (by index) that have each value of a field. */
 type Postings = Map<string, number[]>;
@@ -29,6 +36,7 @@ type Postings = Map<string, number[]>;
 export class SearchIndex<T extends TopRow> {
   private readonly texts: (string | undefined)[];
   private readonly postings = new Map<FilterField, Postings>();
+  private readonly spans: (WaterfallSpan | null | undefined)[] = [];
   private last: { readonly filter: TimelineFilter; readonly passed: readonly number[] } | undefined;
 
   constructor(readonly rows: readonly T[]) {
@@ -75,6 +83,31 @@ export class SearchIndex<T extends TopRow> {
 
   /** The rows that pass the filter, in order. */
   filter(f: TimelineFilter, rawOf: RawOf): T[] {
+    return this.passing(f, rawOf).map((i) => this.rows[i] as T);
+  }
+
+  /**
+   * The time spans of the rows the filter passes (every row's without one), kept per row, for the
+   * waterfall's window: the same as `spanOfRow` of each.
+   */
+  spansOf(f: TimelineFilter | undefined, rawOf: RawOf, facts: SpanFacts): (WaterfallSpan | null)[] {
+    const out: (WaterfallSpan | null)[] = [];
+    const at = (i: number) => {
+      let s = this.spans[i];
+      if (s === undefined) {
+        s = spanOfRow(this.rows[i] as unknown as TimelineRow, facts);
+        this.spans[i] = s;
+      }
+      out.push(s);
+    };
+    if (f === undefined) for (let i = 0; i < this.rows.length; i++) at(i);
+    else for (const i of this.passing(f, rawOf)) at(i);
+    return out;
+  }
+
+  /** The indexes of the rows that pass the filter, in order (the last answer again for the same filter). */
+  private passing(f: TimelineFilter, rawOf: RawOf): readonly number[] {
+    if (this.last !== undefined && this.last.filter === f) return this.last.passed;
     const c = compiledFilter(f);
     const n = this.rows.length;
     // Which rows the field terms let through (null: all of them).
@@ -107,7 +140,7 @@ export class SearchIndex<T extends TopRow> {
       for (let i = 0; i < n; i++) if (test(i)) passed.push(i);
     }
     this.last = { filter: f, passed };
-    return passed.map((i) => this.rows[i] as T);
+    return passed;
   }
 }
 

@@ -10,7 +10,7 @@ import type { Attempt, LifecycleEvent, Submission } from "../../shared/analyzer/
 import type { Direction, TraceRecord } from "../../shared/trace/record.js";
 import type { TimelineView } from "../traces/timeline-view.js";
 import { searchIndexOf } from "./search-index.js";
-import type { TimelineFilter, TopRow } from "./timeline-filter.js";
+import type { RawOf, TimelineFilter, TopRow } from "./timeline-filter.js";
 
 /** The record with a seq in the shown trace, if held. */
 export type RecordOf = (seq: number) => TraceRecord | undefined;
@@ -246,6 +246,14 @@ export function topRows(view: TimelineView): TimelineRow[] {
   return out;
 }
 
+/** A frame's raw bytes by seq, from the records. */
+export function rawOfRecord(recordOf: RecordOf): RawOf {
+  return (seq) => {
+    const r = recordOf(seq);
+    return r?.type === "frame" ? r.raw : undefined;
+  };
+}
+
 type TopLevelRow = Extract<TimelineRow, TopRow>;
 const topLevel = new WeakMap<readonly TimelineRow[], readonly TopLevelRow[]>();
 
@@ -276,10 +284,7 @@ export function displayRows(
 ): TimelineRow[] {
   const events = options.events ?? [];
   const order = options.order ?? TIME_ORDER;
-  const rawOf = (seq: number) => {
-    const r = recordOf(seq);
-    return r?.type === "frame" ? r.raw : undefined;
-  };
+  const rawOf = rawOfRecord(recordOf);
   const frameRow = (key: string, depth: 1 | 2, seq: number, role: string) =>
     makeFrameRow(recordOf, key, depth, seq, role);
   let level: TimelineRow[] = filter
