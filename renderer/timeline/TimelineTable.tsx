@@ -15,7 +15,7 @@ import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js"
 import { RowFactsContext, rowFacts } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
 import { searchIndexOf } from "./search-index.js";
-import { prepareSearchTextWhenIdle } from "./search-prep.js";
+import { prepareSearchText } from "./search-prep.js";
 import {
   cellText,
   SORTABLE_COLUMNS,
@@ -67,7 +67,7 @@ export function TimelineTable() {
   useEffect(() => {
     const session = traceId === undefined ? undefined : catalog.get(traceId);
     if (!session || tops.length === 0) return;
-    return prepareSearchTextWhenIdle(
+    return prepareSearchText(
       tops,
       rawOfRecord((seq) => session.recordBySeq(seq)),
     );
