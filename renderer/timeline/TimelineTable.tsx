@@ -12,7 +12,7 @@ import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { NO_PREFS } from "../store/table-prefs.js";
 import { useTimesUnknown } from "../traces/imported-trace.js";
 import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js";
-import { RowFactsContext, rowFacts } from "./row-facts.js";
+import { RowFactsContext, rowFacts, spanOfRow } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
 import { searchIndexOf } from "./search-index.js";
 import { prepareSearchText } from "./search-prep.js";
@@ -94,7 +94,7 @@ export function TimelineTable() {
     });
     // The shown rows' spans from the search index (kept per row there), not looked up row by row.
     const topSpans = timesKnown
-      ? searchIndexOf(topLevelOf(tops)).spansOf(active, rawOfRecord(recordOf), base)
+      ? searchIndexOf(topLevelOf(tops)).spansOf(active, rawOfRecord(recordOf), (r) => spanOfRow(r, base))
       : undefined;
     return { rows: shown, facts: rowFacts({ timesKnown, tsOf, events, rows: shown, now, topSpans }) };
   }, [tops, filter, expanded, catalog, traceId, view, showLifecycle, timesKnown, sortId, sortDesc]);

@@ -139,7 +139,9 @@ describe("the Timeline's search index", () => {
             expect(index.filter(f, rawOf).map((r) => r.key)).toEqual(plain.map((r) => r.key));
             // and the spans it keeps for the waterfall are each shown row's own
             const facts = { timesKnown: true, tsOf: (n: number) => s.recordBySeq(n)?.ts };
-            expect(index.spansOf(f, rawOf, facts)).toEqual(plain.map((r) => spanOfRow(r, facts)));
+            expect(index.spansOf(f, rawOf, (r) => spanOfRow(r, facts))).toEqual(
+              plain.map((r) => spanOfRow(r, facts)),
+            );
           }
         },
       ),

@@ -15,7 +15,6 @@
 import type { WaterfallSpan } from "../../shared/analyzer/waterfall.js";
 import type { FilterField } from "../../shared/filter/filter-fields.js";
 import { narrows } from "../../shared/filter/match-filter.js";
-import { type RowFacts, spanOfRow } from "./row-facts.js";
 import {
   compiledFilter,
   type RawOf,
@@ -24,10 +23,6 @@ import {
   type TimelineFilter,
   type TopRow,
 } from "./timeline-filter.js";
-import type { TimelineRow } from "./timeline-rows.js";
-
-/** What a row's time span needs to know. */
-type SpanFacts = Pick<RowFacts, "timesKnown" | "tsOf">;
 
 /** The rows (by index) that have each value of a field. */
 type Postings = Map<string, number[]>;
@@ -87,15 +82,19 @@ export class SearchIndex<T extends TopRow> {
   }
 
   /**
-   * The time spans of the rows the filter passes (every row's without one), kept per row, for the
-   * waterfall's window: the same as `spanOfRow` of each.
+   * The time spans of the rows the filter passes (every row's without one), for the waterfall's
+   * window: `spanOf` of each, kept per row (one index is one trace's rows, so one `spanOf`).
    */
-  spansOf(f: TimelineFilter | undefined, rawOf: RawOf, facts: SpanFacts): (WaterfallSpan | null)[] {
+  spansOf(
+    f: TimelineFilter | undefined,
+    rawOf: RawOf,
+    spanOf: (row: T) => WaterfallSpan | null,
+  ): (WaterfallSpan | null)[] {
     const out: (WaterfallSpan | null)[] = [];
     const at = (i: number) => {
       let s = this.spans[i];
       if (s === undefined) {
-        s = spanOfRow(this.rows[i] as unknown as TimelineRow, facts);
+        s = spanOf(this.rows[i] as T);
         this.spans[i] = s;
       }
       out.push(s);
