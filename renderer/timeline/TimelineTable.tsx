@@ -96,7 +96,12 @@ export function TimelineTable() {
     const topSpans = timesKnown
       ? searchIndexOf(topLevelOf(tops)).spansOf(active, rawOfRecord(recordOf), (r) => spanOfRow(r, base))
       : undefined;
-    return { rows: shown, facts: rowFacts({ timesKnown, tsOf, events, rows: shown, now, topSpans }) };
+    // Only event rows can be shown rows whose spans topSpans lacks (top-level events: shown and no filter).
+    const eventRows = showLifecycle && active === undefined ? shown : [];
+    return {
+      rows: shown,
+      facts: rowFacts({ timesKnown, tsOf, events, rows: topSpans ? eventRows : shown, now, topSpans }),
+    };
   }, [tops, filter, expanded, catalog, traceId, view, showLifecycle, timesKnown, sortId, sortDesc]);
   const textOf = useCallback((id: string, r: TimelineRow) => cellText(id, r, facts), [facts]);
 

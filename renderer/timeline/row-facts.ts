@@ -92,7 +92,8 @@ export function rowFacts(input: {
   readonly now: number | undefined;
   /**
    * The spans of the shown top-level rows but the event rows, when the caller keeps them (the
-   * search index does); without it each shown row's span is looked up.
+   * search index does); without it each shown row's span is looked up. With it, `rows` need only
+   * hold the shown event rows.
    */
   readonly topSpans?: readonly (WaterfallSpan | null)[];
 }): RowFacts {

@@ -310,6 +310,8 @@ export function displayRows(
     if (!filter && events.length > 0) level = mergeEvents(level, events, inside);
     if (order.desc) level.reverse();
   }
+  // Nothing open: the rows are the level itself (no pass over 77k rows to find none).
+  if (expanded.size === 0) return level;
   const out: TimelineRow[] = [];
   // An event between the attempts of two expanded submissions (interleaved sessions) shows once.
   const placed = new Set<number>();
