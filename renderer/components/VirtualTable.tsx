@@ -25,7 +25,14 @@ import {
   useTable,
 } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type KeyboardEvent, type MouseEvent, type ReactNode, useLayoutEffect, useRef } from "react";
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  useCallback,
+  useLayoutEffect,
+  useRef,
+} from "react";
 import { clampWidth, NO_PREFS, type TablePrefs } from "../store/table-prefs.js";
 
 /** The table features every VirtualTable registers. */
@@ -97,11 +104,16 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   const count = Math.min(props.count ?? rows.length, rows.length);
   const scrollRef = useRef<HTMLDivElement>(null);
   const followTail = useRef(true);
+  // One key function per rows array: a new one makes the virtualizer measure every row again.
+  const getItemKey = useCallback(
+    (i: number) => (rows[i] === undefined ? i : getKey(rows[i] as T)),
+    [rows, getKey],
+  );
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    getItemKey: (i) => (rows[i] === undefined ? i : getKey(rows[i] as T)),
+    getItemKey,
     overscan: 10,
     paddingStart: rowHeight,
   });

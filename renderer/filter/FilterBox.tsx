@@ -34,6 +34,13 @@ function knownValues(view: TimelineView): KnownValues {
   };
 }
 
+/** The part of the term at the caret before it (white space ends a term). */
+function termAt(text: string, caret: number): string {
+  let from = caret;
+  while (from > 0 && !/\s/u.test(text[from - 1] as string)) from--;
+  return text.slice(from, caret);
+}
+
 /** Props of `FilterBox`. */
 export interface FilterBoxProps {
   /** What the rows are, for the placeholder ("rows and frames", "records"). */
@@ -56,8 +63,10 @@ export function FilterBox({
   const problemsId = `${id}-problems`;
 
   const open = caret !== null && !closed;
-  // Known values are gathered only while the list is open, not on every live batch.
-  const known = useMemo(() => (open ? knownValues(view) : {}), [open, view]);
+  // Known values are gathered only while the list offers values (the term at the caret has a
+  // colon), not for free text nor on every live batch.
+  const offersValues = open && termAt(filter.text, caret).includes(":");
+  const known = useMemo(() => (offersValues ? knownValues(view) : {}), [offersValues, view]);
   const suggestions: Suggestions = useMemo(
     () => (open ? suggest(filter.text, caret, known) : { from: 0, to: 0, items: [] }),
     [open, filter.text, caret, known],

@@ -4,7 +4,7 @@
  * sortable, their setup remembered.
  */
 import "./timeline.css";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { ColumnMenu } from "../components/ColumnMenu.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { columnName, VirtualTable } from "../components/VirtualTable.js";
@@ -12,8 +12,10 @@ import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { NO_PREFS } from "../store/table-prefs.js";
 import { useTimesUnknown } from "../traces/imported-trace.js";
 import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js";
-import { RowFactsContext, rowFacts } from "./row-facts.js";
+import { RowFactsContext, rowFacts, spanOfRow } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
+import { searchIndexOf } from "./search-index.js";
+import { prepareSearchText } from "./search-prep.js";
 import {
   cellText,
   SORTABLE_COLUMNS,
@@ -22,7 +24,15 @@ import {
   TIMELINE_HIDDEN_BY_DEFAULT,
 } from "./timeline-columns.js";
 import { isFiltering, NO_FILTER } from "./timeline-filter.js";
-import { displayRows, type RowOrder, TIME_ORDER, type TimelineRow, topRows } from "./timeline-rows.js";
+import {
+  displayRows,
+  type RowOrder,
+  rawOfRecord,
+  TIME_ORDER,
+  type TimelineRow,
+  topLevelOf,
+  topRows,
+} from "./timeline-rows.js";
 import { eventsOf } from "./trace-events.js";
 
 /** The columns the column menu lists (every one but the fault menu's). */
@@ -53,6 +63,15 @@ export function TimelineTable() {
   const timesKnown = !useTimesUnknown();
 
   const tops = useMemo(() => topRows(view), [view]);
+  // The rows' search text is built in idle time as they arrive, not in the first search's keystroke.
+  useEffect(() => {
+    const session = traceId === undefined ? undefined : catalog.get(traceId);
+    if (!session || tops.length === 0) return;
+    return prepareSearchText(
+      tops,
+      rawOfRecord((seq) => session.recordBySeq(seq)),
+    );
+  }, [tops, catalog, traceId]);
   const sort = prefs.sorting[0];
   const sortId = sort !== undefined && SORTABLE_COLUMNS.has(sort.id) ? sort.id : undefined;
   const sortDesc = sort?.desc === true;
@@ -68,11 +87,21 @@ export function TimelineTable() {
       sortId === undefined || sortId === "time"
         ? { by: "time", desc: sortId === "time" && sortDesc }
         : { by: "value", desc: sortDesc, value: (r) => sortValue(sortId, r, base) };
-    const shown = displayRows(tops, isFiltering(filter) ? filter : undefined, expanded, recordOf, {
+    const active = isFiltering(filter) ? filter : undefined;
+    const shown = displayRows(tops, active, expanded, recordOf, {
       events: showLifecycle ? events?.list : undefined,
       order: order.by === "time" && !order.desc ? TIME_ORDER : order,
     });
-    return { rows: shown, facts: rowFacts({ timesKnown, tsOf, events, rows: shown, now }) };
+    // The shown rows' spans from the search index (kept per row there), not looked up row by row.
+    const topSpans = timesKnown
+      ? searchIndexOf(topLevelOf(tops)).spansOf(active, rawOfRecord(recordOf), (r) => spanOfRow(r, base))
+      : undefined;
+    // Only event rows can be shown rows whose spans topSpans lacks (top-level events: shown and no filter).
+    const eventRows = showLifecycle && active === undefined ? shown : [];
+    return {
+      rows: shown,
+      facts: rowFacts({ timesKnown, tsOf, events, rows: topSpans ? eventRows : shown, now, topSpans }),
+    };
   }, [tops, filter, expanded, catalog, traceId, view, showLifecycle, timesKnown, sortId, sortDesc]);
   const textOf = useCallback((id: string, r: TimelineRow) => cellText(id, r, facts), [facts]);
 

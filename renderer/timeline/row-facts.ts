@@ -42,6 +42,12 @@ export const NO_FACTS: RowFacts = {
 /** The cells' facts, provided by the Timeline. */
 export const RowFactsContext = createContext<RowFacts>(NO_FACTS);
 
+/**
+ * A top-level row's span, kept per row copy (a changed row is a new copy): the spans do not depend on
+ * the filter, so a search that shows 77k rows again does not work them out again.
+ */
+const topSpans = new WeakMap<object, WaterfallSpan | null>();
+
 /** The time span of a row (null: none, or the times are unknown). Event rows are points. */
 export function spanOfRow(
   row: TimelineRow,
@@ -49,14 +55,25 @@ export function spanOfRow(
 ): WaterfallSpan | null {
   if (!facts.timesKnown) return null;
   switch (row.kind) {
-    case "submission":
-      return submissionSpan(row.row.attempts, facts.tsOf);
+    case "submission": {
+      let s = topSpans.get(row.row);
+      if (s === undefined) {
+        s = submissionSpan(row.row.attempts, facts.tsOf);
+        topSpans.set(row.row, s);
+      }
+      return s;
+    }
     case "attempt":
       return attemptSpan(row.attempt, facts.tsOf);
     case "request": {
       const r = row.row;
-      const lostAt = r.outcome.kind === "lost" ? facts.tsOf(r.outcome.seq) : undefined;
-      return spanOf(r.sentAt, r.latencyMs, r.outcome, lostAt);
+      let s = topSpans.get(r);
+      if (s === undefined) {
+        const lostAt = r.outcome.kind === "lost" ? facts.tsOf(r.outcome.seq) : undefined;
+        s = spanOf(r.sentAt, r.latencyMs, r.outcome, lostAt);
+        topSpans.set(r, s);
+      }
+      return s;
     }
     case "event":
       return { start: row.event.ts, end: row.event.ts, state: "done" };
@@ -73,13 +90,20 @@ export function rowFacts(input: {
   readonly rows: readonly TimelineRow[];
   /** The newest record's time: a pending bar runs to it. */
   readonly now: number | undefined;
+  /**
+   * The spans of the shown top-level rows but the event rows, when the caller keeps them (the
+   * search index does); without it each shown row's span is looked up. With it, `rows` need only
+   * hold the shown event rows.
+   */
+  readonly topSpans?: readonly (WaterfallSpan | null)[];
 }): RowFacts {
-  const { timesKnown, tsOf, events, now } = input;
+  const { timesKnown, tsOf, events, now, topSpans } = input;
   const base = { timesKnown, tsOf };
   const spans: WaterfallSpan[] = [];
   if (timesKnown) {
+    if (topSpans) for (const s of topSpans) if (s) spans.push(s);
     for (const row of input.rows) {
-      if (row.depth !== 0) continue;
+      if (row.depth !== 0 || (topSpans && row.kind !== "event")) continue;
       const s = spanOfRow(row, base);
       if (s) spans.push(s);
     }

@@ -9,7 +9,8 @@
 import type { Attempt, LifecycleEvent, Submission } from "../../shared/analyzer/timeline-model.js";
 import type { Direction, TraceRecord } from "../../shared/trace/record.js";
 import type { TimelineView } from "../traces/timeline-view.js";
-import { matchesFilter, type TimelineFilter, type TopRow } from "./timeline-filter.js";
+import { searchIndexOf } from "./search-index.js";
+import type { RawOf, TimelineFilter, TopRow } from "./timeline-filter.js";
 
 /** The record with a seq in the shown trace, if held. */
 export type RecordOf = (seq: number) => TraceRecord | undefined;
@@ -245,6 +246,27 @@ export function topRows(view: TimelineView): TimelineRow[] {
   return out;
 }
 
+/** A frame's raw bytes by seq, from the records. */
+export function rawOfRecord(recordOf: RecordOf): RawOf {
+  return (seq) => {
+    const r = recordOf(seq);
+    return r?.type === "frame" ? r.raw : undefined;
+  };
+}
+
+type TopLevelRow = Extract<TimelineRow, TopRow>;
+const topLevel = new WeakMap<readonly TimelineRow[], readonly TopLevelRow[]>();
+
+/** The top-level rows among `tops` (the same array each time, so their search index is kept). */
+export function topLevelOf(tops: readonly TimelineRow[]): readonly TopLevelRow[] {
+  let out = topLevel.get(tops);
+  if (!out) {
+    out = tops.filter((r): r is TopLevelRow => r.depth === 0 && r.kind !== "event");
+    topLevel.set(tops, out);
+  }
+  return out;
+}
+
 /** What `displayRows` shows besides the rows: the lifecycle events (none: hidden) and the order. */
 export interface DisplayOptions {
   /** The trace's events in seq order; absent or empty when "Show lifecycle events" is off. */
@@ -262,18 +284,12 @@ export function displayRows(
 ): TimelineRow[] {
   const events = options.events ?? [];
   const order = options.order ?? TIME_ORDER;
-  const rawOf = (seq: number) => {
-    const r = recordOf(seq);
-    return r?.type === "frame" ? r.raw : undefined;
-  };
+  const rawOf = rawOfRecord(recordOf);
   const frameRow = (key: string, depth: 1 | 2, seq: number, role: string) =>
     makeFrameRow(recordOf, key, depth, seq, role);
-  let level: TimelineRow[] = [];
-  for (const row of tops) {
-    if (row.depth !== 0 || row.kind === "event") continue;
-    if (filter && !matchesFilter(row, filter, rawOf)) continue;
-    level.push(row);
-  }
+  let level: TimelineRow[] = filter
+    ? searchIndexOf(topLevelOf(tops)).filter(filter, rawOf)
+    : topLevelOf(tops).slice();
   // Events shown among an expanded submission's attempts are not shown again at the top.
   const inside = new Set<number>();
   if (events.length > 0) {
@@ -294,6 +310,8 @@ export function displayRows(
     if (!filter && events.length > 0) level = mergeEvents(level, events, inside);
     if (order.desc) level.reverse();
   }
+  // Nothing open: the rows are the level itself (no pass over 77k rows to find none).
+  if (expanded.size === 0) return level;
   const out: TimelineRow[] = [];
   // An event between the attempts of two expanded submissions (interleaved sessions) shows once.
   const placed = new Set<number>();

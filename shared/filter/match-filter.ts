@@ -17,9 +17,11 @@ export type ValuesOf = (field: FilterField) => readonly string[];
 /** A row's lower-cased search text. */
 export type TextOf = () => string;
 
-type ValueTest = (value: string) => boolean;
+/** A test of one of a row's values (as `ValuesOf` gives it) against a term. */
+export type ValueTest = (value: string) => boolean;
 
-interface FieldGroup {
+/** One field's terms of a query: a row passes when a value passes one of `any` (if any) and none of `none`. */
+export interface FieldGroup {
   readonly field: FilterField;
   readonly any: ValueTest[];
   readonly none: ValueTest[];
@@ -33,7 +35,37 @@ export interface CompiledFilter {
   readonly fields: ReadonlySet<FilterField>;
   /** True when the query uses free text (the view's text is needed). */
   readonly usesText: boolean;
+  /** The field terms by field (for a view that keeps an index of its rows' values). */
+  readonly groups: readonly FieldGroup[];
   test(valuesOf: ValuesOf, textOf: TextOf): boolean;
+  /** The free-text terms alone against a row's lower-cased text (what `test` does after the fields). */
+  testText(text: string): boolean;
+}
+
+/**
+ * True when every row `narrower` passes also passes `wider`, as far as the terms show: the same
+ * field terms, each positive text term of `wider` inside one of `narrower`'s (typing on, "fil" to
+ * "file"), and each negated text term of `wider` also in `narrower`. A view filtering as the user
+ * types can then test only the rows the previous query passed. False when it cannot tell.
+ */
+export function narrows(narrower: FilterQuery, wider: FilterQuery): boolean {
+  const key = (t: FilterQuery["terms"][number]) =>
+    `${t.negated ? "-" : ""}${t.field}:${t.value.toLowerCase()}`;
+  const fieldsOf = (q: FilterQuery) =>
+    q.terms
+      .filter((t) => t.field !== null)
+      .map(key)
+      .sort()
+      .join("\n");
+  if (fieldsOf(narrower) !== fieldsOf(wider)) return false;
+  const texts = (q: FilterQuery, negated: boolean) =>
+    q.terms.filter((t) => t.field === null && t.negated === negated).map((t) => t.value.toLowerCase());
+  const nAll = texts(narrower, false);
+  const nNone = new Set(texts(narrower, true));
+  return (
+    texts(wider, false).every((w) => nAll.some((n) => n.includes(w))) &&
+    texts(wider, true).every((w) => nNone.has(w))
+  );
 }
 
 function escapeRegExp(s: string): string {
@@ -81,20 +113,22 @@ export function compileFilter(query: FilterQuery): CompiledFilter {
     active: query.terms.length > 0,
     fields: new Set(groups.keys()),
     usesText,
+    groups: list,
     test(valuesOf, textOf) {
       for (const g of list) {
         const values = valuesOf(g.field);
         if (g.any.length > 0 && !values.some((v) => g.any.some((t) => t(v)))) return false;
         if (g.none.length > 0 && values.some((v) => g.none.some((t) => t(v)))) return false;
       }
-      if (usesText) {
-        const text = textOf();
-        for (const t of textAll) if (!text.includes(t)) return false;
-        for (const t of textNone) if (text.includes(t)) return false;
-      }
-      return true;
+      return !usesText || testText(textOf());
     },
+    testText,
   };
+  function testText(text: string): boolean {
+    for (const t of textAll) if (!text.includes(t)) return false;
+    for (const t of textNone) if (text.includes(t)) return false;
+    return true;
+  }
 }
 
 /** A compiled query that lets every row through. */
