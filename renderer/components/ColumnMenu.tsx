@@ -2,7 +2,8 @@
  * The column menu of a table: a "Columns" button opening a list of checkboxes, one per hideable
  * column, and a reset of the table's widths, columns and sort. Escape or a click elsewhere closes it.
  */
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useId, useRef, useState } from "react";
+import { useDismiss } from "./use-dismiss.js";
 
 /** One column as the menu lists it. */
 export interface MenuColumn {
@@ -26,24 +27,11 @@ export function ColumnMenu(props: ColumnMenuProps) {
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: PointerEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const onEscape = (e: KeyboardEvent) => {
-      if (e.key !== "Escape") return;
-      e.stopPropagation();
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener("pointerdown", away);
-    document.addEventListener("keydown", onEscape, true);
-    return () => {
-      document.removeEventListener("pointerdown", away);
-      document.removeEventListener("keydown", onEscape, true);
-    };
-  }, [open]);
+  const close = useCallback((reason: "outside" | "escape") => {
+    setOpen(false);
+    if (reason === "escape") button.current?.focus();
+  }, []);
+  useDismiss(open, root, close);
   const shown = props.columns.filter((c) => props.isVisible(c.id)).length;
   return (
     <div className="column-menu" ref={root}>

@@ -3,13 +3,14 @@
  * query text, DevTools style (`method:session/prompt -verdict:single "two words"`), its problems
  * in words below it, and suggestions of field names and of values seen in the shown trace.
  */
-import { type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, useCallback, useId, useMemo, useRef, useState } from "react";
 import {
   applySuggestion,
   type KnownValues,
   type Suggestions,
   suggest,
 } from "../../shared/filter/edit-filter.js";
+import { useDismiss } from "../components/use-dismiss.js";
 import { useInspector } from "../store/inspector-store.js";
 import type { TimelineView } from "../traces/timeline-view.js";
 import "./filter.css";
@@ -48,6 +49,7 @@ export function FilterBox({
   const setFilter = useInspector((s) => s.setFilter);
   const view = useInspector((s) => s.view);
   const inputRef = useRef<HTMLInputElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   const [caret, setCaret] = useState<number | null>(null);
   const [active, setActive] = useState(-1);
   const [closed, setClosed] = useState(false);
@@ -63,6 +65,12 @@ export function FilterBox({
     [open, filter.text, caret, known],
   );
   const shown = open && suggestions.items.length > 0;
+  // A press anywhere outside the box closes the list (Escape is the input's own key, below).
+  const dismiss = useCallback(() => {
+    setClosed(true);
+    setActive(-1);
+  }, []);
+  useDismiss(shown, rootRef, dismiss, { escape: false });
 
   const track = () => {
     const el = inputRef.current;
@@ -75,6 +83,8 @@ export function FilterBox({
     setFilter({ text: next.text });
     setActive(-1);
     setCaret(next.caret);
+    // A chosen value completes its term: the list closes. A chosen field name ("verdict:") opens its values.
+    setClosed(!item.insert.endsWith(":"));
     requestAnimationFrame(() => {
       const el = inputRef.current;
       if (el) {
@@ -108,7 +118,7 @@ export function FilterBox({
     ? filter.problems.filter((p) => !(p.start <= suggestions.from && p.end >= suggestions.to))
     : filter.problems;
   return (
-    <div className="filter-box">
+    <div className="filter-box" ref={rootRef}>
       <label className="filter-box__label">
         Search{" "}
         <input
@@ -133,7 +143,10 @@ export function FilterBox({
           }}
           onKeyDown={onKeyDown}
           onClick={track}
-          onFocus={track}
+          onFocus={() => {
+            setClosed(false);
+            track();
+          }}
           onBlur={() => {
             setCaret(null);
             setActive(-1);
