@@ -153,37 +153,39 @@ export function FilterBox({
           }}
         />
       </label>
-      {shown ? (
-        <div className="filter-box__suggestions" id={listId} role="listbox" aria-label="Suggestions">
-          {suggestions.items.map((s, i) => (
-            <div
-              key={s.insert}
-              id={`${listId}-${i}`}
-              role="option"
-              tabIndex={-1}
-              aria-selected={i === active}
-              className="filter-box__option"
-              // mousedown, not click: the input keeps its focus and caret
-              onMouseDown={(e) => {
-                e.preventDefault();
-                accept(i);
-              }}
-            >
-              <code>{s.label}</code>
-              {s.detail ? <span className="filter-box__detail"> {s.detail}</span> : null}
-            </div>
-          ))}
-        </div>
-      ) : null}
-      {problems.length > 0 ? (
-        <ul className="filter-box__problems" id={problemsId} aria-label="Filter problems">
-          {problems.map((p) => (
-            <li key={`${p.start}:${p.end}:${p.message}`}>
-              <code>{filter.text.slice(p.start, p.end) || "(empty)"}</code>: {p.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <div className="filter-box__popups">
+        {problems.length > 0 ? (
+          <ul className="filter-box__problems" id={problemsId} aria-label="Filter problems">
+            {problems.map((p) => (
+              <li key={`${p.start}:${p.end}:${p.message}`}>
+                <code>{filter.text.slice(p.start, p.end) || "(empty)"}</code>: {p.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {shown ? (
+          <div className="filter-box__suggestions" id={listId} role="listbox" aria-label="Suggestions">
+            {suggestions.items.map((s, i) => (
+              <div
+                key={s.insert}
+                id={`${listId}-${i}`}
+                role="option"
+                tabIndex={-1}
+                aria-selected={i === active}
+                className="filter-box__option"
+                // mousedown, not click: the input keeps its focus and caret
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  accept(i);
+                }}
+              >
+                <code>{s.label}</code>
+                {s.detail ? <span className="filter-box__detail"> {s.detail}</span> : null}
+              </div>
+            ))}
+          </div>
+        ) : null}
+      </div>
     </div>
   );
 }
