@@ -11,5 +11,6 @@ export async function filterShortcut(page: Page, label: string): Promise<Locator
   const bar = timelineFilters(page);
   const button = bar.getByRole("button", { name: /^Filters/ });
   if ((await button.getAttribute("aria-expanded")) !== "true") await button.click();
-  return bar.getByRole("group", { name: "Filter by field" }).getByLabel(label);
+  const role = label === "Session" || label === "Key" ? "textbox" : "combobox";
+  return bar.getByRole("group", { name: "Filter by field" }).getByRole(role, { name: label, exact: true });
 }
