@@ -7,7 +7,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
-import { sessionTrace } from "../harness/traces.js";
+import { importSessionTrace } from "../harness/traces.js";
 
 /** Roles a user operates; each needs a name. */
 const CONTROL_ROLES = new Set([
@@ -75,12 +75,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     await check("start screen");
 
     // an imported trace, a submission selected, the fault drawer open
-    await page.getByLabel("Import trace file").setInputFiles({
-      name: "session.jsonl",
-      mimeType: "application/x-ndjson",
-      buffer: Buffer.from(sessionTrace().jsonl()),
-    });
-    const grid = page.getByRole("treegrid", { name: "Timeline" });
+    const grid = await importSessionTrace(page);
     await grid.getByRole("row").filter({ hasText: "write a haiku" }).first().click();
     const faults = page.getByRole("button", { name: "Faults", exact: true });
     if ((await faults.getAttribute("aria-expanded")) !== "true") await faults.click();
@@ -111,11 +106,7 @@ for (const colorScheme of ["light", "dark"] as const) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme });
     const page = await context.newPage();
     await page.goto(hubs.plain.url);
-    await page.getByLabel("Import trace file").setInputFiles({
-      name: "session.jsonl",
-      mimeType: "application/x-ndjson",
-      buffer: Buffer.from(sessionTrace().jsonl()),
-    });
+    await importSessionTrace(page);
     await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText("duplicate-insert");
     await expect(page.locator("html")).toHaveAttribute("data-theme", colorScheme);
     const report = await page.evaluate(() => {

@@ -10,7 +10,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { demoUrl, expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
-import { sessionTrace } from "../harness/traces.js";
+import { importSessionTrace } from "../harness/traces.js";
 
 const hubs = startDemoHubs({ plain: true });
 
@@ -74,12 +74,7 @@ test("an imported trace in the dark theme, a submission selected", async ({ brow
   const page = await context.newPage();
   await page.goto(hubs.plain.url);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
-  await page.getByLabel("Import trace file").setInputFiles({
-    name: "session.jsonl",
-    mimeType: "application/x-ndjson",
-    buffer: Buffer.from(sessionTrace().jsonl()),
-  });
-  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  const grid = await importSessionTrace(page);
   await grid.getByRole("row").filter({ hasText: "write a haiku" }).first().click();
   await expect(page.getByRole("region", { name: "Details" })).toContainText("deduplicated");
   await dismissToast(page);

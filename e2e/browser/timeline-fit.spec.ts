@@ -9,7 +9,7 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { demoUrl, expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
 import { filterShortcut, timelineFilters } from "../harness/timeline-filters.js";
-import { sessionTrace } from "../harness/traces.js";
+import { importSessionTrace } from "../harness/traces.js";
 
 const hubs = startDemoHubs({ plain: true });
 
@@ -18,11 +18,7 @@ test.describe.configure({ timeout: 150_000 });
 async function importSession(page: Page) {
   await page.goto(hubs.plain.url);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
-  await page.getByLabel("Import trace file").setInputFiles({
-    name: "session.jsonl",
-    mimeType: "application/x-ndjson",
-    buffer: Buffer.from(sessionTrace().jsonl()),
-  });
+  await importSessionTrace(page);
   await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText("duplicate-insert");
 }
 

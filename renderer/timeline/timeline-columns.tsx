@@ -377,8 +377,8 @@ function Waterfall({ r }: { r: TimelineRow }) {
 /** The Result column's width (px at normal text): room for an attempt's words on two lines. */
 export const RESULT_WIDTH = 440;
 
-/** A messageId in result words (`messageId <id>`): shown shortened, the whole id stays in the text. */
-const MESSAGE_ID = /messageId ([^\s;,)]+)/gu;
+/** An id in result words (after `messageId `, or any UUID): shown shortened, the whole id stays in the text. */
+const MESSAGE_ID = /(?<=messageId )[^\s;,)]+|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}/giu;
 /** How many characters a shortened id takes on screen (8 and an ellipsis; see `.tl-id`). */
 const SHORT_ID = 9;
 
@@ -387,8 +387,8 @@ function ResultWords({ text }: { text: string }) {
   const parts: ReactNode[] = [];
   let at = 0;
   for (const m of text.matchAll(MESSAGE_ID)) {
-    const id = m[1] as string;
-    const from = (m.index ?? 0) + m[0].length - id.length;
+    const id = m[0];
+    const from = m.index ?? 0;
     if (id.length <= SHORT_ID + 2) continue;
     parts.push(
       text.slice(at, from),
@@ -404,9 +404,7 @@ function ResultWords({ text }: { text: string }) {
 
 /** The result words as they show: each long messageId cut to its first characters. */
 function shownResult(text: string): string {
-  return text.replace(MESSAGE_ID, (all, id: string) =>
-    id.length <= SHORT_ID + 2 ? all : `messageId ${id.slice(0, SHORT_ID)}`,
-  );
+  return text.replace(MESSAGE_ID, (id: string) => (id.length <= SHORT_ID + 2 ? id : id.slice(0, SHORT_ID)));
 }
 
 /** Average width of a character of the Result chips' bold text, in px at normal text (on the safe side). */
