@@ -2,8 +2,7 @@
  * The column menu of a table: a "Columns" button opening a list of checkboxes, one per hideable
  * column, and a reset of the table's widths, columns and sort. Escape or a click elsewhere closes it.
  */
-import { useCallback, useId, useRef, useState } from "react";
-import { useDismiss } from "./use-dismiss.js";
+import { useMenu } from "./use-dismiss.js";
 
 /** One column as the menu lists it. */
 export interface MenuColumn {
@@ -23,15 +22,7 @@ export interface ColumnMenuProps {
 
 /** The button and, while open, its list. */
 export function ColumnMenu(props: ColumnMenuProps) {
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const close = useCallback((reason: "outside" | "escape") => {
-    setOpen(false);
-    if (reason === "escape") button.current?.focus();
-  }, []);
-  useDismiss(open, root, close);
+  const { open, setOpen, panelId, root, button } = useMenu();
   const shown = props.columns.filter((c) => props.isVisible(c.id)).length;
   return (
     <div className="column-menu" ref={root}>

@@ -3,11 +3,11 @@
  * session, key, outcome, direction, verdict) and the count of rows per verdict, which all edit the
  * same query text, so the text is the one source of truth for the Timeline, Records and Sequence.
  */
-import { useCallback, useId, useMemo, useRef, useState } from "react";
+import { useMemo } from "react";
 import { VERDICTS } from "../../shared/analyzer/verdicts.js";
 import { singleValue } from "../../shared/filter/edit-filter.js";
 import { fieldDefinition } from "../../shared/filter/filter-fields.js";
-import { useDismiss } from "../components/use-dismiss.js";
+import { useMenu } from "../components/use-dismiss.js";
 import { FilterBox } from "../filter/FilterBox.js";
 import { useInspector } from "../store/inspector-store.js";
 import { isFiltering, NO_FILTER } from "./timeline-filter.js";
@@ -93,15 +93,7 @@ const SHORTCUT_FIELDS = ["method", "session", "key", "outcome", "direction", "ve
 function ShortcutMenu() {
   const filter = useInspector((s) => s.filter);
   const setFilter = useInspector((s) => s.setFilter);
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const close = useCallback((reason: "outside" | "escape") => {
-    setOpen(false);
-    if (reason === "escape") button.current?.focus();
-  }, []);
-  useDismiss(open, root, close);
+  const { open, setOpen, panelId, root, button } = useMenu();
   const inUse = SHORTCUT_FIELDS.filter((f) => filter.terms.some((t) => t.field === f)).length;
   const outcome = singleValue(filter, "outcome");
   const direction = singleValue(filter, "direction");
