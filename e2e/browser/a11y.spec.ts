@@ -5,11 +5,9 @@
  * accessibility tree has a name; and the state colours have a contrast of at least 4.5:1, read
  * from the live tokens and from the badges, toasts and banners as rendered.
  */
-import { execFileSync } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
-import { cliPath } from "../harness/build-once.js";
-import { type ServeProcess, startServe } from "../harness/serve-process.js";
-import { sessionTrace } from "../harness/traces.js";
+import { expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
+import { importSessionTrace } from "../harness/traces.js";
 
 /** Roles a user operates; each needs a name. */
 const CONTROL_ROLES = new Set([
@@ -56,23 +54,7 @@ async function unnamedControls(page: Page): Promise<{ unnamed: string[]; control
   return { unnamed, controls };
 }
 
-function proxyListens(): boolean {
-  return execFileSync(process.execPath, [cliPath, "proxy", "--help"], { encoding: "utf8" }).includes(
-    "--listen",
-  );
-}
-
-let demoHub: ServeProcess;
-let plainHub: ServeProcess;
-test.beforeAll(async () => {
-  test.skip(!proxyListens(), "this build's proxy has no --listen, which the demo runs on");
-  demoHub = await startServe(30_000, ["--demo", "--demo-turn-ms", "200", "--demo-timeout-ms", "2500"]);
-  plainHub = await startServe();
-});
-test.afterAll(async () => {
-  await demoHub?.stop();
-  await plainHub?.stop();
-});
+const hubs = startDemoHubs({ plain: true });
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -88,17 +70,12 @@ for (const colorScheme of ["light", "dark"] as const) {
     };
 
     // the start screen of a hub with no trace
-    await page.goto(plainHub.url);
+    await page.goto(hubs.plain.url);
     await expect(page.getByRole("heading", { name: "No frames yet" })).toBeVisible();
     await check("start screen");
 
     // an imported trace, a submission selected, the fault drawer open
-    await page.getByLabel("Import trace file").setInputFiles({
-      name: "session.jsonl",
-      mimeType: "application/x-ndjson",
-      buffer: Buffer.from(sessionTrace().jsonl()),
-    });
-    const grid = page.getByRole("treegrid", { name: "Timeline" });
+    const grid = await importSessionTrace(page);
     await grid.getByRole("row").filter({ hasText: "write a haiku" }).first().click();
     const faults = page.getByRole("button", { name: "Faults", exact: true });
     if ((await faults.getAttribute("aria-expanded")) !== "true") await faults.click();
@@ -108,14 +85,9 @@ for (const colorScheme of ["light", "dark"] as const) {
     await check("records tab");
 
     // the demo, played, in normal and in presenter mode, and its Sequence tab
-    await page.goto(demoHub.url);
-    await expect(page.getByRole("status", { name: "Demo status" })).toContainText("Demo ready", {
-      timeout: 20_000,
-    });
-    await page.getByLabel("Speed").selectOption({ label: "No pause" });
-    await page.getByRole("button", { name: "Play Lost response, then a keyed retry" }).click();
-    const caption = page.getByRole("region", { name: "Scenario caption" });
-    await expect(caption.getByRole("status")).toContainText("finished: all", { timeout: 40_000 });
+    await page.goto(hubs.demo.url);
+    await expectDemoReady(page);
+    await playScenario(page, "Lost response, then a keyed retry");
     await check("demo played");
     await page.getByRole("button", { name: "Present" }).click();
     await check("demo in presenter mode");
@@ -133,12 +105,8 @@ for (const colorScheme of ["light", "dark"] as const) {
   }) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme });
     const page = await context.newPage();
-    await page.goto(plainHub.url);
-    await page.getByLabel("Import trace file").setInputFiles({
-      name: "session.jsonl",
-      mimeType: "application/x-ndjson",
-      buffer: Buffer.from(sessionTrace().jsonl()),
-    });
+    await page.goto(hubs.plain.url);
+    await importSessionTrace(page);
     await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText("duplicate-insert");
     await expect(page.locator("html")).toHaveAttribute("data-theme", colorScheme);
     const report = await page.evaluate(() => {

@@ -8,6 +8,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { filterShortcut } from "../harness/timeline-filters.js";
 import { sessionTrace } from "../harness/traces.js";
 
 let hub: ServeProcess;
@@ -144,7 +145,7 @@ test("the shortcuts and suggestions edit the one query text; another trace clear
   const search = timelineSearch(page);
 
   await search.fill("haiku");
-  await filters.getByLabel("Outcome").selectOption("dropped");
+  await (await filterShortcut(page, "Outcome")).selectOption("dropped");
   await expect(search).toHaveValue("haiku outcome:dropped");
   await expect(rows).toHaveCount(2);
   await page.getByRole("button", { name: "duplicate-insert: 1" }).click();
@@ -152,7 +153,7 @@ test("the shortcuts and suggestions edit the one query text; another trace clear
   await expect(page.getByRole("heading", { name: "No row matches the filters" })).toBeVisible();
   // A field typed in the box shows in its dropdown.
   await search.fill("outcome:error");
-  await expect(filters.getByLabel("Outcome")).toHaveValue("error");
+  await expect(await filterShortcut(page, "Outcome")).toHaveValue("error");
   await expect(rows).toHaveCount(2);
 
   // Suggestions: field names, then the trace's values; Enter takes the highlighted one.
@@ -210,10 +211,14 @@ test("Sequence jumps to a submission, scrolled into view and selected, also in t
   await expect(details).toContainText("task number 150");
   await expect(details).toContainText("Submission: session/prompt");
   await tab(page, "Timeline");
-  await expect(page.getByRole("treegrid", { name: "Timeline" })).toHaveAttribute(
-    "aria-activedescendant",
-    /^vrow-s\d+$/,
-  );
+  const timeline = page.getByRole("treegrid", { name: "Timeline" });
+  await expect(timeline).toHaveAttribute("aria-activedescendant", /^vrow-s\d+$/);
+  // ...and the Timeline, which otherwise opens at its newest rows (submission 200), shows that row.
+  const jumped = timeline.locator(`[id="${await timeline.getAttribute("aria-activedescendant")}"]`);
+  await expect(jumped).toContainText("task number 150");
+  await expect(jumped).toHaveAttribute("aria-selected", "true");
+  await expect(jumped).toBeInViewport({ ratio: 1 });
+  await expect(timeline.getByRole("row").filter({ hasText: "task number 200" })).toHaveCount(0);
   await tab(page, "Sequence");
 
   // The filter narrows the picker, and Next match steps through the matches.

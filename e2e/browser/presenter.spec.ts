@@ -7,12 +7,10 @@
  * Large text scaling the Sequence SVG, the stderr panel collapsed while empty, and the split handle
  * by pointer and keyboard, remembered across a reload.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
-import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { demoUrl, expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
 
 const SHOTS = "/work/shots/s5-ui";
 
@@ -52,28 +50,10 @@ const STORIES = [
   },
 ] as const;
 
-function proxyListens(): boolean {
-  return execFileSync(process.execPath, [cliPath, "proxy", "--help"], { encoding: "utf8" }).includes(
-    "--listen",
-  );
-}
-
-let hub: ServeProcess;
-test.beforeAll(async () => {
-  test.skip(!proxyListens(), "this build's proxy has no --listen, which the demo runs on");
-  hub = await startServe(30_000, ["--demo", "--demo-turn-ms", "200", "--demo-timeout-ms", "2500"]);
+const hubs = startDemoHubs();
+test.beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
-test.afterAll(async () => {
-  await hub?.stop();
-});
-
-/** The hub's link with `?present`: a query flag beside the token's fragment. */
-function presentUrl(): string {
-  const u = new URL(hub.url);
-  u.search = "?present";
-  return u.toString();
-}
 
 /** Fails unless the element's whole box lies inside the viewport (nothing to scroll to see it). */
 async function expectOnScreen(page: Page, what: string, locator: Locator) {
@@ -100,22 +80,10 @@ async function scrolledAnywhere(page: Page): Promise<string[]> {
 }
 
 async function openPresenter(page: Page) {
-  await page.goto(presentUrl());
+  await page.goto(demoUrl(hubs.demo, true));
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
-  await expect(page.getByRole("status", { name: "Demo status" })).toContainText("Demo ready", {
-    timeout: 20_000,
-  });
+  await expectDemoReady(page);
   await expect(page.getByRole("button", { name: "Present" })).toHaveAttribute("aria-pressed", "true");
-}
-
-async function play(page: Page, title: string) {
-  await page.getByLabel("Speed").selectOption({ label: "No pause" });
-  await page.getByRole("button", { name: `Play ${title}` }).click();
-  const caption = page.getByRole("region", { name: "Scenario caption" });
-  // a scenario starts on a fresh tap with a fresh agent process: on a loaded machine that takes a while
-  await expect(caption).toContainText(title, { timeout: 20_000 });
-  await expect(caption.getByRole("status")).toContainText("finished: all", { timeout: 40_000 });
-  return caption;
 }
 
 test.describe.configure({ timeout: 150_000 });
@@ -142,7 +110,7 @@ for (const [width, height] of [
       expect(bar?.height ?? 999).toBeLessThan(60);
 
       for (const story of STORIES) {
-        const caption = await play(page, story.title);
+        const caption = await playScenario(page, story.title);
         await expect(caption).toContainText(story.claim);
         await expectOnScreen(page, `${story.id}: caption`, caption);
         await expectOnScreen(
@@ -166,9 +134,12 @@ for (const [width, height] of [
         await expect(row).toHaveAttribute("aria-expanded", "true");
         const attempts = grid.getByRole("row").filter({ hasText: /^.*attempt \d/ });
         await expect(attempts).toHaveCount(story.attempts);
+        const column = await grid.evaluate((t) =>
+          [...t.querySelectorAll("th")].findIndex((th) => th.getAttribute("aria-label") === "Result"),
+        );
         for (let i = 0; i < story.attempts; i++) {
-          // the Result column comes right after Method / row
-          const result = attempts.nth(i).getByRole("gridcell").nth(1);
+          // the Result column's cell (after the fault menu and Method / row)
+          const result = attempts.nth(i).getByRole("gridcell").nth(column);
           await expect(result).toHaveText(/\w{3,}/);
           await expectOnScreen(page, `${story.id}: attempt ${i + 1}'s outcome`, result);
         }
@@ -206,7 +177,7 @@ test("the Present toggle and ?present: a query flag, the token stays out of the 
   page,
 }) => {
   const problems = guardConsole(page);
-  await page.goto(hub.url);
+  await page.goto(hubs.demo.url);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
   const present = page.getByRole("button", { name: "Present" });
   await expect(present).toHaveAttribute("aria-pressed", "false");
@@ -216,7 +187,7 @@ test("the Present toggle and ?present: a query flag, the token stays out of the 
   await expect(page.locator("html")).toHaveAttribute("data-present", "on");
   const url = new URL(page.url());
   expect(url.search).toBe("?present");
-  expect(url.search).not.toContain(hub.token);
+  expect(url.search).not.toContain(hubs.demo.token);
   await page.reload();
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
   await expect(page.getByRole("button", { name: "Present" })).toHaveAttribute("aria-pressed", "true");
@@ -224,7 +195,7 @@ test("the Present toggle and ?present: a query flag, the token stays out of the 
   await expect(page.locator("html")).toHaveAttribute("data-present", "off");
   expect(new URL(page.url()).search).toBe("");
   // a link with both, as a presenter would paste it
-  await page.goto(presentUrl());
+  await page.goto(demoUrl(hubs.demo, true));
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
   await expect(page.locator("html")).toHaveAttribute("data-present", "on");
   expect(problems).toEqual([]);
@@ -235,7 +206,7 @@ test("Large text scales the Sequence SVG too, and the stderr panel is one line w
 }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await openPresenter(page);
-  await play(page, STORIES[0].title);
+  await playScenario(page, STORIES[0].title);
   const stderr = page.getByRole("region", { name: "Agent stderr" });
   await expect(stderr).toContainText("Nothing yet");
   expect((await stderr.boundingBox())?.height ?? 999).toBeLessThan(40);
@@ -264,7 +235,7 @@ test("the side column resizes by pointer and by keyboard, and keeps its width ac
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
-  await page.goto(hub.url);
+  await page.goto(hubs.demo.url);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
   const handle = page.getByRole("separator", { name: "Resize the details pane" });
   const details = page.getByRole("region", { name: "Details" });

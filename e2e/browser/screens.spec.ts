@@ -8,29 +8,11 @@
  * with `npx playwright test e2e/browser/screens.spec.ts --update-snapshots` after a deliberate
  * change of the look, and open the new PNGs before committing them.
  */
-import { execFileSync } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
-import { cliPath } from "../harness/build-once.js";
-import { type ServeProcess, startServe } from "../harness/serve-process.js";
-import { sessionTrace } from "../harness/traces.js";
+import { demoUrl, expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
+import { importSessionTrace } from "../harness/traces.js";
 
-function proxyListens(): boolean {
-  return execFileSync(process.execPath, [cliPath, "proxy", "--help"], { encoding: "utf8" }).includes(
-    "--listen",
-  );
-}
-
-let demoHub: ServeProcess;
-let plainHub: ServeProcess;
-test.beforeAll(async () => {
-  test.skip(!proxyListens(), "this build's proxy has no --listen, which the demo runs on");
-  demoHub = await startServe(30_000, ["--demo", "--demo-turn-ms", "200", "--demo-timeout-ms", "2500"]);
-  plainHub = await startServe();
-});
-test.afterAll(async () => {
-  await demoHub?.stop();
-  await plainHub?.stop();
-});
+const hubs = startDemoHubs({ plain: true });
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -59,7 +41,7 @@ async function dismissToast(page: Page) {
 test("the start screen: the first three things to do", async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme: "light" });
   const page = await context.newPage();
-  await page.goto(plainHub.url);
+  await page.goto(hubs.plain.url);
   await expect(page.getByRole("list", { name: "First steps" }).getByRole("listitem")).toHaveCount(3);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
   await expect(page).toHaveScreenshot("start-screen-1280x720-light.png", COMPARE);
@@ -74,17 +56,9 @@ for (const [colorScheme, title, verdict] of [
   test(`a scenario done, in presenter mode, ${colorScheme}`, async ({ browser }) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme });
     const page = await context.newPage();
-    const u = new URL(demoHub.url);
-    u.search = "?present";
-    await page.goto(u.toString());
-    await expect(page.getByRole("status", { name: "Demo status" })).toContainText("Demo ready", {
-      timeout: 20_000,
-    });
-    await page.getByLabel("Speed").selectOption({ label: "No pause" });
-    await page.getByRole("button", { name: `Play ${title}` }).click();
-    const caption = page.getByRole("region", { name: "Scenario caption" });
-    await expect(caption).toContainText(title, { timeout: 20_000 });
-    await expect(caption.getByRole("status")).toContainText("finished: all", { timeout: 40_000 });
+    await page.goto(demoUrl(hubs.demo, true));
+    await expectDemoReady(page);
+    await playScenario(page, title);
     await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText(verdict);
     await dismissToast(page);
     await expect(page).toHaveScreenshot(`presenter-done-1280x720-${colorScheme}.png`, {
@@ -98,14 +72,9 @@ for (const [colorScheme, title, verdict] of [
 test("an imported trace in the dark theme, a submission selected", async ({ browser }) => {
   const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, colorScheme: "dark" });
   const page = await context.newPage();
-  await page.goto(plainHub.url);
+  await page.goto(hubs.plain.url);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
-  await page.getByLabel("Import trace file").setInputFiles({
-    name: "session.jsonl",
-    mimeType: "application/x-ndjson",
-    buffer: Buffer.from(sessionTrace().jsonl()),
-  });
-  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  const grid = await importSessionTrace(page);
   await grid.getByRole("row").filter({ hasText: "write a haiku" }).first().click();
   await expect(page.getByRole("region", { name: "Details" })).toContainText("deduplicated");
   await dismissToast(page);

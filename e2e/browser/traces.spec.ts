@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { filterShortcut } from "../harness/timeline-filters.js";
 import { shownTrace } from "../harness/trace-picker.js";
 import { HOSTILE, sessionTrace } from "../harness/traces.js";
 
@@ -56,18 +57,18 @@ test("imports a trace and shows submissions, requests and verdicts; filters narr
   await expect(rows).toHaveCount(2);
   await page.getByRole("button", { name: "Clear filters" }).click();
 
-  await filters.getByLabel("Outcome").selectOption("error");
+  await (await filterShortcut(page, "Outcome")).selectOption("error");
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText("retried-after-error");
-  await filters.getByLabel("Outcome").selectOption("");
+  await (await filterShortcut(page, "Outcome")).selectOption("");
 
-  await filters.getByLabel("Method").selectOption("fs/read_text_file");
+  await (await filterShortcut(page, "Method")).selectOption("fs/read_text_file");
   await expect(rows).toHaveCount(2);
-  await filters.getByLabel("Direction").selectOption("client->agent");
+  await (await filterShortcut(page, "Direction")).selectOption("client->agent");
   await expect(page.getByRole("heading", { name: "No row matches the filters" })).toBeVisible();
   await page.getByRole("button", { name: "Clear filters" }).click();
 
-  await filters.getByLabel("Key", { exact: true }).fill("dedup");
+  await (await filterShortcut(page, "Key")).fill("dedup");
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(1)).toContainText("deduplicated");
   expect(problems).toEqual([]);

@@ -1,4 +1,5 @@
 /** Trace files for the browser tests, built with the analyzer's `TraceScript`. */
+import { expect, type Locator, type Page } from "@playwright/test";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
 
 /** Text that would run script if it were ever rendered as HTML. */
@@ -41,4 +42,16 @@ export function sessionTrace(): TraceScript {
     .raw(2, "agent->client", "this line is not JSON")
     .request(2, "agent->client", 90, "fs/read_text_file", { sessionId: "sess-1", path: "/w/README.md" })
     .result(2, "client->agent", 90, { content: "hello" });
+}
+
+/** Imports `sessionTrace()` as session.jsonl through the toolbar; resolves with the Timeline once it shows it. */
+export async function importSessionTrace(page: Page): Promise<Locator> {
+  await page.getByLabel("Import trace file").setInputFiles({
+    name: "session.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(sessionTrace().jsonl()),
+  });
+  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  await expect(grid).toContainText("write a haiku");
+  return grid;
 }

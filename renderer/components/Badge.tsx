@@ -12,10 +12,20 @@ const ICONS: Readonly<Record<BadgeTone, string>> = {
   neutral: "•",
 };
 
-/** A labelled status chip; `title` explains it on hover. */
-export function Badge({ tone, children, title }: { tone: BadgeTone; children: ReactNode; title?: string }) {
+/** A labelled status chip; `title` explains it on hover; `wrap`: its words may take two lines. */
+export function Badge({
+  tone,
+  children,
+  title,
+  wrap,
+}: {
+  tone: BadgeTone;
+  children: ReactNode;
+  title?: string;
+  wrap?: boolean;
+}) {
   return (
-    <span className={`badge badge--${tone}`} title={title}>
+    <span className={`badge badge--${tone}${wrap ? " badge--wrap" : ""}`} title={title}>
       <span aria-hidden="true">{ICONS[tone]}</span>
       {children}
     </span>

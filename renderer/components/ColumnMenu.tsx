@@ -2,7 +2,7 @@
  * The column menu of a table: a "Columns" button opening a list of checkboxes, one per hideable
  * column, and a reset of the table's widths, columns and sort. Escape or a click elsewhere closes it.
  */
-import { useEffect, useId, useRef, useState } from "react";
+import { useMenu } from "./use-dismiss.js";
 
 /** One column as the menu lists it. */
 export interface MenuColumn {
@@ -22,28 +22,7 @@ export interface ColumnMenuProps {
 
 /** The button and, while open, its list. */
 export function ColumnMenu(props: ColumnMenuProps) {
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const away = (e: PointerEvent) => {
-      if (!root.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const onEscape = (e: KeyboardEvent) => {
-      if (e.key !== "Escape") return;
-      e.stopPropagation();
-      setOpen(false);
-      button.current?.focus();
-    };
-    document.addEventListener("pointerdown", away);
-    document.addEventListener("keydown", onEscape, true);
-    return () => {
-      document.removeEventListener("pointerdown", away);
-      document.removeEventListener("keydown", onEscape, true);
-    };
-  }, [open]);
+  const { open, setOpen, panelId, root, button } = useMenu();
   const shown = props.columns.filter((c) => props.isVisible(c.id)).length;
   return (
     <div className="column-menu" ref={root}>

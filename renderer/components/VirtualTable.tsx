@@ -76,6 +76,8 @@ export interface VirtualTableProps<T extends RowData> {
   readonly empty?: ReactNode;
   /** Row height in px; must match the CSS `--row-height` in use. */
   readonly rowHeight: number;
+  /** A row's own height in px when it differs from `rowHeight` (a two-line row); must be a pure function of the row. */
+  readonly rowHeightOf?: (row: T) => number;
   /** Column widths, hidden columns and sort (the caller orders `rows` by the sort). */
   readonly prefs?: TablePrefs;
   readonly onPrefsChange?: (prefs: TablePrefs) => void;
@@ -104,15 +106,21 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   const count = Math.min(props.count ?? rows.length, rows.length);
   const scrollRef = useRef<HTMLDivElement>(null);
   const followTail = useRef(true);
-  // One key function per rows array: a new one makes the virtualizer measure every row again.
+  // One key function per rows array and row heights: a new one makes the virtualizer measure every
+  // row again (its sizes come from `estimateSize`, read only then).
+  const rowHeightOf = props.rowHeightOf;
   const getItemKey = useCallback(
     (i: number) => (rows[i] === undefined ? i : getKey(rows[i] as T)),
-    [rows, getKey],
+    // biome-ignore lint/correctness/useExhaustiveDependencies: a new row-height function must re-measure the rows
+    [rows, getKey, rowHeightOf],
   );
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
+    estimateSize: (i) => {
+      const row = rows[i];
+      return row !== undefined && rowHeightOf ? rowHeightOf(row) : rowHeight;
+    },
     getItemKey,
     overscan: 10,
     paddingStart: rowHeight,
@@ -148,7 +156,9 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   /** The tooltip of a cut cell: set when the pointer enters it, removed when its text fits. */
   const tooltip = (e: MouseEvent<HTMLElement>, columnId: string, row: T) => {
     const el = e.currentTarget;
-    if (el.scrollWidth > el.clientWidth + 1)
+    const inner = el.firstElementChild;
+    const cut = (b: Element) => b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1;
+    if (cut(el) || (inner !== null && cut(inner)))
       el.title = props.cellText?.(columnId, row) || (el.textContent ?? "");
     else el.removeAttribute("title");
   };
@@ -156,6 +166,29 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   useLayoutEffect(() => {
     if (followTail.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
   }, [count, virtualizer]);
+
+  // A selection made elsewhere (another view's jump, or this table mounting with a selection) is
+  // scrolled into view once its row is among the rows; a row already on screen does not move.
+  const scrolledTo = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (selectedKey === undefined || selectedKey === scrolledTo.current) return;
+    let index = -1;
+    for (let i = 0; i < count; i++) {
+      if (getKey(rows[i] as T) === selectedKey) {
+        index = i;
+        break;
+      }
+    }
+    if (index === -1) return;
+    scrolledTo.current = selectedKey;
+    const el = scrollRef.current;
+    const m = virtualizer.measurementsCache[index];
+    if (!el || !m) return;
+    const top = el.scrollTop + rowHeight;
+    if (m.start >= top && m.end <= el.scrollTop + el.clientHeight) return;
+    followTail.current = false;
+    virtualizer.scrollToIndex(index, { align: "center" });
+  }, [selectedKey, rows, count, getKey, rowHeight, virtualizer]);
 
   const move = (index: number) => {
     const clamped = Math.max(0, Math.min(count - 1, index));
@@ -313,12 +346,12 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
               <tr
                 key={key}
                 id={`vrow-${key}`}
-                className="vtable__row"
+                className={item.size > rowHeight ? "vtable__row vtable__row--tall" : "vtable__row"}
                 aria-rowindex={item.index + 2}
                 aria-selected={key === selectedKey}
                 aria-expanded={expanded}
                 aria-level={props.depthOf ? props.depthOf(row.original) + 1 : undefined}
-                style={{ height: rowHeight, transform: `translateY(${item.start - rowHeight}px)` }}
+                style={{ height: item.size, transform: `translateY(${item.start - rowHeight}px)` }}
                 onClick={() => onSelect(row.original)}
                 onContextMenu={
                   props.onRowMenu

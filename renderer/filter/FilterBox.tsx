@@ -3,13 +3,14 @@
  * query text, DevTools style (`method:session/prompt -verdict:single "two words"`), its problems
  * in words below it, and suggestions of field names and of values seen in the shown trace.
  */
-import { type KeyboardEvent, useId, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent, useCallback, useId, useMemo, useRef, useState } from "react";
 import {
   applySuggestion,
   type KnownValues,
   type Suggestions,
   suggest,
 } from "../../shared/filter/edit-filter.js";
+import { useDismiss } from "../components/use-dismiss.js";
 import { useInspector } from "../store/inspector-store.js";
 import type { TimelineView } from "../traces/timeline-view.js";
 import "./filter.css";
@@ -55,6 +56,7 @@ export function FilterBox({
   const setFilter = useInspector((s) => s.setFilter);
   const view = useInspector((s) => s.view);
   const inputRef = useRef<HTMLInputElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
   const [caret, setCaret] = useState<number | null>(null);
   const [active, setActive] = useState(-1);
   const [closed, setClosed] = useState(false);
@@ -72,6 +74,12 @@ export function FilterBox({
     [open, filter.text, caret, known],
   );
   const shown = open && suggestions.items.length > 0;
+  // A press anywhere outside the box closes the list (Escape is the input's own key, below).
+  const dismiss = useCallback(() => {
+    setClosed(true);
+    setActive(-1);
+  }, []);
+  useDismiss(shown, rootRef, dismiss, { escape: false });
 
   const track = () => {
     const el = inputRef.current;
@@ -84,6 +92,8 @@ export function FilterBox({
     setFilter({ text: next.text });
     setActive(-1);
     setCaret(next.caret);
+    // A chosen value completes its term: the list closes. A chosen field name ("verdict:") opens its values.
+    setClosed(!item.insert.endsWith(":"));
     requestAnimationFrame(() => {
       const el = inputRef.current;
       if (el) {
@@ -117,7 +127,7 @@ export function FilterBox({
     ? filter.problems.filter((p) => !(p.start <= suggestions.from && p.end >= suggestions.to))
     : filter.problems;
   return (
-    <div className="filter-box">
+    <div className="filter-box" ref={rootRef}>
       <label className="filter-box__label">
         Search{" "}
         <input
@@ -142,44 +152,49 @@ export function FilterBox({
           }}
           onKeyDown={onKeyDown}
           onClick={track}
-          onFocus={track}
+          onFocus={() => {
+            setClosed(false);
+            track();
+          }}
           onBlur={() => {
             setCaret(null);
             setActive(-1);
           }}
         />
       </label>
-      {shown ? (
-        <div className="filter-box__suggestions" id={listId} role="listbox" aria-label="Suggestions">
-          {suggestions.items.map((s, i) => (
-            <div
-              key={s.insert}
-              id={`${listId}-${i}`}
-              role="option"
-              tabIndex={-1}
-              aria-selected={i === active}
-              className="filter-box__option"
-              // mousedown, not click: the input keeps its focus and caret
-              onMouseDown={(e) => {
-                e.preventDefault();
-                accept(i);
-              }}
-            >
-              <code>{s.label}</code>
-              {s.detail ? <span className="filter-box__detail"> {s.detail}</span> : null}
-            </div>
-          ))}
-        </div>
-      ) : null}
-      {problems.length > 0 ? (
-        <ul className="filter-box__problems" id={problemsId} aria-label="Filter problems">
-          {problems.map((p) => (
-            <li key={`${p.start}:${p.end}:${p.message}`}>
-              <code>{filter.text.slice(p.start, p.end) || "(empty)"}</code>: {p.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <div className="filter-box__popups">
+        {problems.length > 0 ? (
+          <ul className="filter-box__problems" id={problemsId} aria-label="Filter problems">
+            {problems.map((p) => (
+              <li key={`${p.start}:${p.end}:${p.message}`}>
+                <code>{filter.text.slice(p.start, p.end) || "(empty)"}</code>: {p.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {shown ? (
+          <div className="filter-box__suggestions" id={listId} role="listbox" aria-label="Suggestions">
+            {suggestions.items.map((s, i) => (
+              <div
+                key={s.insert}
+                id={`${listId}-${i}`}
+                role="option"
+                tabIndex={-1}
+                aria-selected={i === active}
+                className="filter-box__option"
+                // mousedown, not click: the input keeps its focus and caret
+                onMouseDown={(e) => {
+                  e.preventDefault();
+                  accept(i);
+                }}
+              >
+                <code>{s.label}</code>
+                {s.detail ? <span className="filter-box__detail"> {s.detail}</span> : null}
+              </div>
+            ))}
+          </div>
+        ) : null}
+      </div>
     </div>
   );
 }

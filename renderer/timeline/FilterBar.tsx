@@ -1,12 +1,13 @@
 /**
- * The timeline's filter bar: the shared search box, plus shortcuts (method, session, key, outcome,
- * direction, verdict, and the count of rows per verdict) that edit the same query text, so the
- * text is the one source of truth for the Timeline, Records and Sequence.
+ * The timeline's filter bar, one row: the shared search box, a "Filters" menu of shortcuts (method,
+ * session, key, outcome, direction, verdict) and the count of rows per verdict, which all edit the
+ * same query text, so the text is the one source of truth for the Timeline, Records and Sequence.
  */
 import { useMemo } from "react";
 import { VERDICTS } from "../../shared/analyzer/verdicts.js";
 import { singleValue } from "../../shared/filter/edit-filter.js";
 import { fieldDefinition } from "../../shared/filter/filter-fields.js";
+import { useMenu } from "../components/use-dismiss.js";
 import { FilterBox } from "../filter/FilterBox.js";
 import { useInspector } from "../store/inspector-store.js";
 import { isFiltering, NO_FILTER } from "./timeline-filter.js";
@@ -39,110 +40,146 @@ function MethodSelect() {
   );
 }
 
+/** The chips of the verdicts the trace has, with their counts: a click filters by one (again: clears it). */
 function VerdictCounts() {
+  const counts = useInspector((s) => s.view.verdictCounts);
+  const filter = useInspector((s) => s.filter);
+  const setFilter = useInspector((s) => s.setFilter);
+  const verdict = singleValue(filter, "verdict");
+  return (
+    <ul className="verdict-counts" aria-label="Verdict counts">
+      {VERDICTS.filter((v) => counts[v.name] > 0).map((v) => (
+        <li key={v.name}>
+          <button
+            type="button"
+            className={`verdict-count verdict-count--${v.severity}`}
+            aria-pressed={verdict === v.name}
+            title={v.explanation}
+            onClick={() => setFilter({ verdict: verdict === v.name ? "" : v.name })}
+          >
+            {v.name}: {counts[v.name]}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function VerdictSelect() {
   const counts = useInspector((s) => s.view.verdictCounts);
   const filter = useInspector((s) => s.filter);
   const setFilter = useInspector((s) => s.setFilter);
   const verdict = singleValue(filter, "verdict");
   const known = VERDICTS.some((v) => v.name === verdict);
   return (
-    <fieldset className="filters__group">
-      <legend className="visually-hidden">Rows per verdict</legend>
-      <label>
-        Verdict{" "}
-        <select value={known ? verdict : ""} onChange={(e) => setFilter({ verdict: e.currentTarget.value })}>
-          <option value="">any</option>
-          {VERDICTS.map((v) => (
-            <option key={v.name} value={v.name}>
-              {v.name} ({counts[v.name]})
-            </option>
-          ))}
-        </select>
-      </label>
-      <ul className="verdict-counts" aria-label="Verdict counts">
-        {VERDICTS.filter((v) => counts[v.name] > 0).map((v) => (
-          <li key={v.name}>
-            <button
-              type="button"
-              className={`verdict-count verdict-count--${v.severity}`}
-              aria-pressed={verdict === v.name}
-              title={v.explanation}
-              onClick={() => setFilter({ verdict: verdict === v.name ? "" : v.name })}
-            >
-              {v.name}: {counts[v.name]}
-            </button>
-          </li>
+    <label>
+      Verdict{" "}
+      <select value={known ? verdict : ""} onChange={(e) => setFilter({ verdict: e.currentTarget.value })}>
+        <option value="">any</option>
+        {VERDICTS.map((v) => (
+          <option key={v.name} value={v.name}>
+            {v.name} ({counts[v.name]})
+          </option>
         ))}
-      </ul>
-    </fieldset>
+      </select>
+    </label>
   );
 }
 
-/** The filter bar above the timeline. */
-export function FilterBar() {
+/** The fields the shortcut menu sets; the button counts the ones in use. */
+const SHORTCUT_FIELDS = ["method", "session", "key", "outcome", "direction", "verdict"] as const;
+
+/** "Filters ▾": a panel of one shortcut per field (method, session, key, outcome, direction, verdict). */
+function ShortcutMenu() {
   const filter = useInspector((s) => s.filter);
   const setFilter = useInspector((s) => s.setFilter);
+  const { open, setOpen, panelId, root, button } = useMenu();
+  const inUse = SHORTCUT_FIELDS.filter((f) => filter.terms.some((t) => t.field === f)).length;
   const outcome = singleValue(filter, "outcome");
   const direction = singleValue(filter, "direction");
   const dirValue =
     direction === "client" ? "client->agent" : direction === "agent" ? "agent->client" : direction;
   return (
+    <div className="filters__menu" ref={root}>
+      <button
+        ref={button}
+        type="button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        title="Method, session, key, outcome, direction and verdict: each edits its term in the search box"
+        onClick={() => setOpen(!open)}
+      >
+        Filters{inUse > 0 ? ` (${inUse})` : ""} ▾
+      </button>
+      {open ? (
+        <fieldset id={panelId} className="filters__panel">
+          <legend>Filter by field</legend>
+          <MethodSelect />
+          <label>
+            Session{" "}
+            <input
+              size={12}
+              value={singleValue(filter, "session")}
+              onChange={(e) => setFilter({ session: e.currentTarget.value })}
+            />
+          </label>
+          <label>
+            Key{" "}
+            <input
+              size={12}
+              value={singleValue(filter, "key")}
+              onChange={(e) => setFilter({ key: e.currentTarget.value })}
+            />
+          </label>
+          <label>
+            Outcome{" "}
+            <select
+              value={OUTCOMES.includes(outcome) ? outcome : ""}
+              onChange={(e) => setFilter({ outcome: e.currentTarget.value })}
+            >
+              <option value="">any</option>
+              {OUTCOMES.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Direction{" "}
+            <select
+              value={dirValue === "client->agent" || dirValue === "agent->client" ? dirValue : ""}
+              onChange={(e) => setFilter({ direction: e.currentTarget.value })}
+            >
+              <option value="">any</option>
+              <option value="client->agent">client → agent</option>
+              <option value="agent->client">agent → client</option>
+            </select>
+          </label>
+          <VerdictSelect />
+        </fieldset>
+      ) : null}
+    </div>
+  );
+}
+
+/** The filter bar above the timeline: one row (the search box, the field menu, the verdict chips, Clear). */
+export function FilterBar() {
+  const filter = useInspector((s) => s.filter);
+  const setFilter = useInspector((s) => s.setFilter);
+  return (
     <search className="filters" aria-label="Timeline filters">
-      <div className="filters__row">
-        <FilterBox />
-        <button
-          type="button"
-          disabled={!isFiltering(filter) && filter.text === ""}
-          onClick={() => setFilter(NO_FILTER)}
-        >
-          Clear filters
-        </button>
-      </div>
-      <div className="filters__row filters__shortcuts">
-        <MethodSelect />
-        <label>
-          Session{" "}
-          <input
-            size={8}
-            value={singleValue(filter, "session")}
-            onChange={(e) => setFilter({ session: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Key{" "}
-          <input
-            size={8}
-            value={singleValue(filter, "key")}
-            onChange={(e) => setFilter({ key: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Outcome{" "}
-          <select
-            value={OUTCOMES.includes(outcome) ? outcome : ""}
-            onChange={(e) => setFilter({ outcome: e.currentTarget.value })}
-          >
-            <option value="">any</option>
-            {OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Direction{" "}
-          <select
-            value={dirValue === "client->agent" || dirValue === "agent->client" ? dirValue : ""}
-            onChange={(e) => setFilter({ direction: e.currentTarget.value })}
-          >
-            <option value="">any</option>
-            <option value="client->agent">client → agent</option>
-            <option value="agent->client">agent → client</option>
-          </select>
-        </label>
-      </div>
+      <FilterBox />
+      <ShortcutMenu />
       <VerdictCounts />
+      <button
+        type="button"
+        className="filters__clear"
+        disabled={!isFiltering(filter) && filter.text === ""}
+        onClick={() => setFilter(NO_FILTER)}
+      >
+        Clear filters
+      </button>
     </search>
   );
 }

@@ -18,6 +18,8 @@ import { searchIndexOf } from "./search-index.js";
 import { prepareSearchText } from "./search-prep.js";
 import {
   cellText,
+  RESULT_WIDTH,
+  resultLines,
   SORTABLE_COLUMNS,
   sortValue,
   TIMELINE_COLUMNS,
@@ -124,6 +126,15 @@ export function TimelineTable() {
     [visibility],
   );
 
+  // A row whose Result words need two lines at the Result column's width is two lines tall.
+  const rowHeight = largeText ? 36 : 28;
+  const resultWidth = isVisible("result") ? (prefs.sizing.result ?? RESULT_WIDTH) : 0;
+  const rowHeightOf = useCallback(
+    (r: TimelineRow) =>
+      resultWidth > 0 && resultLines(r, resultWidth) === 2 ? Math.round(rowHeight * 1.6) : rowHeight,
+    [resultWidth, rowHeight],
+  );
+
   const onSelect = useCallback((r: TimelineRow) => select({ key: r.key, seq: r.seq }), [select]);
   const onExpand = useCallback((r: TimelineRow, open: boolean) => setExpanded(r.key, open), [setExpanded]);
   const isExpanded = useCallback(
@@ -184,7 +195,8 @@ export function TimelineTable() {
           onRowMenu={onRowMenu}
           isExpanded={isExpanded}
           depthOf={depthOf}
-          rowHeight={largeText ? 36 : 28}
+          rowHeight={rowHeight}
+          rowHeightOf={rowHeightOf}
           prefs={prefs}
           sortable
           onPrefsChange={(p) => setTablePrefs("timeline", p)}

@@ -8,7 +8,7 @@
  * ordering by it means something, its sort value (`sortValue`).
  */
 
-import { useContext } from "react";
+import { type ReactNode, useContext } from "react";
 import type { VerdictHit } from "../../shared/analyzer/timeline-model.js";
 import { verdictDefinition } from "../../shared/analyzer/verdicts.js";
 import { barOf, durationText, latencyText } from "../../shared/analyzer/waterfall.js";
@@ -26,6 +26,17 @@ import { SpanCount } from "./SpanCount.js";
 import type { TimelineRow } from "./timeline-rows.js";
 
 const col = virtualColumnHelper<TimelineRow>();
+
+/** A column by id, header, width and least width (px at normal text), its cell drawn from the row. */
+function column(
+  id: string,
+  header: string,
+  size: number,
+  minSize: number,
+  cell: (r: TimelineRow) => ReactNode,
+) {
+  return col.display({ id, header, size, minSize, cell: (c) => cell(c.row.original) });
+}
 
 export { clockTime } from "./clock-time.js";
 
@@ -364,6 +375,82 @@ function Waterfall({ r }: { r: TimelineRow }) {
   );
 }
 
+/** The Result column's width (px at normal text): room for an attempt's words on two lines. */
+export const RESULT_WIDTH = 440;
+
+/** An id in result words (after `messageId `, or any UUID): shown shortened, the whole id stays in the text. */
+const MESSAGE_ID = /(?<=messageId )[^\s;,)]+|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}/giu;
+/** How many characters a shortened id takes on screen (8 and an ellipsis; see `.tl-id`). */
+const SHORT_ID = 9;
+
+/** The result words with each long messageId in a span that shows its start (the text is unchanged). */
+function ResultWords({ text }: { text: string }) {
+  const parts: ReactNode[] = [];
+  let at = 0;
+  for (const m of text.matchAll(MESSAGE_ID)) {
+    const id = m[0];
+    const from = m.index ?? 0;
+    if (id.length <= SHORT_ID + 2) continue;
+    parts.push(
+      text.slice(at, from),
+      <span key={from} className="tl-id">
+        {id}
+      </span>,
+    );
+    at = from + id.length;
+  }
+  parts.push(text.slice(at));
+  return <>{parts}</>;
+}
+
+/** The result words as they show: each long messageId cut to its first characters. */
+function shownResult(text: string): string {
+  return text.replace(MESSAGE_ID, (id: string) => (id.length <= SHORT_ID + 2 ? id : id.slice(0, SHORT_ID)));
+}
+
+/** Average width of a character of the Result chips' bold text, in px at normal text (on the safe side). */
+const CHAR_PX = 8.3;
+
+/**
+ * How many lines a row's Result takes in a column `width` px wide (1 or 2): two when its shown
+ * words do not fit on one line. A row of two lines is taller, so the words that carry the claim
+ * ("answer dropped by the inspector: the client never saw it") are on screen, not cut.
+ */
+export function resultLines(r: TimelineRow, width: number): 1 | 2 {
+  if (r.kind !== "attempt" && r.kind !== "submission") return 1;
+  const chip = r.kind === "attempt" ? 40 : 16; // cell padding, and the chip's icon, padding and border
+  return shownResult(resultText(r)).length * CHAR_PX > width - chip ? 2 : 1;
+}
+
+/** The Result cell: the Client's side of a submission, an attempt's words, a request's outcome. */
+function Result({ r }: { r: TimelineRow }) {
+  // The Client's side: a dropped answer's messageId is not shown as if the Client had it.
+  if (r.kind === "submission")
+    return (
+      <span className="tl-result">
+        <ResultWords text={r.row.result} />
+      </span>
+    );
+  if (r.kind === "frame" && r.dropped) return <Badge tone="error">dropped</Badge>;
+  if (r.kind === "attempt") {
+    const o = attemptLabel(r.attempt);
+    return (
+      <Badge tone={o.tone} title={o.title} wrap>
+        <span>
+          <ResultWords text={o.label} />
+        </span>
+      </Badge>
+    );
+  }
+  if (r.kind !== "request") return null;
+  const o = outcomeLabel(r.row.outcome);
+  return (
+    <Badge tone={o.tone} title={o.title}>
+      {o.label}
+    </Badge>
+  );
+}
+
 /**
  * The timeline's columns (module scope, as react-table requires stable columns). The sortable ones
  * get an accessor only so react-table offers to sort them: the Timeline orders its whole row list
@@ -379,169 +466,64 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
       enableHiding: false,
       cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
     }),
-    col.display({
-      id: "what",
-      header: "Method / row",
-      size: 170,
-      minSize: 80,
-      cell: (c) => what(c.row.original),
+    column("what", "Method / row", 170, 80, what),
+    column("result", "Result", RESULT_WIDTH, 60, (r) => <Result r={r} />),
+    column("verdict", "Verdict / retry class", 140, 50, (r) => {
+      if (r.kind === "submission") return <VerdictBadges verdicts={r.row.verdicts} />;
+      if (r.kind !== "request") return "";
+      return (
+        <>
+          <Badge tone="neutral" title={RETRY_CLASS_MEANING[r.row.retryClass]}>
+            {r.row.retryClass}
+          </Badge>
+          <VerdictBadges verdicts={r.row.verdicts} />
+        </>
+      );
     }),
-    col.display({
-      id: "result",
-      header: "Result",
-      size: 330,
-      minSize: 60,
-      cell: (c) => {
-        const r = c.row.original;
-        // The Client's side: a dropped answer's messageId is not shown as if the Client had it.
-        if (r.kind === "submission") return r.row.result;
-        const outcome =
-          r.kind === "attempt" ? r.attempt.outcome : r.kind === "request" ? r.row.outcome : undefined;
-        if (r.kind === "frame" && r.dropped) return <Badge tone="error">dropped</Badge>;
-        if (!outcome) return "";
-        const o = r.kind === "attempt" ? attemptLabel(r.attempt) : outcomeLabel(outcome);
+    column("key", "Key", 100, 40, (r) => {
+      if (r.kind !== "submission") return "";
+      const s = r.row;
+      if (s.key !== null) return <KeyBadge idempotencyKey={s.key} />;
+      if (s.keyStatus === "invalid") {
         return (
-          <Badge tone={o.tone} title={o.title}>
-            {o.label}
+          <Badge tone="error" title={s.invalidKey?.reason}>
+            invalid {s.invalidKey?.shown}
           </Badge>
         );
-      },
+      }
+      return <span className="muted">no key</span>;
     }),
-    col.display({
-      id: "verdict",
-      header: "Verdict / retry class",
-      size: 140,
-      minSize: 50,
-      cell: (c) => {
-        const r = c.row.original;
-        if (r.kind === "submission") return <VerdictBadges verdicts={r.row.verdicts} />;
-        if (r.kind !== "request") return "";
-        return (
-          <>
-            <Badge tone="neutral" title={RETRY_CLASS_MEANING[r.row.retryClass]}>
-              {r.row.retryClass}
-            </Badge>
-            <VerdictBadges verdicts={r.row.verdicts} />
-          </>
-        );
-      },
-    }),
-    col.display({
-      id: "key",
-      header: "Key",
-      size: 100,
-      minSize: 40,
-      cell: (c) => {
-        const r = c.row.original;
-        if (r.kind !== "submission") return "";
-        const s = r.row;
-        if (s.key !== null) return <KeyBadge idempotencyKey={s.key} />;
-        if (s.keyStatus === "invalid") {
+    column("detail", "Prompt / detail", 150, 50, (r) => {
+      switch (r.kind) {
+        case "submission":
           return (
-            <Badge tone="error" title={s.invalidKey?.reason}>
-              invalid {s.invalidKey?.shown}
-            </Badge>
+            <>
+              <SpanCount r={r} />
+              {detailText(r, NO_FACTS)}
+            </>
           );
-        }
-        return <span className="muted">no key</span>;
-      },
+        case "attempt":
+          return (
+            <>
+              <SpanCount r={r} />
+              sent <Clock ts={r.attempt.sentAt} />
+              {r.attempt.latencyMs === null ? "" : `, ${Math.round(r.attempt.latencyMs)} ms`}
+            </>
+          );
+        case "frame":
+          return <code className="tl-raw">{r.preview}</code>;
+        default:
+          return detailText(r, NO_FACTS);
+      }
     }),
-    col.display({
-      id: "detail",
-      header: "Prompt / detail",
-      size: 150,
-      minSize: 50,
-      cell: (c) => {
-        const r = c.row.original;
-        switch (r.kind) {
-          case "submission":
-            return (
-              <>
-                <SpanCount r={r} />
-                {r.row.promptPreview}
-              </>
-            );
-          case "attempt":
-            return (
-              <>
-                <SpanCount r={r} />
-                sent <Clock ts={r.attempt.sentAt} />
-                {r.attempt.latencyMs === null ? "" : `, ${Math.round(r.attempt.latencyMs)} ms`}
-              </>
-            );
-          case "request":
-            return r.row.latencyMs === null ? "" : `${Math.round(r.row.latencyMs)} ms`;
-          case "malformed":
-            return r.row.reason;
-          case "frame":
-            return <code className="tl-raw">{r.preview}</code>;
-          case "event":
-            return "";
-        }
-      },
-    }),
-    col.display({
-      id: "session",
-      header: "Session",
-      size: 90,
-      minSize: 40,
-      cell: (c) => {
-        const r = c.row.original;
-        return r.kind === "submission" || r.kind === "request" ? (r.row.sessionId ?? "") : "";
-      },
-    }),
-    col.display({
-      id: "attempts",
-      header: "Attempts",
-      size: 70,
-      minSize: 30,
-      cell: (c) => {
-        const r = c.row.original;
-        return r.kind === "submission" ? r.row.attempts.length : "";
-      },
-    }),
-    col.display({
-      id: "ids",
-      header: "Ids",
-      size: 60,
-      minSize: 30,
-      cell: (c) => cellText("ids", c.row.original, NO_FACTS),
-    }),
-    col.display({
-      id: "conns",
-      header: "Conn",
-      size: 55,
-      minSize: 30,
-      cell: (c) => cellText("conns", c.row.original, NO_FACTS),
-    }),
-    col.display({
-      id: "pid",
-      header: "Agent pid",
-      size: 80,
-      minSize: 30,
-      cell: (c) => <Pid r={c.row.original} />,
-    }),
-    col.display({
-      id: "time",
-      header: "Time",
-      size: 100,
-      minSize: 50,
-      cell: (c) => <Time r={c.row.original} />,
-    }),
-    col.display({
-      id: "latency",
-      header: "Latency",
-      size: 90,
-      minSize: 40,
-      cell: (c) => <Latency r={c.row.original} />,
-    }),
-    col.display({
-      id: "waterfall",
-      header: "Waterfall",
-      size: 140,
-      minSize: 40,
-      cell: (c) => <Waterfall r={c.row.original} />,
-    }),
+    column("session", "Session", 90, 40, (r) => cellText("session", r, NO_FACTS)),
+    column("attempts", "Attempts", 70, 30, (r) => cellText("attempts", r, NO_FACTS)),
+    column("ids", "Ids", 60, 30, (r) => cellText("ids", r, NO_FACTS)),
+    column("conns", "Conn", 55, 30, (r) => cellText("conns", r, NO_FACTS)),
+    column("pid", "Agent pid", 80, 30, (r) => <Pid r={r} />),
+    column("time", "Time", 100, 50, (r) => <Time r={r} />),
+    column("latency", "Latency", 90, 40, (r) => <Latency r={r} />),
+    column("waterfall", "Waterfall", 140, 40, (r) => <Waterfall r={r} />),
   ])
   .map((c) =>
     c.id !== undefined && SORTABLE_COLUMNS.has(c.id) ? { ...c, accessorFn: (r: TimelineRow) => r.seq } : c,
