@@ -141,9 +141,27 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
     else el.removeAttribute("title");
   };
 
+  // Follows new rows while scrolled to the bottom. Where the browser has a ResizeObserver, the scroll
+  // happens in its callback, when the body's new height is laid out: asking the virtualizer to scroll
+  // right after the commit would make the browser lay out the page then (to read its scrollHeight),
+  // and again in the next frame, every frame a live trace grows.
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const observed = typeof ResizeObserver !== "undefined";
   useLayoutEffect(() => {
-    if (followTail.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
-  }, [count, virtualizer]);
+    const el = scrollRef.current;
+    const body = bodyRef.current;
+    if (!observed || !el || !body) return;
+    const ro = new ResizeObserver(() => {
+      if (!followTail.current) return;
+      const bottom = el.scrollHeight - el.clientHeight;
+      if (el.scrollTop < bottom) el.scrollTop = bottom;
+    });
+    ro.observe(body);
+    return () => ro.disconnect();
+  }, [observed]);
+  useLayoutEffect(() => {
+    if (!observed && followTail.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
+  }, [count, virtualizer, observed]);
 
   const move = (index: number) => {
     const clamped = Math.max(0, Math.min(count - 1, index));
@@ -291,7 +309,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
             })}
           </tr>
         </thead>
-        <tbody className="vtable__body" style={{ height: virtualizer.getTotalSize() - rowHeight }}>
+        <tbody ref={bodyRef} className="vtable__body" style={{ height: virtualizer.getTotalSize() - rowHeight }}>
           {items.map((item, i) => {
             const row = tableRows[i];
             if (!row) return null;
