@@ -120,7 +120,8 @@ export function createFeedPump(
       } else if (item.kind === "import") {
         const s = catalog.get(item.traceId);
         if (!s) continue;
-        for (const r of item.records) s.ingest(r);
+        // Decoded by `decodeLines`, which checked each record: not checked again.
+        for (const r of item.records) s.ingest(r, true);
         // Unpublished items leave the progress bar too: between publishes nothing on screen changes.
         if (item.publish === false) continue;
         touched.add(s);

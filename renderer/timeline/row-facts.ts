@@ -65,6 +65,23 @@ export function spanOfRow(
   }
 }
 
+/**
+ * The spans of top-level submission and request rows, by row: a row object is a snapshot (a changed
+ * row is a new object, timeline-rows.ts keeps one per analyzer row) and the records its seqs name
+ * never change, so a growing trace computes only its new and changed rows' spans.
+ */
+const topSpans = new WeakMap<TimelineRow, WaterfallSpan | null>();
+
+function topSpan(row: TimelineRow, facts: Pick<RowFacts, "timesKnown" | "tsOf">): WaterfallSpan | null {
+  if (row.kind !== "submission" && row.kind !== "request") return spanOfRow(row, facts);
+  let s = topSpans.get(row);
+  if (s === undefined) {
+    s = spanOfRow(row, facts);
+    topSpans.set(row, s);
+  }
+  return s;
+}
+
 /** Builds the facts for the shown rows of a trace. */
 export function rowFacts(input: {
   readonly timesKnown: boolean;
@@ -80,7 +97,7 @@ export function rowFacts(input: {
   if (timesKnown) {
     for (const row of input.rows) {
       if (row.depth !== 0) continue;
-      const s = spanOfRow(row, base);
+      const s = topSpan(row, base);
       if (s) spans.push(s);
     }
   }
