@@ -232,6 +232,8 @@ async function bench100k(build: BenchBuild, browser: Browser, file: string, fram
       }
     })();
     const liveProfile = await profiler(live, build, "live");
+    const liveCpu = await TabMemory.open(live, browser);
+    const cpuBefore = await liveCpu.rendererCpuSeconds();
     const sent = await produce(link, LIVE_RATE, LIVE_SECONDS, sentAt);
     // A figure, not a test: on a busy machine the window may need long to catch up; the lag keeps
     // being sampled until it did (or 120 s passed, when the figure is a lower bound).
@@ -246,6 +248,8 @@ async function bench100k(build: BenchBuild, browser: Browser, file: string, fram
       );
     stop = true;
     await sampler;
+    const cpuUsed = (await liveCpu.rendererCpuSeconds()) - cpuBefore;
+    await liveCpu.close();
     await liveProfile.stop();
     await link.close(2_000);
     const shownAtEnd = (await live.locator(".trace-size").textContent()) ?? "";
@@ -256,6 +260,12 @@ async function bench100k(build: BenchBuild, browser: Browser, file: string, fram
       "s",
       1,
       `${sent} records, ${samples} samples${caughtUp ? "" : `; at least: not caught up 120 s after the last record, ${shownAtEnd} shown`}`,
+    );
+    report(
+      build,
+      "live: renderer CPU time while streaming and catching up (every renderer of the browser; the steadier figure on a busy machine)",
+      cpuUsed,
+      "s",
     );
     await live.screenshot({ path: test.info().outputPath(`bench-live-${build.name}.png`) });
   } finally {
