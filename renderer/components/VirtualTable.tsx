@@ -309,7 +309,11 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
             })}
           </tr>
         </thead>
-        <tbody ref={bodyRef} className="vtable__body" style={{ height: virtualizer.getTotalSize() - rowHeight }}>
+        <tbody
+          ref={bodyRef}
+          className="vtable__body"
+          style={{ height: virtualizer.getTotalSize() - rowHeight }}
+        >
           {items.map((item, i) => {
             const row = tableRows[i];
             if (!row) return null;
