@@ -7,15 +7,19 @@
  * 4. (its own test, a fresh tab) import a 1M-frame trace: first rows (goal ≤ 1 s), fully analysed
  *    (goal ≤ 10 s), search (goal ≤ 100 ms) and the tab's memory (goal ≤ 1.5 GB; tab-memory.ts).
  * Figures only: a missed goal prints MISSED and never fails the run.
+ * With `BENCH_UI_BASELINE=/path/to/checkout` (a built checkout of an older commit) each test runs its
+ * steps against that checkout's `serve` too, in a fresh tab, right after this build's, and the
+ * figures list gives each figure for both and the ratio new/baseline (bench-builds.ts);
+ * `BENCH_UI_BASELINE_1M=0` leaves the baseline out of the 1M test.
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
-import { createHubLink } from "../../electron/tap/hub-link/hub-link.js";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 import { writeBenchTrace } from "../../electron/tools/bench/bench-trace.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../shared/trace/record.js";
 import { startServe } from "../harness/serve-process.js";
+import { type BenchBuild, benchBuilds } from "./bench-builds.js";
 import { produce } from "./live-producer.js";
 import { MB, TabMemory } from "./tab-memory.js";
 
@@ -27,12 +31,40 @@ const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 30);
 /** The search terms timed on each import (each changes the row count). */
 const SEARCH_TERMS = ["file-42.ts", "msg-1234", "careful answer", "sess-3"];
 
-const figures: string[] = [];
-function report(name: string, value: number, unit: string, goal: number) {
-  const digits = unit === "ms" ? 0 : unit === "MB" ? 0 : 2;
-  const line = `${name}: ${value.toFixed(digits)} ${unit} (goal ≤ ${goal} ${unit}) ${value <= goal ? "MET" : "MISSED"}`;
-  figures.push(line);
-  console.log(`[bench:ui] ${line}`);
+/** One figure, measured on this build and (with a baseline) on the baseline's. */
+interface Figure {
+  readonly unit: string;
+  readonly goal: number | undefined;
+  readonly values: Partial<Record<BenchBuild["name"], { value: number; note: string }>>;
+}
+const figures = new Map<string, Figure>();
+let withBaseline = false;
+
+function shown(value: number, unit: string): string {
+  return value.toFixed(unit === "ms" || unit === "MB" ? 0 : unit === "s" ? 2 : 1);
+}
+
+/**
+ * Notes `value` as figure `name` of `build` (`note`: what this run's figure counted, e.g. rows) and
+ * prints it, with MET or MISSED when the figure has a goal.
+ */
+function report(
+  build: BenchBuild,
+  name: string,
+  value: number,
+  unit: string,
+  goal?: number,
+  note = "",
+): void {
+  let f = figures.get(name);
+  if (!f) {
+    f = { unit, goal, values: {} };
+    figures.set(name, f);
+  }
+  f.values[build.name] = { value, note };
+  const verdict = goal === undefined ? "" : ` (goal ≤ ${goal} ${unit}) ${value <= goal ? "MET" : "MISSED"}`;
+  const who = withBaseline ? `${build.name}: ` : "";
+  console.log(`[bench:ui] ${who}${name}${note && ` (${note})`}: ${shown(value, unit)} ${unit}${verdict}`);
 }
 
 /**
@@ -95,32 +127,69 @@ function timeFilter(page: Page, term: string): Promise<number> {
   }, term);
 }
 
-test("UI bench: 100k-frame import, text filter, 2,000 frames/s live", async ({ page, browser }) => {
-  const dir = mkdtempSync(join(tmpdir(), "acp-ri-bench-ui-"));
-  const hub = await startServe();
+/** The in-tab times watchImport noted (ms from the file's choice), polled once a second. */
+async function importTimes(page: Page, timeout: number): Promise<{ first: number; done: number }> {
+  const handle = await page.waitForFunction(
+    () => {
+      const t = (window as unknown as { __benchImport: Record<string, number> }).__benchImport;
+      return t.done !== undefined && t;
+    },
+    undefined,
+    { polling: 1_000, timeout },
+  );
+  return (await handle.jsonValue()) as { first: number; done: number };
+}
+
+/**
+ * With `BENCH_PROFILE=/path/x.cpuprofile`: a V8 CPU profile of one phase of a tab, written to
+ * `/path/x.cpuprofile.<phase>[.baseline].cpuprofile` by `stop()`; without it, nothing.
+ */
+async function profiler(page: Page, build: BenchBuild, phase: string): Promise<{ stop(): Promise<void> }> {
+  const base = process.env.BENCH_PROFILE;
+  if (!base) return { stop: async () => undefined };
+  const session = await page.context().newCDPSession(page);
+  await session.send("Profiler.enable");
+  await session.send("Profiler.setSamplingInterval", { interval: 500 });
+  await session.send("Profiler.start");
+  return {
+    async stop() {
+      const { profile } = await session.send("Profiler.stop");
+      const path = `${base}.${phase}${build.name === "new" ? "" : `.${build.name}`}.cpuprofile`;
+      writeFileSync(path, JSON.stringify(profile));
+      console.log(`[bench:ui] CPU profile (${build.name}, ${phase}) written to ${path}`);
+      await session.detach();
+    },
+  };
+}
+
+/** The 100k import, its searches and 2,000 frames/s live, on one build's `serve`, each in a fresh tab. */
+async function bench100k(build: BenchBuild, browser: Browser, file: string, frames: number): Promise<void> {
+  const hub = await startServe(15_000, [], () => ({}), build.checkout);
+  const context = await browser.newContext();
   try {
-    const file = join(dir, "bench-100k.jsonl");
-    const frames = await writeBenchTrace(file, IMPORT_FRAMES);
+    const page = await context.newPage();
     await page.goto(hub.url);
     await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
 
     const grid = page.getByRole("treegrid", { name: "Timeline" });
-    const t0 = Date.now();
+    // Timed in the tab, as the 1M import is (watchImport): Playwright's polling (100, 250, 500,
+    // 1000 ms apart) would round these figures up to its next look.
+    const profile = await profiler(page, build, "100k");
+    await page.evaluate(watchImport, "bench-100k.jsonl");
     await page.getByLabel("Import trace file").setInputFiles(file);
-    await expect(grid.getByRole("row").nth(1)).toBeVisible({ timeout: 60_000 });
-    const firstRows = Date.now() - t0;
-    await expect(page.getByRole("status").filter({ hasText: "Import bench-100k.jsonl" })).toContainText(
-      "records",
-      {
-        timeout: 120_000,
-      },
-    );
-    await expect(page.getByLabel(/^Importing/)).toHaveCount(0, { timeout: 60_000 });
-    const allRecords = Date.now() - t0;
+    const { first: firstRows, done: allRecords } = await importTimes(page, 120_000);
+    await profile.stop();
+    await expect(grid.getByRole("row").nth(1)).toBeVisible();
+    await expect(page.getByLabel(/^Importing/)).toHaveCount(0);
     const rows = Number(await grid.getAttribute("aria-rowcount")) - 1;
-    report(`import ${frames} frames: first rows`, firstRows, "ms", 2_000);
-    figures.push(
-      `import ${frames} frames: all records analyzed and shown after ${allRecords} ms (${rows} timeline rows)`,
+    report(build, `import ${frames} frames: first rows`, firstRows, "ms", 2_000);
+    report(
+      build,
+      `import ${frames} frames: all records analyzed and shown`,
+      allRecords,
+      "ms",
+      undefined,
+      `${rows} timeline rows`,
     );
 
     const filterTimes: number[] = [];
@@ -128,14 +197,15 @@ test("UI bench: 100k-frame import, text filter, 2,000 frames/s live", async ({ p
       filterTimes.push(await timeFilter(page, term));
       await page.getByRole("button", { name: "Clear filters" }).click();
     }
-    report("text filter, first search (builds the search text)", filterTimes[0]!, "ms", 150);
-    report("text filter, slowest later search", Math.max(...filterTimes.slice(1)), "ms", 150);
+    report(build, "text filter, first search (builds the search text)", filterTimes[0]!, "ms", 150);
+    report(build, "text filter, slowest later search", Math.max(...filterTimes.slice(1)), "ms", 150);
+    await page.close();
 
     // Live: a fresh window follows the newest live tap.
-    const live = await browser.newPage();
+    const live = await context.newPage();
     await live.goto(hub.url);
     await expect(live.getByRole("status", { name: "Connection" })).toContainText("connected");
-    const link = createHubLink({
+    const link = build.createHubLink({
       header: {
         format: TRACE_FORMAT,
         version: TRACE_FORMAT_VERSION,
@@ -161,6 +231,9 @@ test("UI bench: 100k-frame import, text filter, 2,000 frames/s live", async ({ p
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
+    const liveProfile = await profiler(live, build, "live");
+    const liveCpu = await TabMemory.open(live, browser);
+    const cpuBefore = await liveCpu.rendererCpuSeconds();
     const sent = await produce(link, LIVE_RATE, LIVE_SECONDS, sentAt);
     // A figure, not a test: on a busy machine the window may need long to catch up; the lag keeps
     // being sampled until it did (or 120 s passed, when the figure is a lower bound).
@@ -175,39 +248,60 @@ test("UI bench: 100k-frame import, text filter, 2,000 frames/s live", async ({ p
       );
     stop = true;
     await sampler;
+    const cpuUsed = (await liveCpu.rendererCpuSeconds()) - cpuBefore;
+    await liveCpu.close();
+    await liveProfile.stop();
     await link.close(2_000);
     const shownAtEnd = (await live.locator(".trace-size").textContent()) ?? "";
     report(
-      `live ${LIVE_RATE} frames/s for ${LIVE_SECONDS} s (${sent} records, ${samples} samples): max lag${caughtUp ? "" : ` (at least: not caught up 120 s after the last record, ${shownAtEnd} shown)`}`,
+      build,
+      `live ${LIVE_RATE} frames/s for ${LIVE_SECONDS} s: max lag`,
       maxLagMs / 1000,
       "s",
       1,
+      `${sent} records, ${samples} samples${caughtUp ? "" : `; at least: not caught up 120 s after the last record, ${shownAtEnd} shown`}`,
     );
-    await live.screenshot({ path: test.info().outputPath("bench-live.png") });
-    await live.close();
+    report(
+      build,
+      "live: renderer CPU time while streaming and catching up (every renderer of the browser; the steadier figure on a busy machine)",
+      cpuUsed,
+      "s",
+    );
+    await live.screenshot({ path: test.info().outputPath(`bench-live-${build.name}.png`) });
   } finally {
+    await context.close();
     await hub.stop();
+  }
+}
+
+test("UI bench: 100k-frame import, text filter, 2,000 frames/s live", async ({ browser }) => {
+  const builds = await benchBuilds();
+  withBaseline = builds.length > 1;
+  test.setTimeout(240_000 * builds.length);
+  const dir = mkdtempSync(join(tmpdir(), "acp-ri-bench-ui-"));
+  try {
+    const file = join(dir, "bench-100k.jsonl");
+    const frames = await writeBenchTrace(file, IMPORT_FRAMES);
+    for (const build of builds) await bench100k(build, browser, file, frames);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test("UI bench: 1M-frame import in a fresh tab", async ({ page, browser }) => {
-  test.setTimeout(900_000);
-  const dir = mkdtempSync(join(tmpdir(), "acp-ri-bench-ui-1m-"));
-  const hub = await startServe();
+/** The 1M import and its searches on one build's `serve`, in a fresh tab (its own browser context). */
+async function bench1m(build: BenchBuild, browser: Browser, file: string, frames: number): Promise<void> {
+  const bytes = statSync(file).size;
+  const hub = await startServe(15_000, [], () => ({}), build.checkout);
+  const context = await browser.newContext();
+  const page = await context.newPage();
   const memory = await TabMemory.open(page, browser);
   try {
-    const file = join(dir, "bench-1m.jsonl");
-    const genAt = Date.now();
-    const frames = await writeBenchTrace(file, BIG_IMPORT_FRAMES);
-    const bytes = statSync(file).size;
-    console.log(
-      `[bench:ui] wrote ${frames} frames (${(bytes / MB).toFixed(0)} MB) in ${Date.now() - genAt} ms`,
-    );
     await page.goto(hub.url);
     await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
 
-    const profiling = process.env.BENCH_PROFILE;
+    const profiling =
+      process.env.BENCH_PROFILE &&
+      `${process.env.BENCH_PROFILE}${build.name === "new" ? "" : `.${build.name}`}`;
     if (profiling) await memory.startProfile();
     memory.sampleEvery(250);
     const grid = page.getByRole("treegrid", { name: "Timeline" });
@@ -235,15 +329,21 @@ test("UI bench: 1M-frame import in a fresh tab", async ({ page, browser }) => {
     }
     const rows = Number(await grid.getAttribute("aria-rowcount")) - 1;
     const shownRecords = (await page.locator(".trace-size").textContent()) ?? "";
-    report(`import ${frames} frames (${(bytes / MB).toFixed(0)} MB): first rows`, firstRows, "ms", 1_000);
+    const size = `${(bytes / MB).toFixed(0)} MB`;
+    report(build, `import ${frames} frames (${size}): first rows`, firstRows, "ms", 1_000);
     report(
-      `import ${frames} frames: fully analysed and shown (${rows} timeline rows, ${shownRecords})`,
+      build,
+      `import ${frames} frames: fully analysed and shown`,
       analysed,
       "ms",
       10_000,
+      `${rows} timeline rows, ${shownRecords}`,
     );
-    figures.push(
-      `import ${frames} frames: renderer CPU time from the file's choice to fully analysed: ${importCpu.toFixed(1)} s (the wall time above includes waiting for a busy machine's cores)`,
+    report(
+      build,
+      `import ${frames} frames: renderer CPU time from the file's choice to fully analysed (the wall time above includes waiting for a busy machine's cores)`,
+      importCpu,
+      "s",
     );
 
     if (profiling) await memory.startProfile();
@@ -254,35 +354,78 @@ test("UI bench: 1M-frame import in a fresh tab", async ({ page, browser }) => {
     }
     if (profiling)
       writeFileSync(`${profiling}.search.cpuprofile`, JSON.stringify(await memory.stopProfile()));
-    report("1M search, first (builds the search text)", searchTimes[0]!, "ms", 100);
-    report("1M search, slowest later", Math.max(...searchTimes.slice(1)), "ms", 100);
+    report(build, "1M search, first (builds the search text)", searchTimes[0]!, "ms", 100);
+    report(build, "1M search, slowest later", Math.max(...searchTimes.slice(1)), "ms", 100);
 
     memory.stop();
     const peak = await memory.peak();
     await memory.collectGarbage();
     const after = await memory.read();
     report(
+      build,
       "1M tab memory: JS heap used, peak while importing and searching (sampled every 250 ms)",
       peak.jsHeapUsed / MB,
       "MB",
       1_500,
     );
     report(
-      `1M tab memory: renderer process peak resident (VmHWM, largest of ${peak.renderers} renderers)`,
+      build,
+      "1M tab memory: renderer process peak resident (VmHWM, largest renderer)",
       peak.rendererRss / MB,
       "MB",
       1_500,
+      `of ${peak.renderers} renderers`,
     );
-    figures.push(
-      `1M tab memory after a full GC: JS heap used ${(after.jsHeapUsed / MB).toFixed(0)} MB, renderer resident ${(after.rendererRss / MB).toFixed(0)} MB`,
-    );
+    report(build, "1M tab memory after a full GC: JS heap used", after.jsHeapUsed / MB, "MB");
+    report(build, "1M tab memory after a full GC: renderer resident", after.rendererRss / MB, "MB");
   } finally {
     await memory.close();
+    await context.close();
     await hub.stop();
+  }
+}
+
+test("UI bench: 1M-frame import in a fresh tab", async ({ browser }) => {
+  const builds = (await benchBuilds()).filter(
+    (b) => b.name === "new" || process.env.BENCH_UI_BASELINE_1M !== "0",
+  );
+  withBaseline = builds.length > 1 || withBaseline;
+  test.setTimeout(900_000 * builds.length);
+  const dir = mkdtempSync(join(tmpdir(), "acp-ri-bench-ui-1m-"));
+  try {
+    const file = join(dir, "bench-1m.jsonl");
+    const genAt = Date.now();
+    const frames = await writeBenchTrace(file, BIG_IMPORT_FRAMES);
+    console.log(
+      `[bench:ui] wrote ${frames} frames (${(statSync(file).size / MB).toFixed(0)} MB) in ${Date.now() - genAt} ms`,
+    );
+    for (const build of builds) await bench1m(build, browser, file, frames);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test.afterAll(() => {
-  console.log(`\n[bench:ui] figures\n${figures.map((f) => `  ${f}`).join("\n")}`);
+  const lines: string[] = [];
+  for (const [name, f] of figures) {
+    const one = (v: { value: number; note: string } | undefined) =>
+      v === undefined ? "not measured" : `${shown(v.value, f.unit)} ${f.unit}${v.note && ` (${v.note})`}`;
+    const mine = f.values.new;
+    const goal =
+      f.goal === undefined || mine === undefined
+        ? ""
+        : ` (goal ≤ ${f.goal} ${f.unit}) ${mine.value <= f.goal ? "MET" : "MISSED"}`;
+    if (!withBaseline) {
+      lines.push(`${name}: ${one(mine)}${goal}`);
+      continue;
+    }
+    const base = f.values.baseline;
+    const ratio =
+      mine && base && base.value > 0
+        ? `ratio new/baseline ${(mine.value / base.value).toFixed(2)}`
+        : "no ratio";
+    lines.push(`${name}: new ${one(mine)}${goal}; baseline ${one(base)}; ${ratio}`);
+  }
+  const what = withBaseline ? ` (baseline: ${process.env.BENCH_UI_BASELINE})` : "";
+  console.log(`\n[bench:ui] figures${what}\n${lines.map((l) => `  ${l}`).join("\n")}`);
 });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { takeFragmentToken } from "../../shared/hub/hub-auth.js";
-import { cliPath, rendererDir } from "./build-once.js";
+import { cliPath as builtCli, rendererDir as builtRenderer } from "./build-once.js";
 
 /** A running `serve`. */
 export interface ServeProcess {
@@ -50,12 +50,17 @@ export interface DemoTapOptions {
 /**
  * `extraArgs` go after the harness's own (e.g. `--demo`); the demo's files stay in the scratch
  * folder. `extraEnv(dir)` adds variables for `serve` and the CLI, given the scratch folder.
+ * `checkout`: another built checkout of the project whose `dist/cli.js` and `dist/renderer` run
+ * instead of this one's (the UI bench's side-by-side baseline); default: this checkout's build.
  */
 export async function startServe(
   timeoutMs = 15_000,
   extraArgs: readonly string[] = [],
   extraEnv: (dir: string) => Record<string, string> = () => ({}),
+  checkout?: string,
 ): Promise<ServeProcess> {
+  const cliPath = checkout === undefined ? builtCli : join(checkout, "dist", "cli.js");
+  const rendererDir = checkout === undefined ? builtRenderer : join(checkout, "dist", "renderer");
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-e2e-"));
   const env = {
     ...process.env,

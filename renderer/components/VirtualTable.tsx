@@ -109,9 +109,9 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   // One key function per rows array and row heights: a new one makes the virtualizer measure every
   // row again (its sizes come from `estimateSize`, read only then).
   const rowHeightOf = props.rowHeightOf;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new row-height function must re-measure the rows
   const getItemKey = useCallback(
     (i: number) => (rows[i] === undefined ? i : getKey(rows[i] as T)),
-    // biome-ignore lint/correctness/useExhaustiveDependencies: a new row-height function must re-measure the rows
     [rows, getKey, rowHeightOf],
   );
   const virtualizer = useVirtualizer({
@@ -163,9 +163,27 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
     else el.removeAttribute("title");
   };
 
+  // Follows new rows while scrolled to the bottom. Where the browser has a ResizeObserver, the scroll
+  // happens in its callback, when the body's new height is laid out: asking the virtualizer to scroll
+  // right after the commit would make the browser lay out the page then (to read its scrollHeight),
+  // and again in the next frame, every frame a live trace grows.
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const observed = typeof ResizeObserver !== "undefined";
   useLayoutEffect(() => {
-    if (followTail.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
-  }, [count, virtualizer]);
+    const el = scrollRef.current;
+    const body = bodyRef.current;
+    if (!observed || !el || !body) return;
+    const ro = new ResizeObserver(() => {
+      if (!followTail.current) return;
+      const bottom = el.scrollHeight - el.clientHeight;
+      if (el.scrollTop < bottom) el.scrollTop = bottom;
+    });
+    ro.observe(body);
+    return () => ro.disconnect();
+  }, [observed]);
+  useLayoutEffect(() => {
+    if (!observed && followTail.current && count > 0) virtualizer.scrollToIndex(count - 1, { align: "end" });
+  }, [count, virtualizer, observed]);
 
   // A selection made elsewhere (another view's jump, or this table mounting with a selection) is
   // scrolled into view once its row is among the rows; a row already on screen does not move.
@@ -336,7 +354,11 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
             })}
           </tr>
         </thead>
-        <tbody className="vtable__body" style={{ height: virtualizer.getTotalSize() - rowHeight }}>
+        <tbody
+          ref={bodyRef}
+          className="vtable__body"
+          style={{ height: virtualizer.getTotalSize() - rowHeight }}
+        >
           {items.map((item, i) => {
             const row = tableRows[i];
             if (!row) return null;

@@ -32,7 +32,10 @@ export type PumpItem =
   | {
       readonly kind: "import";
       readonly traceId: string;
-      /** The file's records in line order, each line that is not a valid record as its flagged entry. */
+      /**
+       * The file's records in line order, each line that is not a valid record as its flagged entry
+       * (`decodeLines`' entries: checked already, so the trace does not check them again).
+       */
       readonly records: readonly (TraceRecord | InvalidRecord)[];
       readonly progress: ImportProgress | undefined;
       /**
@@ -40,6 +43,8 @@ export type PumpItem =
        * large file's import publishes now and then, not every frame); its last item always publishes.
        */
       readonly publish?: boolean;
+      /** With `publish` false: the progress bar moves to `progress` (the rows stay as published). */
+      readonly progressOnly?: boolean;
     }
   | { readonly kind: "touch"; readonly traceId: string }
   /** Traces rebuilt from the hub's files after a gap, ready to replace the window's sessions. */
@@ -120,9 +125,13 @@ export function createFeedPump(
       } else if (item.kind === "import") {
         const s = catalog.get(item.traceId);
         if (!s) continue;
-        for (const r of item.records) s.ingest(r);
-        // Unpublished items leave the progress bar too: between publishes nothing on screen changes.
-        if (item.publish === false) continue;
+        // Decoded by `decodeLines`, which checked each record: not checked again.
+        for (const r of item.records) s.ingest(r, true);
+        // Unpublished items leave the rows as published, and the progress bar too unless they move it.
+        if (item.publish === false) {
+          if (item.progressOnly && item.progress) patch.importing = item.progress;
+          continue;
+        }
         touched.add(s);
         patch.importing = item.progress;
       } else {

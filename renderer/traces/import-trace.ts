@@ -5,7 +5,7 @@
  * first lines, long before the last one is read, and the whole text is never held at once. While a
  * file loads, its rows are published for the first slice, then at most once a second (less often
  * as it goes on), and at the end: the analysis runs at full speed instead of re-rendering the
- * growing table every frame.
+ * growing table every frame. The progress bar moves every second.
  */
 import { decodeHeader, encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
 import type { LineConversion } from "../../shared/trace/interchange/conversion.js";
@@ -25,12 +25,13 @@ const STEP_LINES = 2_000;
 /** How long one task decodes before it lets the window paint and the pump analyze what it got. */
 const SLICE_MS = 40;
 /**
- * While a file loads, its rows (and progress) are published at most every second, and less often as
- * the import goes on (a fifth of the time it has taken so far), as each publish re-renders a growing
- * table; the first slice and the end are always published.
+ * While a file loads, its rows are published at most every second, and less often as the import
+ * goes on (half the time it has taken so far), as each publish re-renders a growing table; the first
+ * slice and the end are always published. The progress bar alone moves every second between them.
  */
 const PUBLISH_EVERY_MS = 1_000;
-const PUBLISH_SHARE = 0.2;
+const PUBLISH_SHARE = 0.5;
+const PROGRESS_EVERY_MS = 1_000;
 
 /** What an import found. */
 export interface ImportResult {
@@ -51,6 +52,7 @@ class ImportRun {
   private readonly startedAt = performance.now();
   private sliceStart = this.startedAt;
   private publishedAt = Number.NEGATIVE_INFINITY;
+  private progressAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly ctx: InspectorContextValue,
@@ -87,6 +89,8 @@ class ImportRun {
     const every = Math.max(PUBLISH_EVERY_MS, (now - this.startedAt) * PUBLISH_SHARE);
     const publish = progress === undefined || now - this.publishedAt >= every;
     if (publish) this.publishedAt = now;
+    const moveBar = publish || now - this.progressAt >= PROGRESS_EVERY_MS;
+    if (moveBar) this.progressAt = now;
     const records = this.queued;
     this.queued = [];
     this.ctx.pump.push({
@@ -95,6 +99,7 @@ class ImportRun {
       records,
       progress: progress && { traceId: this.session.id, fileName: this.fileName, ...progress },
       publish,
+      ...(!publish && moveBar && { progressOnly: true }),
     });
   }
 

@@ -98,10 +98,12 @@ export class LoadedTrace {
    * Takes one record as it arrived (a hub event's record, an imported line's decoding), checked here:
    * an invalid one is kept in `flagged`. A record at or below the newest seq held is a resend of a
    * live trace and skipped; in an imported file it is flagged as a repeated or decreasing seq.
-   * Returns whether it was a new valid record. Never throws.
+   * Returns whether it was a new valid record. Never throws. `checked`: `value` is a record or an
+   * entry `decodeLines` made, whose `parseRecordLine` ran the same check already (an import).
    */
-  ingest(value: unknown): boolean {
-    const record = value instanceof InvalidRecord ? value : checkRecord(value);
+  ingest(value: unknown, checked = false): boolean {
+    const record =
+      checked || value instanceof InvalidRecord ? (value as TraceRecord | InvalidRecord) : checkRecord(value);
     if (record instanceof InvalidRecord) {
       this.flagged.push(record);
       this.analyzer.ingestInvalid(record);

@@ -91,6 +91,8 @@ export class TimelineEvents {
   }
 
   private eventOf(r: TraceRecord): LifecycleEvent | null {
+    // Most records are frames: no event, and nothing allocated for them.
+    if (r.type === "frame" || r.type === "agent-stderr") return null;
     const at = { seq: r.seq, ts: r.ts };
     switch (r.type) {
       case "conn-open": {
