@@ -2,16 +2,10 @@ import { describe, expect, it } from "vitest";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { filterOf } from "../timeline/timeline-filter.js";
 import { displayRows, topRows } from "../timeline/timeline-rows.js";
-import { LoadedTrace } from "../traces/loaded-trace.js";
+import { scriptedTrace } from "../traces/testing/scripted-trace.js";
 import { matchRecords, recordPasses } from "./record-filter.js";
 
-function session(sc: TraceScript): LoadedTrace {
-  const s = new LoadedTrace("t", "t", "imported");
-  s.setHeader(sc.header());
-  for (const r of sc.records) s.ingest(r);
-  s.publish();
-  return s;
-}
+const session = scriptedTrace;
 
 // seq: 1 conn-open, 2-3 initialize, 4 prompt A, 5 update, 6 answer A, 7 prompt B, 8 error B,
 // 9 fs/read_text_file (agent->client), 10 conn-close

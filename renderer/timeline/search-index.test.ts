@@ -3,19 +3,14 @@ import { describe, expect, it } from "vitest";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { narrows } from "../../shared/filter/match-filter.js";
 import { parseFilter } from "../../shared/filter/parse-filter.js";
-import { LoadedTrace } from "../traces/loaded-trace.js";
+import type { LoadedTrace } from "../traces/loaded-trace.js";
+import { scriptedTrace } from "../traces/testing/scripted-trace.js";
 import { spanOfRow } from "./row-facts.js";
 import { SearchIndex } from "./search-index.js";
 import { matchesFilter, type RawOf } from "./timeline-filter.js";
 import { displayRows, topLevelOf, topRows } from "./timeline-rows.js";
 
-function session(sc: TraceScript): LoadedTrace {
-  const s = new LoadedTrace("t", "t", "imported");
-  s.setHeader(sc.header());
-  for (const r of sc.records) s.ingest(r);
-  s.publish();
-  return s;
-}
+const session = scriptedTrace;
 
 const rawOfSession =
   (s: LoadedTrace): RawOf =>

@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
-import { LoadedTrace } from "../traces/loaded-trace.js";
+import { scriptedTrace } from "../traces/testing/scripted-trace.js";
 import { type FilterPatch, filterOf } from "./timeline-filter.js";
 import { displayRows, rowOfKey, type TimelineRow, topRows } from "./timeline-rows.js";
 import { eventsOf } from "./trace-events.js";
 
-function session(sc: TraceScript): LoadedTrace {
-  const s = new LoadedTrace("t", "t", "imported");
-  s.setHeader(sc.header());
-  for (const r of sc.records) s.ingest(r);
-  s.publish();
-  return s;
-}
+const session = scriptedTrace;
 
 const trace = () =>
   new TraceScript()
