@@ -11,6 +11,7 @@ import type { TapSummary } from "../../shared/hub/tap-summary.js";
 import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { filterShortcut } from "../harness/timeline-filters.js";
 import { openTraceList, pickTrace, shownTrace } from "../harness/trace-picker.js";
 
 let hub: ServeProcess;
@@ -112,7 +113,8 @@ test("two live taps are two named entries; follow newest until a pick; a switch 
   await expect(grid.getByRole("row").filter({ hasText: "write a haiku" })).toContainText("single");
 
   // a filter that hides every row says so, with a way out
-  await page.getByRole("combobox", { name: /^Verdict/ }).selectOption("duplicate-insert");
+  await (await filterShortcut(page, "Verdict")).selectOption("duplicate-insert");
+  await page.keyboard.press("Escape");
   const hidden = page.getByRole("status", { name: "Rows hidden by filters" });
   await expect(hidden).toHaveText(/^All \d+ rows hidden by filters — Clear$/);
   await hidden.getByRole("button", { name: "Clear" }).click();
