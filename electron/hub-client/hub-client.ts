@@ -1,3 +1,5 @@
+import { request as httpRequest } from "node:http";
+import { connect, type Socket } from "node:net";
 import { takeFragmentToken } from "../../shared/hub/hub-auth.js";
 import { callOverHttp, type HttpTransport } from "../../shared/ops/call-over-http.js";
 import type { OperationArgs, OperationName, OperationResult } from "../../shared/ops/operations.js";
@@ -73,24 +75,109 @@ export function findHubTarget(
   throw new HubUnreachable(`no hub is running (no ${path}); start one with \`acp-retry-inspector serve\``);
 }
 
-/** The HTTP transport to the hub at `target` (giving up after `timeoutMs`). Throws `HubUnreachable` on network errors. */
-export function hubTransport(target: HubTarget, timeoutMs = 10_000): HttpTransport {
-  return async (request) => {
-    let res: Response;
-    try {
-      res = await fetch(target.base + request.path, {
+/**
+ * While no connection attempt to the hub has connected, another starts this often, up to
+ * `CONNECT_ATTEMPTS` at once. A SYN the kernel dropped because the hub's listen queue was full (a
+ * flood of connections arriving) is retried by the kernel only after 1 s; a new attempt may get in
+ * well before that.
+ */
+export const CONNECT_RACE_MS = 200;
+const CONNECT_ATTEMPTS = 5;
+
+/**
+ * A TCP connection to 127.0.0.1:`port`: the first of the attempts (one now, one more every
+ * `CONNECT_RACE_MS` while none has connected) to connect, with its number (1: the first); the
+ * others are closed. Rejects with the error of the last attempt when every one started has failed
+ * (a refused connection fails at once: nobody listens), or when `signal` aborts.
+ */
+export function raceConnect(port: number, signal: AbortSignal): Promise<{ socket: Socket; attempt: number }> {
+  return new Promise((resolve, reject) => {
+    const pending = new Set<Socket>();
+    let started = 0;
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      for (const s of pending) s.destroy();
+      pending.clear();
+      outcome();
+    };
+    const onAbort = () => finish(() => reject(signal.reason));
+    const attempt = () => {
+      const n = ++started;
+      const s = connect({ host: "127.0.0.1", port });
+      pending.add(s);
+      s.once("connect", () => {
+        pending.delete(s);
+        finish(() => resolve({ socket: s, attempt: n }));
+      });
+      s.once("error", (err) => {
+        pending.delete(s);
+        s.destroy();
+        if (pending.size === 0) finish(() => reject(err));
+      });
+      if (started < CONNECT_ATTEMPTS) timer = setTimeout(attempt, CONNECT_RACE_MS);
+    };
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener("abort", onAbort);
+    attempt();
+  });
+}
+
+/** One request to the hub over a connection from `raceConnect`; resolves with the status and the body. */
+async function hubRequest(
+  target: HubTarget,
+  request: Parameters<HttpTransport>[0],
+  signal: AbortSignal,
+): Promise<{ status: number; text: string }> {
+  const port = Number(new URL(target.base).port);
+  const { socket } = await raceConnect(port, signal);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
         method: request.method,
+        path: request.path,
         headers: {
           Authorization: `Bearer ${target.token}`,
+          Connection: "close",
           ...(request.contentType !== undefined && { "Content-Type": request.contentType }),
         },
-        ...(request.body !== undefined && { body: request.body }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      return { status: res.status, text: await res.text() };
+        createConnection: () => socket,
+        signal,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(request.body);
+  });
+}
+
+/**
+ * The HTTP transport to the hub at `target` (giving up after `timeoutMs`). Each request has its
+ * own connection, made by `raceConnect`. Throws `HubUnreachable` on network errors.
+ */
+export function hubTransport(target: HubTarget, timeoutMs = 10_000): HttpTransport {
+  return async (request) => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      return await hubRequest(target, request, signal);
     } catch (err) {
-      const cause = (err as { cause?: { code?: string } }).cause?.code;
-      throw new HubUnreachable(`cannot reach the hub at ${target.base}: ${cause ?? (err as Error).message}`);
+      const why = signal.aborted
+        ? `no answer in ${timeoutMs} ms`
+        : ((err as { code?: string }).code ?? (err as Error).message);
+      throw new HubUnreachable(`cannot reach the hub at ${target.base}: ${why}`);
     }
   };
 }

@@ -9,20 +9,33 @@ export interface ConnectionLimits {
   readonly headersTimeoutMs: number;
 }
 
+/** What the hub tells the limits about a connection once it has checked a request on it. */
+export interface ConnectionTrust {
+  /** `socket` presented the hub's token: it is the last to be dropped over the cap. */
+  trust(socket: Socket): void;
+}
+
 /**
- * Caps the TCP connections of `server` and closes those that never send a request. Over the
- * cap, the oldest connection that has not sent a request yet is destroyed, not the new one: a
- * flood of idle sockets (which need no token) then cannot starve an authenticated client, whose
- * request arrives right after it connects. Only when every other connection is busy is the new
- * one destroyed. (`server.maxConnections` would refuse the newcomer, which is the starvation.)
+ * Caps the TCP connections of `server` and closes those that never send a request. Over the cap,
+ * a connection that has not shown the token goes, not the new one: first the oldest that has sent
+ * nothing yet, then the oldest that sent only requests without the token (the UI's static files
+ * need none, and a kept-alive connection can keep asking for them). A flood of idle or tokenless
+ * sockets (which need no token) then cannot starve an authenticated client, whose request arrives
+ * right after it connects. The new connection is dropped only when every other one has shown the
+ * token. (`server.maxConnections` would refuse the newcomer, which is the starvation.)
  */
-export function limitConnections(server: Server, limits: ConnectionLimits): void {
+export function limitConnections(server: Server, limits: ConnectionLimits): ConnectionTrust {
   const open = new Set<Socket>();
   /** Connections that have not sent a complete request yet, oldest first, with their deadline. */
   const silent = new Map<Socket, NodeJS.Timeout>();
+  /** Connections that sent requests, none with the token, in the order they were first heard. */
+  const tokenless = new Set<Socket>();
   const heard = (socket: Socket) => {
-    clearTimeout(silent.get(socket));
+    const deadline = silent.get(socket);
+    if (deadline === undefined) return;
+    clearTimeout(deadline);
     silent.delete(socket);
+    tokenless.add(socket);
   };
   // Node's own header deadline, for later requests on a kept-alive connection (checked coarsely).
   server.headersTimeout = limits.headersTimeoutMs;
@@ -31,13 +44,23 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
     open.add(socket);
     silent.set(socket, setTimeout(() => socket.destroy(), limits.headersTimeoutMs).unref());
     socket.once("close", () => {
-      heard(socket);
+      clearTimeout(silent.get(socket));
+      silent.delete(socket);
+      tokenless.delete(socket);
       open.delete(socket);
     });
     if (open.size <= limits.maxConnections) return;
-    // the new one is the newest silent connection, so it goes only when no other is silent
-    (silent.keys().next().value as Socket).destroy();
+    const oldestSilent = silent.keys().next().value as Socket;
+    const oldestTokenless = tokenless.values().next().value;
+    // the new one is the newest silent connection, so it goes only when no other has to
+    (oldestSilent !== socket ? oldestSilent : (oldestTokenless ?? socket)).destroy();
   });
   server.on("request", (req) => heard(req.socket as Socket));
   server.on("upgrade", (req) => heard(req.socket as Socket));
+  return {
+    trust(socket) {
+      heard(socket);
+      tokenless.delete(socket);
+    },
+  };
 }

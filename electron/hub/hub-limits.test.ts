@@ -126,6 +126,31 @@ describe("hub limits", () => {
     expect(await getHub(hub)).toBe(200);
   });
 
+  it("drops connections that sent no token, kept alive or not, before a token holder's", async () => {
+    const hub = await hubWith({ maxConnections: 20, headersTimeoutMs: 60_000 });
+    // twenty connections that each load a static page (no token needed) and stay kept alive
+    const page = `GET / HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\n\r\n`;
+    const answered = (s: Socket) => new Promise<void>((resolve) => s.once("data", () => resolve()));
+    const loaded: Socket[] = [];
+    for (let i = 0; i < 20; i++) {
+      const s = await idleSocket(hub, page);
+      await answered(s);
+      loaded.push(s);
+    }
+    // a token holder gets in, and its kept-alive connection survives ten more of them
+    expect(await getHub(hub)).toBe(200);
+    const holder = await idleSocket(
+      hub,
+      `GET /api/hub HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\nAuthorization: Bearer ${hub.token}\r\n\r\n`,
+    );
+    await answered(holder);
+    for (let i = 0; i < 10; i++) await answered(await idleSocket(hub, page));
+    expect(holder.destroyed).toBe(false);
+    // the oldest tokenless ones made way
+    await Promise.all(loaded.slice(0, 10).map(closed));
+    expect(await getHub(hub)).toBe(200);
+  });
+
   it("closes a connection that sends no complete request within the deadline", async () => {
     const hub = await hubWith({ headersTimeoutMs: 200 });
     const silent = await idleSocket(hub);

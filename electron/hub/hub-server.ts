@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { uiLink } from "../../shared/hub/hub-auth.js";
@@ -178,6 +179,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       return;
     }
     if (api) {
+      connections.trust(req.socket as Socket);
       if (await routeOperations(req, res, url, handlers, importLimitBytes, headers)) return;
       res.writeHead(404, { ...headers, "Content-Type": "text/plain; charset=utf-8" });
       res.end("no such operation\n");
@@ -200,6 +202,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? "/", `http://${HUB_HOST}:${port}`);
     const refusal = checkRequest(req, url, port, token, "upgrade");
+    if (!refusal) connections.trust(req.socket as Socket);
     const endpoint = url.pathname === TAP_PATH ? taps : url.pathname === UI_PATH ? uis : undefined;
     const count = endpoint && sockets.get(endpoint);
     const full = !refusal && count && count.open >= count.max;
@@ -228,7 +231,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
   server.on("upgrade", onUpgrade);
   server.on("clientError", (_err, socket) => socket.destroy());
-  limitConnections(server, {
+  const connections = limitConnections(server, {
     maxConnections: options.maxConnections ?? 512,
     headersTimeoutMs: options.headersTimeoutMs ?? 5_000,
   });
