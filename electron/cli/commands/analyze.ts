@@ -3,7 +3,7 @@ import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
 import { modelWarnings, renderReport } from "../report/report-text.js";
-import { terminalSafeJson } from "../report/terminal-text.js";
+import { terminalSafeJsonChunks } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-client-issues]
 
@@ -72,7 +72,16 @@ export const analyzeCommand: CliCommand = {
         summary: { violations, clientIssues, notes, exitStatus },
         ...(warnings.length > 0 && { warnings }),
       };
-      process.stdout.write(`${terminalSafeJson(doc, 2)}\n`);
+      // written in pieces: the JSON of a trace of millions of frames is longer than a string can be
+      let pending = "";
+      for (const chunk of terminalSafeJsonChunks(doc, 2)) {
+        pending += chunk;
+        if (pending.length >= 1 << 16) {
+          process.stdout.write(pending);
+          pending = "";
+        }
+      }
+      process.stdout.write(`${pending}\n`);
     } else {
       process.stdout.write(renderReport(file, model, traceNotes));
     }

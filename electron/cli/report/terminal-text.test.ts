@@ -4,7 +4,7 @@ import {
   TERMINAL_CONTROL as ACTIVE,
   TERMINAL_CONTROL_OR_NEWLINE,
 } from "../../tools/testing/terminal-controls.js";
-import { terminalSafe, terminalSafeJson } from "./terminal-text.js";
+import { terminalSafe, terminalSafeJson, terminalSafeJsonChunks } from "./terminal-text.js";
 
 describe("terminalSafe", () => {
   it("shows escape sequences as text: clear screen, OSC 52 clipboard write, hidden text, 8-bit CSI", () => {
@@ -44,5 +44,35 @@ describe("terminalSafeJson", () => {
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(doc)));
       }),
     );
+  });
+});
+
+describe("terminalSafeJsonChunks", () => {
+  it("writes the text of terminalSafeJson, character for character, in pieces", () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.array(fc.jsonValue(), { maxLength: 4 }),
+        fc.string({ unit: "binary" }),
+        (value, list, s) => {
+          const doc = {
+            value,
+            list,
+            s,
+            nested: { list, empty: [], none: {}, gone: undefined },
+            last: [undefined, 1],
+          };
+          const chunks = [...terminalSafeJsonChunks(doc, 2)];
+          expect(chunks.join("")).toBe(terminalSafeJson(doc, 2));
+        },
+      ),
+    );
+  });
+
+  it("never builds the whole document as one string", () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ i, text: "x".repeat(100) }));
+    const chunks = [...terminalSafeJsonChunks({ rows }, 2)];
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(200);
+    expect(JSON.parse(chunks.join(""))).toEqual({ rows });
   });
 });

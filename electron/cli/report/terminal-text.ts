@@ -51,3 +51,46 @@ export function terminalSafeJson(value: unknown, space?: number): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
+
+/** Values nested at most this deep are written piece by piece by `terminalSafeJsonChunks`. */
+const STREAMED_DEPTH = 2;
+
+/**
+ * The text of `terminalSafeJson(value, space)`, character for character, in pieces: objects and
+ * arrays down to `STREAMED_DEPTH` are written member by member, so a document larger than the
+ * longest string a JavaScript engine can hold (about 512 MiB of text in V8) can still be printed.
+ */
+export function* terminalSafeJsonChunks(value: unknown, space: number, depth = 0): Generator<string> {
+  const indent = " ".repeat(space * depth);
+  const inner = " ".repeat(space * (depth + 1));
+  const plain =
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as { toJSON?: unknown }).toJSON !== "function";
+  if (!plain || depth >= STREAMED_DEPTH || space <= 0) {
+    const text = terminalSafeJson(value, space);
+    yield depth === 0 || text === undefined ? text : text.replaceAll("\n", `\n${indent}`);
+    return;
+  }
+  const array = Array.isArray(value);
+  const members: [string | undefined, unknown][] = array
+    ? (value as unknown[]).map((v) => [
+        undefined,
+        v === undefined || typeof v === "function" || typeof v === "symbol" ? null : v,
+      ])
+    : Object.entries(value as Record<string, unknown>).filter(
+        ([, v]) => v !== undefined && typeof v !== "function" && typeof v !== "symbol",
+      );
+  if (members.length === 0) {
+    yield array ? "[]" : "{}";
+    return;
+  }
+  yield array ? "[" : "{";
+  let first = true;
+  for (const [key, member] of members) {
+    yield `${first ? "" : ","}\n${inner}${key === undefined ? "" : `${terminalSafeJson(key)}: `}`;
+    first = false;
+    yield* terminalSafeJsonChunks(member, space, depth + 1);
+  }
+  yield `\n${indent}${array ? "]" : "}"}`;
+}
