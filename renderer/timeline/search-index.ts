@@ -3,7 +3,7 @@
  * million-frame trace (77k rows) answers within a keystroke. It gives exactly what testing each row
  * with `matchesFilter` gives, in the same order:
  * - the rows' search texts sit in an array beside the rows (built in idle time as rows arrive, see
- *   search-prep.ts), so free text is one `includes` per row and no lookup;
+ *   search-prep.ts), so free text is an `includes` per part of a row's text and no lookup;
  * - per field, a map from each value a row has to the rows that have it, made the first time a
  *   query names the field: a field term tests each distinct value once (8 sessions, not 56k rows);
  * - the last answer is kept: a query that narrows it (typing on, "fil" then "file") tests only the
@@ -19,6 +19,7 @@ import {
   compiledFilter,
   type RawOf,
   rowValues,
+  type SearchText,
   searchTextOf,
   type TimelineFilter,
   type TopRow,
@@ -29,17 +30,17 @@ type Postings = Map<string, number[]>;
 
 /** The index of one rows array. */
 export class SearchIndex<T extends TopRow> {
-  private readonly texts: (string | undefined)[];
+  private readonly texts: (SearchText | undefined)[];
   private readonly postings = new Map<FilterField, Postings>();
   private readonly spans: (WaterfallSpan | null | undefined)[] = [];
   private last: { readonly filter: TimelineFilter; readonly passed: readonly number[] } | undefined;
 
   constructor(readonly rows: readonly T[]) {
-    this.texts = new Array<string | undefined>(rows.length);
+    this.texts = new Array<SearchText | undefined>(rows.length);
   }
 
-  /** Row `i`'s lower-cased search text. */
-  text(i: number, rawOf: RawOf): string {
+  /** Row `i`'s lower-cased search text (its parts, `searchTextOf`). */
+  text(i: number, rawOf: RawOf): SearchText {
     let t = this.texts[i];
     if (t === undefined) {
       t = searchTextOf(this.rows[i] as T, rawOf);
@@ -132,7 +133,7 @@ export class SearchIndex<T extends TopRow> {
     }
     const passed: number[] = [];
     const test = (i: number) =>
-      (allowed === null || allowed[i] === 1) && (!c.usesText || c.testText(this.text(i, rawOf)));
+      (allowed === null || allowed[i] === 1) && (!c.usesText || c.testTextParts(this.text(i, rawOf)));
     if (this.last !== undefined && narrows(f, this.last.filter)) {
       for (const i of this.last.passed) if (test(i)) passed.push(i);
     } else {

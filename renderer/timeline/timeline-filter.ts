@@ -71,10 +71,18 @@ export function frameSeqsOf(top: TopRow): number[] {
   }
 }
 
-const searchCache = new WeakMap<object, string>();
+/**
+ * A row's lower-cased search text in two parts, the row's own words and its frames' bytes: the
+ * whole text is `parts.join("\n")` (`compiledFilter(f).testTextParts` tests it without joining).
+ * Apart, the frames' part stays one byte per character when the words have a character that needs
+ * two (the Result's "→"): the 1M bench trace's 77,142 rows' texts take 67 MB instead of 83 MB.
+ */
+export type SearchText = readonly [words: string] | readonly [words: string, frames: string];
+
+const searchCache = new WeakMap<object, SearchText>();
 
 /** The lower-cased text free-text search looks in: the row's fields and its frames; cached per row copy. */
-export function searchTextOf(top: TopRow, rawOf: RawOf): string {
+export function searchTextOf(top: TopRow, rawOf: RawOf): SearchText {
   const cached = searchCache.get(top.row);
   if (cached !== undefined) return cached;
   const parts: string[] = [];
@@ -90,8 +98,11 @@ export function searchTextOf(top: TopRow, rawOf: RawOf): string {
   } else {
     parts.push(top.row.reason, top.row.preview);
   }
-  for (const seq of frameSeqsOf(top)) parts.push(rawOf(seq) ?? "");
-  const text = parts.join("\n").toLowerCase();
+  const frames = frameSeqsOf(top).map((seq) => rawOf(seq) ?? "");
+  // Lower-cased apart, the same as the whole: a newline is neither cased nor case-ignorable, so no
+  // case mapping (Greek final sigma is the one that looks around) sees across it.
+  const words = parts.join("\n").toLowerCase();
+  const text: SearchText = frames.length === 0 ? [words] : [words, frames.join("\n").toLowerCase()];
   searchCache.set(top.row, text);
   return text;
 }
@@ -158,6 +169,6 @@ export function rowValues(top: TopRow, field: FilterField): readonly string[] {
 export function matchesFilter(top: TopRow, f: TimelineFilter, rawOf: RawOf): boolean {
   return compiledFilter(f).test(
     (field) => rowValues(top, field),
-    () => searchTextOf(top, rawOf),
+    () => searchTextOf(top, rawOf).join("\n"),
   );
 }

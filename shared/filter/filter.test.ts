@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   applySuggestion,
@@ -240,6 +241,29 @@ describe("compileFilter", () => {
     );
     expect(asked).toEqual(["verdict"]);
     expect(texts).toBe(0);
+  });
+});
+
+describe("testTextParts", () => {
+  it("answers what testText answers for the parts joined with newlines, for any parts and terms", () => {
+    const piece = fc.constantFrom("a", "b", "ab", "\n", " ", "σ", "→", "");
+    const text = fc.array(piece, { maxLength: 6 }).map((p) => p.join(""));
+    const term = fc.record({ value: text, negated: fc.boolean() });
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 3 }),
+        fc.array(term, { maxLength: 3 }),
+        (parts, ts) => {
+          const c = compileFilter({
+            text: "",
+            terms: ts.map((t, i) => ({ field: null, value: t.value, negated: t.negated, start: i, end: i })),
+            problems: [],
+          });
+          expect(c.testTextParts(parts)).toBe(c.testText(parts.join("\n")));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 

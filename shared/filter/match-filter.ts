@@ -40,6 +40,11 @@ export interface CompiledFilter {
   test(valuesOf: ValuesOf, textOf: TextOf): boolean;
   /** The free-text terms alone against a row's lower-cased text (what `test` does after the fields). */
   testText(text: string): boolean;
+  /**
+   * `testText` of `parts.join("\n")`, without joining: a term with no newline is in the joined text
+   * exactly when it is in one part (a view keeps a row's large text apart from its small one).
+   */
+  testTextParts(parts: readonly string[]): boolean;
 }
 
 /**
@@ -123,12 +128,24 @@ export function compileFilter(query: FilterQuery): CompiledFilter {
       return !usesText || testText(textOf());
     },
     testText,
+    testTextParts(parts) {
+      for (const t of textAll) if (!inParts(parts, t)) return false;
+      for (const t of textNone) if (inParts(parts, t)) return false;
+      return true;
+    },
   };
   function testText(text: string): boolean {
     for (const t of textAll) if (!text.includes(t)) return false;
     for (const t of textNone) if (text.includes(t)) return false;
     return true;
   }
+}
+
+/** Whether `parts.join("\n")` contains `term`. */
+function inParts(parts: readonly string[], term: string): boolean {
+  if (term === "" || term.includes("\n")) return parts.join("\n").includes(term);
+  for (const p of parts) if (p.includes(term)) return true;
+  return false;
 }
 
 /** A compiled query that lets every row through. */
