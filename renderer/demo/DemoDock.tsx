@@ -16,6 +16,7 @@ import "./demo.css";
 /** The dock. */
 export function DemoDock() {
   const status = useInspector((s) => s.demo);
+  const shownTraceId = useInspector((s) => s.traceId);
   const bridge = useBridge();
   const run = useOperation();
   const setFollowNewest = useInspector((s) => s.setFollowNewest);
@@ -45,6 +46,7 @@ export function DemoDock() {
         />
         <DemoPanel
           status={status}
+          shownTraceId={shownTraceId}
           onSend={(text, withKey) =>
             command(withKey ? "Send with key" : "Send without key", { op: "send", text, withKey })
           }
