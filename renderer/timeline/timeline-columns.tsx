@@ -20,6 +20,7 @@ import { Clock } from "../traces/imported-trace.js";
 import { clockTime } from "./clock-time.js";
 import { attemptLabel, outcomeLabel } from "./outcome-label.js";
 import { RowMenuButton } from "./RowFaultMenu.js";
+import { ResultWords, shownResult } from "./result-words.js";
 import { NO_FACTS, type RowFacts, RowFactsContext, spanOfRow } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
 import { SpanCount } from "./SpanCount.js";
@@ -377,36 +378,6 @@ function Waterfall({ r }: { r: TimelineRow }) {
 
 /** The Result column's width (px at normal text): room for an attempt's words on two lines. */
 export const RESULT_WIDTH = 440;
-
-/** An id in result words (after `messageId `, or any UUID): shown shortened, the whole id stays in the text. */
-const MESSAGE_ID = /(?<=messageId )[^\s;,)]+|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}/giu;
-/** How many characters a shortened id takes on screen (8 and an ellipsis; see `.tl-id`). */
-const SHORT_ID = 9;
-
-/** The result words with each long messageId in a span that shows its start (the text is unchanged). */
-function ResultWords({ text }: { text: string }) {
-  const parts: ReactNode[] = [];
-  let at = 0;
-  for (const m of text.matchAll(MESSAGE_ID)) {
-    const id = m[0];
-    const from = m.index ?? 0;
-    if (id.length <= SHORT_ID + 2) continue;
-    parts.push(
-      text.slice(at, from),
-      <span key={from} className="tl-id">
-        {id}
-      </span>,
-    );
-    at = from + id.length;
-  }
-  parts.push(text.slice(at));
-  return <>{parts}</>;
-}
-
-/** The result words as they show: each long messageId cut to its first characters. */
-function shownResult(text: string): string {
-  return text.replace(MESSAGE_ID, (id: string) => (id.length <= SHORT_ID + 2 ? id : id.slice(0, SHORT_ID)));
-}
 
 /** Average width of a character of the Result chips' bold text, in px at normal text (on the safe side). */
 const CHAR_PX = 8.3;
