@@ -7,12 +7,9 @@
  * Large text scaling the Sequence SVG, the stderr panel collapsed while empty, and the split handle
  * by pointer and keyboard, remembered across a reload.
  */
-import { mkdirSync } from "node:fs";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { demoUrl, expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
-
-const SHOTS = "/work/shots/s5-ui";
 
 /** The story each scenario tells, as the Timeline must show it. */
 const STORIES = [
@@ -51,9 +48,6 @@ const STORIES = [
 ] as const;
 
 const hubs = startDemoHubs();
-test.beforeAll(() => {
-  mkdirSync(SHOTS, { recursive: true });
-});
 
 /** Fails unless the element's whole box lies inside the viewport (nothing to scroll to see it). */
 async function expectOnScreen(page: Page, what: string, locator: Locator) {
@@ -95,7 +89,7 @@ for (const [width, height] of [
   for (const colorScheme of ["light", "dark"] as const) {
     test(`presenter mode at ${width}x${height}, ${colorScheme}: each scenario's claim is on screen in the Timeline`, async ({
       browser,
-    }) => {
+    }, testInfo) => {
       const context = await browser.newContext({ viewport: { width, height }, colorScheme });
       const page = await context.newPage();
       const problems = guardConsole(page);
@@ -146,7 +140,7 @@ for (const [width, height] of [
         expect(await scrolledAnywhere(page), `${story.id}: nothing is scrolled`).toEqual([]);
         if (width === 1280) {
           await page.screenshot({
-            path: `${SHOTS}/presenter-${story.id}-${width}x${height}-${colorScheme}.png`,
+            path: testInfo.outputPath(`presenter-${story.id}-${width}x${height}-${colorScheme}.png`),
           });
         }
         // close the row again so the next story starts from the same view
@@ -165,7 +159,9 @@ for (const [width, height] of [
       expect(c && d ? c.x : 0).toBeGreaterThanOrEqual((d?.x ?? 0) + (d?.width ?? 0) - 1);
       expect(c && d ? c.y : 999).toBeLessThan((d?.y ?? 0) + (d?.height ?? 0));
       if (width === 1280) {
-        await page.screenshot({ path: `${SHOTS}/presenter-sequence-${width}x${height}-${colorScheme}.png` });
+        await page.screenshot({
+          path: testInfo.outputPath(`presenter-sequence-${width}x${height}-${colorScheme}.png`),
+        });
       }
       expect(problems).toEqual([]);
       await context.close();
@@ -203,7 +199,7 @@ test("the Present toggle and ?present: a query flag, the token stays out of the 
 
 test("Large text scales the Sequence SVG too, and the stderr panel is one line while empty", async ({
   page,
-}) => {
+}, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await openPresenter(page);
   await playScenario(page, STORIES[0].title);
@@ -227,7 +223,7 @@ test("Large text scales the Sequence SVG too, and the stderr panel is one line w
   expect(large?.height ?? 0).toBeGreaterThan((normal.arrow?.height ?? 0) * 1.25);
   const fontLarge = await page.evaluate(() => getComputedStyle(document.body).fontSize);
   expect(Number.parseFloat(fontLarge)).toBeGreaterThan(Number.parseFloat(fontNormal) * 1.25);
-  await page.screenshot({ path: `${SHOTS}/presenter-sequence-large-text-1280x720-light.png` });
+  await page.screenshot({ path: testInfo.outputPath("presenter-sequence-large-text-1280x720-light.png") });
   await page.getByRole("button", { name: "Large text" }).click();
 });
 
