@@ -268,3 +268,44 @@ test("the side column resizes by pointer and by keyboard, and keeps its width ac
     "260",
   );
 });
+
+test("at 1280x720 in presenter mode the toolbar stays one row after the shown trace's agent exited", async ({
+  browser,
+}, testInfo) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = guardConsole(page);
+  await openPresenter(page);
+  // Two scenarios, then the first one's trace again: its tap was torn down, its agent exited.
+  await playScenario(page, STORIES[0].title);
+  await playScenario(page, STORIES[2].title);
+  await page.getByRole("button", { name: /^Shown trace/ }).click();
+  await page.getByRole("option").filter({ hasText: STORIES[0].title }).first().click();
+  const agent = page.locator(".toolbar__agent");
+  await expect(agent).toHaveText(/^agent pid \d+ (exited \(|: no exit recorded)/);
+  // the words may be cut on screen; their tooltip has them whole
+  expect(await agent.getAttribute("title")).toBe(await agent.textContent());
+
+  const bar = page.locator("header.toolbar");
+  const parts = await bar.evaluate((el) =>
+    [...el.children]
+      .filter((c) => getComputedStyle(c).position !== "fixed" && !c.classList.contains("toolbar__spacer"))
+      .map((c) => {
+        const b = c.getBoundingClientRect();
+        return { name: c.className, top: b.top, bottom: b.bottom, right: b.right };
+      }),
+  );
+  expect(parts.length).toBeGreaterThan(5);
+  const rowHeight = Math.max(...parts.map((p) => p.bottom - p.top));
+  const box = await bar.boundingBox();
+  // one row: every part beside every other (their heights overlap), the bar no taller than one part and its padding
+  const firstBottom = Math.min(...parts.map((p) => p.bottom));
+  for (const p of parts) {
+    expect(p.top, `${p.name} is on the toolbar's one row`).toBeLessThan(firstBottom - 1);
+    expect(p.right, `${p.name} is inside the window`).toBeLessThanOrEqual(1280.5);
+  }
+  expect(box?.height ?? 999, "the toolbar is one row high").toBeLessThan(rowHeight * 1.5);
+  await page.screenshot({ path: testInfo.outputPath("presenter-toolbar-agent-exited-1280x720.png") });
+  expect(problems).toEqual([]);
+  await context.close();
+});
