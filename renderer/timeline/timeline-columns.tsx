@@ -1,6 +1,6 @@
 /**
  * Columns of the timeline table. One column set serves every row kind: a submission row shows its
- * result and verdict (first, so they stay on screen), key, prompt, ids, connections, pids, latency
+ * result and verdict (first, so they stay on screen), prompt, key, ids, connections, pids, latency
  * and waterfall bar (session, attempt count and start time are hidden until chosen); an attempt row
  * its outcome words, connection, id, pid, send time and bar; a request row its method and retry
  * class; an event row what happened to a connection, an Agent or a fault, in its first column. Each
@@ -376,8 +376,12 @@ function Waterfall({ r }: { r: TimelineRow }) {
   );
 }
 
-/** The Result column's width (px at normal text): room for an attempt's words on two lines. */
-export const RESULT_WIDTH = 440;
+/**
+ * The Result column's width (px at normal text): room for an attempt's longest words on two lines;
+ * with Method (140), Verdict (165, "✗ duplicate-insert" whole) and Prompt (130) it fits beside the
+ * side column at 1280 px.
+ */
+export const RESULT_WIDTH = 425;
 
 /** Average width of a character of the Result chips' bold text, in px at normal text (on the safe side). */
 const CHAR_PX = 8.3;
@@ -437,9 +441,9 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
       enableHiding: false,
       cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
     }),
-    column("what", "Method / row", 170, 80, what),
+    column("what", "Method / row", 140, 80, what),
     column("result", "Result", RESULT_WIDTH, 60, (r) => <Result r={r} />),
-    column("verdict", "Verdict / retry class", 140, 50, (r) => {
+    column("verdict", "Verdict / retry class", 165, 50, (r) => {
       if (r.kind === "submission") return <VerdictBadges verdicts={r.row.verdicts} />;
       if (r.kind !== "request") return "";
       return (
@@ -451,20 +455,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
         </>
       );
     }),
-    column("key", "Key", 100, 40, (r) => {
-      if (r.kind !== "submission") return "";
-      const s = r.row;
-      if (s.key !== null) return <KeyBadge idempotencyKey={s.key} />;
-      if (s.keyStatus === "invalid") {
-        return (
-          <Badge tone="error" title={s.invalidKey?.reason}>
-            invalid {s.invalidKey?.shown}
-          </Badge>
-        );
-      }
-      return <span className="muted">no key</span>;
-    }),
-    column("detail", "Prompt / detail", 150, 50, (r) => {
+    column("detail", "Prompt / detail", 130, 50, (r) => {
       switch (r.kind) {
         case "submission":
           return (
@@ -486,6 +477,19 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
         default:
           return detailText(r, NO_FACTS);
       }
+    }),
+    column("key", "Key", 100, 40, (r) => {
+      if (r.kind !== "submission") return "";
+      const s = r.row;
+      if (s.key !== null) return <KeyBadge idempotencyKey={s.key} />;
+      if (s.keyStatus === "invalid") {
+        return (
+          <Badge tone="error" title={s.invalidKey?.reason}>
+            invalid {s.invalidKey?.shown}
+          </Badge>
+        );
+      }
+      return <span className="muted">no key</span>;
     }),
     column("session", "Session", 90, 40, (r) => cellText("session", r, NO_FACTS)),
     column("attempts", "Attempts", 70, 30, (r) => cellText("attempts", r, NO_FACTS)),
