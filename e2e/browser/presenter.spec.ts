@@ -281,6 +281,13 @@ test("at 1280x720 in presenter mode the toolbar stays one row after the shown tr
   await playScenario(page, STORIES[2].title);
   await page.getByRole("button", { name: /^Shown trace/ }).click();
   await page.getByRole("option").filter({ hasText: STORIES[0].title }).first().click();
+  // the caption and the demo's status are about the demo's own trace, and say so beside another one
+  await expect(page.getByRole("region", { name: "Scenario caption" }).getByRole("note")).toContainText(
+    "The views show another trace",
+  );
+  await expect(page.getByRole("status", { name: "Demo status" })).toContainText(
+    "the views show another trace than the demo's",
+  );
   const agent = page.locator(".toolbar__agent");
   await expect(agent).toHaveText(/^agent pid \d+ (exited \(|: no exit recorded)/);
   // the words may be cut on screen; their tooltip has them whole

@@ -10,6 +10,7 @@ import { SCENARIOS } from "../../shared/demo/scenarios.js";
 import { useOperation } from "../bridge/use-operation.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
 import { DemoPanel } from "./DemoPanel.js";
+import { showsAnotherTrace } from "./demo-words.js";
 import { ScenarioPlayer } from "./ScenarioPlayer.js";
 import "./demo.css";
 
@@ -33,6 +34,7 @@ export function DemoDock() {
           scenarios={SCENARIOS}
           progress={status.scenario}
           enabled={status.state === "ready" || status.state === "failed"}
+          elsewhere={showsAnotherTrace(status, shownTraceId)}
           onPlay={(scenario, stepDelayMs) => {
             // The scenario plays on a fresh tap: show it, and keep it on screen while the scenario runs.
             setFollowNewest(true);

@@ -24,6 +24,11 @@ export function scenarioWords(p: ScenarioProgress | null): string {
   }
 }
 
+/** True when the views show a trace, and it is not the demo's. */
+export function showsAnotherTrace(status: DemoStatus, shownTraceId: string | undefined): boolean {
+  return status.traceId !== null && shownTraceId !== undefined && shownTraceId !== status.traceId;
+}
+
 /** The panel's status line; `shownTraceId` is the trace the views show. */
 export function demoStatusLine(status: DemoStatus, shownTraceId: string | undefined): string {
   const parts = [
@@ -46,7 +51,6 @@ export function demoStatusLine(status: DemoStatus, shownTraceId: string | undefi
     `client ${status.client.state}${status.client.conn > 0 ? ` on connection #${status.client.conn}` : ""}`,
     `${status.deploys} ${status.deploys === 1 ? "deploy" : "deploys"}`,
   );
-  if (status.traceId !== null && shownTraceId !== undefined && shownTraceId !== status.traceId)
-    parts.push("the views show another trace than the demo's");
+  if (showsAnotherTrace(status, shownTraceId)) parts.push("the views show another trace than the demo's");
   return parts.join(" · ");
 }
