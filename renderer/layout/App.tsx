@@ -62,7 +62,7 @@ function Stderr() {
  * column starts narrower, so the Timeline's Result, Verdict and Prompt fit beside it at 1280 px.
  */
 const SIDE = {
-  normal: { initial: 400, narrow: 360, min: 260, max: 900 },
+  normal: { initial: 400, narrow: 350, min: 260, max: 900 },
   present: { initial: 470, narrow: 470, min: 300, max: 1000 },
 };
 

@@ -378,8 +378,8 @@ function Waterfall({ r }: { r: TimelineRow }) {
 
 /**
  * The Result column's width (px at normal text): room for an attempt's longest words on two lines;
- * with Method (140), Verdict (165, "✗ duplicate-insert" whole) and Prompt (130) it fits beside the
- * side column at 1280 px.
+ * with Method (150, "session/resume" whole), Verdict (165, "✗ duplicate-insert" whole) and Prompt
+ * (140) it fits beside the side column at 1280 px.
  */
 export const RESULT_WIDTH = 425;
 
@@ -441,7 +441,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
       enableHiding: false,
       cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
     }),
-    column("what", "Method / row", 140, 80, what),
+    column("what", "Method / row", 150, 80, what),
     column("result", "Result", RESULT_WIDTH, 60, (r) => <Result r={r} />),
     column("verdict", "Verdict / retry class", 165, 50, (r) => {
       if (r.kind === "submission") return <VerdictBadges verdicts={r.row.verdicts} />;
@@ -455,7 +455,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
         </>
       );
     }),
-    column("detail", "Prompt / detail", 130, 50, (r) => {
+    column("detail", "Prompt / detail", 140, 50, (r) => {
       switch (r.kind) {
         case "submission":
           return (
