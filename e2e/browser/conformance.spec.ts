@@ -140,8 +140,6 @@ test("a command from the agents file runs only after the user confirms it", asyn
   expect(problems).toEqual([]);
 });
 
-const SHOTS = "/work/shots/conf-trust";
-
 test("an agent that does not start: its cause once, with its stderr, and every case not run", async ({
   page,
 }) => {
@@ -177,7 +175,7 @@ test("an agent that does not start: its cause once, with its stderr, and every c
     );
     // The cause is said once, above the table, not in every row.
     await expect(page.getByRole("table", { name: "Conformance cases" })).not.toContainText("MY_AGENT_TOKEN");
-    await page.screenshot({ path: `${SHOTS}/startup-failure-${width}x${height}.png` });
+    await page.screenshot({ path: test.info().outputPath(`startup-failure-${width}x${height}.png`) });
   }
   expect(problems).toEqual([]);
 });
@@ -206,7 +204,7 @@ test("stderr an agent writes while the suite tears a connection down is marked t
     const stderr = page.getByRole("region", { name: "Agent stderr" });
     await expect(stderr.locator(".stderr__teardown")).toHaveCount(4);
     await expect(stderr).toContainText("[teardown] teardown-agent: Error: the connection closed");
-    await page.screenshot({ path: `${SHOTS}/teardown-stderr-${width}x${height}.png` });
+    await page.screenshot({ path: test.info().outputPath(`teardown-stderr-${width}x${height}.png`) });
   }
   expect(problems).toEqual([]);
 });

@@ -14,7 +14,6 @@ import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { pickTrace } from "../harness/trace-picker.js";
 
-const SHOTS = "/work/shots/live-target";
 const KEY = "faults-spec-key-0001";
 
 let hub: ServeProcess;
@@ -97,7 +96,7 @@ async function shoot(page: Page, name: string) {
     [1600, 1000],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `${SHOTS}/${name}-${w}x${h}.png` });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${w}x${h}.png`) });
   }
 }
 

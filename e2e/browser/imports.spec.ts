@@ -7,7 +7,6 @@ import { shownTrace } from "../harness/trace-picker.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "imports");
 /** Screenshots go outside the repo, one per fixture and size. */
-const SHOTS = "/work/shots/trace-imports";
 
 let hub: ServeProcess;
 test.beforeAll(async () => {
@@ -106,10 +105,10 @@ for (const c of CASES) {
       await expect(attempts.last()).toContainText(/sent \d\d:\d\d:\d\d\.\d{3}, \d+ ms/);
     }
     const stem = c.file.replace(/\.[a-z]+$/, "");
-    await page.screenshot({ path: `${SHOTS}/${stem}-1280x720.png` });
+    await page.screenshot({ path: test.info().outputPath(`${stem}-1280x720.png`) });
     await page.setViewportSize({ width: 1600, height: 1000 });
     await expect(page.getByRole("note", { name: "Imported trace" })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/${stem}-1600x1000.png` });
+    await page.screenshot({ path: test.info().outputPath(`${stem}-1600x1000.png`) });
     expect(problems).toEqual([]);
   });
 }
@@ -131,13 +130,13 @@ test("a Zed log's Records tab shows no clock times, and junk is refused with the
   const records = page.getByRole("grid").or(page.getByRole("table")).first();
   await expect(records.getByRole("row").nth(1)).toContainText("unknown");
   await expect(records).not.toContainText(/\d\d:\d\d:\d\d\.\d{3}/);
-  await page.screenshot({ path: `${SHOTS}/zed-records-1280x720.png` });
+  await page.screenshot({ path: test.info().outputPath(`zed-records-1280x720.png`) });
   // The sequence view's gutter gives no time since the start either.
   await page.getByRole("tab", { name: "Sequence" }).click();
   const diagram = page.getByRole("region", { name: "Sequence diagram" });
   await expect(diagram).toContainText("time unknown");
   await expect(diagram).not.toContainText(/\+\d+\.\d{3} s/);
-  await page.screenshot({ path: `${SHOTS}/zed-sequence-1280x720.png` });
+  await page.screenshot({ path: test.info().outputPath(`zed-sequence-1280x720.png`) });
 
   await page.getByLabel("Import trace file").setInputFiles({
     name: "capture.har",
@@ -147,6 +146,6 @@ test("a Zed log's Records tab shows no clock times, and junk is refused with the
   await expect(page.getByRole("status").filter({ hasText: "Import capture.har" })).toContainText(
     "capture.har is not a trace file or a supported import: a JSON array that is not a Zed ACP log",
   );
-  await page.screenshot({ path: `${SHOTS}/junk-refused-1280x720.png` });
+  await page.screenshot({ path: test.info().outputPath(`junk-refused-1280x720.png`) });
   expect(problems.filter((p) => !p.includes("not a trace file"))).toEqual([]);
 });

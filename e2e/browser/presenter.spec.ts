@@ -7,12 +7,9 @@
  * Large text scaling the Sequence SVG, the stderr panel collapsed while empty, and the split handle
  * by pointer and keyboard, remembered across a reload.
  */
-import { mkdirSync } from "node:fs";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { demoUrl, expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
-
-const SHOTS = "/work/shots/s5-ui";
 
 /** The story each scenario tells, as the Timeline must show it. */
 const STORIES = [
@@ -51,9 +48,6 @@ const STORIES = [
 ] as const;
 
 const hubs = startDemoHubs();
-test.beforeAll(() => {
-  mkdirSync(SHOTS, { recursive: true });
-});
 
 /** Fails unless the element's whole box lies inside the viewport (nothing to scroll to see it). */
 async function expectOnScreen(page: Page, what: string, locator: Locator) {
@@ -95,7 +89,7 @@ for (const [width, height] of [
   for (const colorScheme of ["light", "dark"] as const) {
     test(`presenter mode at ${width}x${height}, ${colorScheme}: each scenario's claim is on screen in the Timeline`, async ({
       browser,
-    }) => {
+    }, testInfo) => {
       const context = await browser.newContext({ viewport: { width, height }, colorScheme });
       const page = await context.newPage();
       const problems = guardConsole(page);
@@ -146,7 +140,7 @@ for (const [width, height] of [
         expect(await scrolledAnywhere(page), `${story.id}: nothing is scrolled`).toEqual([]);
         if (width === 1280) {
           await page.screenshot({
-            path: `${SHOTS}/presenter-${story.id}-${width}x${height}-${colorScheme}.png`,
+            path: testInfo.outputPath(`presenter-${story.id}-${width}x${height}-${colorScheme}.png`),
           });
         }
         // close the row again so the next story starts from the same view
@@ -165,7 +159,9 @@ for (const [width, height] of [
       expect(c && d ? c.x : 0).toBeGreaterThanOrEqual((d?.x ?? 0) + (d?.width ?? 0) - 1);
       expect(c && d ? c.y : 999).toBeLessThan((d?.y ?? 0) + (d?.height ?? 0));
       if (width === 1280) {
-        await page.screenshot({ path: `${SHOTS}/presenter-sequence-${width}x${height}-${colorScheme}.png` });
+        await page.screenshot({
+          path: testInfo.outputPath(`presenter-sequence-${width}x${height}-${colorScheme}.png`),
+        });
       }
       expect(problems).toEqual([]);
       await context.close();
@@ -203,7 +199,7 @@ test("the Present toggle and ?present: a query flag, the token stays out of the 
 
 test("Large text scales the Sequence SVG too, and the stderr panel is one line while empty", async ({
   page,
-}) => {
+}, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await openPresenter(page);
   await playScenario(page, STORIES[0].title);
@@ -227,7 +223,7 @@ test("Large text scales the Sequence SVG too, and the stderr panel is one line w
   expect(large?.height ?? 0).toBeGreaterThan((normal.arrow?.height ?? 0) * 1.25);
   const fontLarge = await page.evaluate(() => getComputedStyle(document.body).fontSize);
   expect(Number.parseFloat(fontLarge)).toBeGreaterThan(Number.parseFloat(fontNormal) * 1.25);
-  await page.screenshot({ path: `${SHOTS}/presenter-sequence-large-text-1280x720-light.png` });
+  await page.screenshot({ path: testInfo.outputPath("presenter-sequence-large-text-1280x720-light.png") });
   await page.getByRole("button", { name: "Large text" }).click();
 });
 
@@ -271,4 +267,52 @@ test("the side column resizes by pointer and by keyboard, and keeps its width ac
     "aria-valuenow",
     "260",
   );
+});
+
+test("at 1280x720 in presenter mode the toolbar stays one row after the shown trace's agent exited", async ({
+  browser,
+}, testInfo) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = guardConsole(page);
+  await openPresenter(page);
+  // Two scenarios, then the first one's trace again: its tap was torn down, its agent exited.
+  await playScenario(page, STORIES[0].title);
+  await playScenario(page, STORIES[2].title);
+  await page.getByRole("button", { name: /^Shown trace/ }).click();
+  await page.getByRole("option").filter({ hasText: STORIES[0].title }).first().click();
+  // the caption and the demo's status are about the demo's own trace, and say so beside another one
+  await expect(page.getByRole("region", { name: "Scenario caption" }).getByRole("note")).toContainText(
+    "The views show another trace",
+  );
+  await expect(page.getByRole("status", { name: "Demo status" })).toContainText(
+    "the views show another trace than the demo's",
+  );
+  const agent = page.locator(".toolbar__agent");
+  await expect(agent).toHaveText(/^agent pid \d+ (exited \(|: no exit recorded)/);
+  // the words may be cut on screen; their tooltip has them whole
+  expect(await agent.getAttribute("title")).toBe(await agent.textContent());
+
+  const bar = page.locator("header.toolbar");
+  const parts = await bar.evaluate((el) =>
+    [...el.children]
+      .filter((c) => getComputedStyle(c).position !== "fixed" && !c.classList.contains("toolbar__spacer"))
+      .map((c) => {
+        const b = c.getBoundingClientRect();
+        return { name: c.className, top: b.top, bottom: b.bottom, right: b.right };
+      }),
+  );
+  expect(parts.length).toBeGreaterThan(5);
+  const rowHeight = Math.max(...parts.map((p) => p.bottom - p.top));
+  const box = await bar.boundingBox();
+  // one row: every part beside every other (their heights overlap), the bar no taller than one part and its padding
+  const firstBottom = Math.min(...parts.map((p) => p.bottom));
+  for (const p of parts) {
+    expect(p.top, `${p.name} is on the toolbar's one row`).toBeLessThan(firstBottom - 1);
+    expect(p.right, `${p.name} is inside the window`).toBeLessThanOrEqual(1280.5);
+  }
+  expect(box?.height ?? 999, "the toolbar is one row high").toBeLessThan(rowHeight * 1.5);
+  await page.screenshot({ path: testInfo.outputPath("presenter-toolbar-agent-exited-1280x720.png") });
+  expect(problems).toEqual([]);
+  await context.close();
 });

@@ -3,8 +3,6 @@
  * naming the seqs and the flagged entries in the Records tab; a large live frame arrives as a preview
  * the Details pane loads whole; a window refused at the hub's cap of UI sockets says so.
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { WebSocket } from "ws";
 import { createHubLink, type HubLink } from "../../electron/tap/hub-link/hub-link.js";
@@ -14,7 +12,6 @@ import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { sessionTrace } from "../harness/traces.js";
 
-const SHOTS = "/work/shots/trust-finish";
 const SIZES = [
   { width: 1280, height: 720 },
   { width: 1600, height: 1000 },
@@ -32,10 +29,9 @@ test.afterEach(async () => {
 });
 
 async function shots(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
   for (const size of SIZES) {
     await page.setViewportSize(size);
-    await page.screenshot({ path: join(SHOTS, `${name}-${size.width}x${size.height}.png`) });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${size.width}x${size.height}.png`) });
   }
 }
 

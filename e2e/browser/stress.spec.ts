@@ -3,7 +3,6 @@
  * stress mode on the real naive demo agent through the real tap; the page starts a few schedules,
  * watches the runs tick, sees the shrunk failure and opens its minimal failing trace in the timeline.
  */
-import { mkdirSync } from "node:fs";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
@@ -19,18 +18,15 @@ test.afterAll(async () => {
 
 test.describe.configure({ timeout: 300_000 });
 
-const SHOTS = "/work/shots/s5-stress";
-
 /** Screenshots at both sizes, each with `top` scrolled to the top of its pane first. */
 async function shot(page: Page, name: string, top?: Locator) {
-  mkdirSync(SHOTS, { recursive: true });
   for (const [w, h] of [
     [1280, 720],
     [1600, 1000],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
     if (top) await top.evaluate((el) => el.scrollIntoView({ block: "start" }));
-    await page.screenshot({ path: `${SHOTS}/${name}-${w}x${h}.png` });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${w}x${h}.png`) });
   }
 }
 

@@ -168,10 +168,10 @@ test("columns resize, hide and sort, and the setup and the lifecycle toggle surv
 
   // Resize by keyboard: focus the Result column's handle and press Left.
   const handle = grid.getByRole("separator", { name: "Resize Result column" });
-  await expect(handle).toHaveAttribute("aria-valuenow", "440");
+  await expect(handle).toHaveAttribute("aria-valuenow", "425");
   await handle.focus();
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
-  await expect(handle).toHaveAttribute("aria-valuenow", "470");
+  await expect(handle).toHaveAttribute("aria-valuenow", "455");
 
   // Hide the Key column from the column menu.
   await page.getByRole("button", { name: /^Columns/ }).click();
@@ -204,7 +204,7 @@ test("columns resize, hide and sort, and the setup and the lifecycle toggle surv
   await expect(header("Latency")).toHaveAttribute("aria-sort", "descending");
   await expect(grid.getByRole("separator", { name: "Resize Result column" })).toHaveAttribute(
     "aria-valuenow",
-    "470",
+    "455",
   );
   texts = await rowTexts(grid);
   expect(texts[0]).toContain("session/new");

@@ -141,6 +141,19 @@ test("normal mode at 1280x720: each scenario's attempts show their whole outcome
       [...t.querySelectorAll("th")].findIndex((th) => th.getAttribute("aria-label") === "Result"),
     );
     expect(column, "the Result column is shown").toBeGreaterThan(0);
+    // the Prompt column is on screen beside the side column: its header and the row's prompt lie
+    // inside the table's visible area, which ends where the side column begins
+    const area = await page.locator(".vtable").filter({ has: grid }).boundingBox();
+    for (const [what, el] of [
+      ["the Prompt header", grid.getByRole("columnheader", { name: "Prompt / detail" })],
+      ["the prompt", row.getByRole("gridcell").filter({ hasText: story.prompt })],
+    ] as const) {
+      const box = await el.boundingBox();
+      expect(box, `${story.title}: ${what} has a box`).not.toBeNull();
+      expect(box && box.x + box.width, `${story.title}: ${what} is on screen`).toBeLessThanOrEqual(
+        Math.min(1280, (area?.x ?? 0) + (area?.width ?? 0)) + 0.5,
+      );
+    }
     const shown = [];
     for (let i = 0; i < 2; i++) {
       const result = attempts.nth(i).getByRole("gridcell").nth(column);

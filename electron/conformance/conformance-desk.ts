@@ -40,8 +40,10 @@ export interface ConformanceDeskOptions {
   readonly log?: (line: string) => void;
 }
 
-/** The answer to a start or cancel. */
-export type DeskReply = { readonly ok: true } | { readonly ok: false; readonly error: string };
+/** The answer to a start or cancel (a start's names the run it started). */
+export type DeskReply =
+  | { readonly ok: true; readonly runId?: string }
+  | { readonly ok: false; readonly error: string };
 
 /** One conformance run at a time, for the hub's UIs. */
 export class ConformanceDesk {
@@ -87,7 +89,7 @@ export class ConformanceDesk {
     this.set(startRun(runId, entry.choice, new Date().toISOString(), runDir, request.only));
     const signal = this.abort.signal;
     this.finished = this.run(runId, runDir, entry, request.only, signal);
-    return { ok: true };
+    return { ok: true, runId };
   }
 
   /** Asks the running run to stop: cases not started are skipped, running ones end within their limit. */

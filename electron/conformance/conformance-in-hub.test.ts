@@ -110,10 +110,13 @@ describe("conformance runs from a UI", () => {
   test("the HTTP API starts and cancels a run; cases not started are not run, running ones skipped as cancelled", async () => {
     const started = await callHub(target, "POST", "/api/conformance/runs", { agent: "demo-correct" });
     expect(started.status).toBe(202);
-    await ui.waitFor(
+    // the reply names the run it started, as the board shows it
+    expect(started.body).toMatchObject({ ok: true, runId: expect.stringMatching(/^conformance-.+-\d+$/) });
+    const running = await ui.waitFor(
       (m) => m.t === "conformance-status" && m.board.run.cases.some((c) => c.state === "running"),
       30_000,
     );
+    expect(running.t === "conformance-status" && running.board.run.runId).toBe(started.body.runId);
     const cancelled = await callHub(target, "DELETE", "/api/conformance/runs");
     expect(cancelled.status).toBe(200);
     const board = await finished(60_000);

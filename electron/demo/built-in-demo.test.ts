@@ -92,7 +92,20 @@ describe.runIf(PROXY_LISTENS)("BuiltInDemo", { timeout: 60_000 }, () => {
   });
 
   it("plays naive-duplicate on a restarted naive agent: duplicate-insert, two deploys", async () => {
+    // the last scenario (lost-response) finished; while the naive agent starts, the status names
+    // the scenario about to play, never the last one's end
+    const starting: DemoStatus[] = [];
+    const stop = demo.onStatus((s) => s.state === "starting" && starting.push(s));
     await demo.runScenario("naive-duplicate", { stepDelayMs: 0 });
+    stop();
+    expect(starting.length).toBeGreaterThan(0);
+    for (const s of starting)
+      expect(s.scenario).toMatchObject({
+        id: "naive-duplicate",
+        step: 0,
+        phase: "waiting",
+        waitingFor: "a fresh tap and agent",
+      });
     const end = await statusWhere(ended);
     expect(end.mode).toBe("naive");
     expect(end.scenario).toMatchObject({ phase: "finished" });

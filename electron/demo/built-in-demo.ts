@@ -150,8 +150,16 @@ export class BuiltInDemo {
     const scenario = findScenario(id);
     if (!scenario) throw new Error(`no scenario ${id}`);
     this.stopScenario();
+    this.stage.prepare(scenario, options.stepDelayMs);
     await this.enqueue(() => this.restart(scenario.agentMode, scenario.turn, `${scenario.title} (demo)`));
-    if (this.state !== "ready") throw new Error(this.error ?? "the demo agent did not start");
+    if (this.state !== "ready") {
+      const error = this.error ?? "the demo agent did not start";
+      this.stage.failPrepared(error);
+      throw new Error(error);
+    }
+    // stopped (or replaced by another scenario) while its tap and agent started
+    const prepared = this.stage.progress;
+    if (prepared?.id !== scenario.id || prepared.phase !== "waiting") return;
     this.stage.play(scenario, options.stepDelayMs);
   }
 

@@ -63,6 +63,33 @@ export class DemoStage {
     });
   }
 
+  /**
+   * Shows `scenario` at its first step, waiting for the fresh tap and agent it plays on: while they
+   * start, the status names the scenario about to play, not the end of the last one.
+   */
+  prepare(scenario: Scenario, stepDelayMs: number | null): void {
+    const first = scenario.steps[0];
+    this.shown = {
+      id: scenario.id,
+      title: scenario.title,
+      step: 0,
+      steps: scenario.steps.length,
+      caption: first?.caption ?? "",
+      rfd: first?.rfd ?? "",
+      phase: "waiting",
+      waitingFor: "a fresh tap and agent",
+      stepDelayMs,
+    };
+    this.parts.changes.changed();
+  }
+
+  /** Shows the scenario being prepared as failed: its tap or agent did not start. */
+  failPrepared(error: string): void {
+    if (this.runner || !this.shown || this.shown.phase !== "waiting") return;
+    this.shown = { ...this.shown, phase: "failed", error };
+    this.parts.changes.changed();
+  }
+
   /** Lets a scenario waiting for the presenter go on to its next step. */
   next(): void {
     this.runner?.next();
@@ -71,7 +98,14 @@ export class DemoStage {
   /** Stops the scenario being played, if any, and shows it as stopped. */
   stop(): void {
     const runner = this.runner;
-    if (!runner) return;
+    if (!runner) {
+      // a scenario still waiting for its tap and agent does not start after all
+      if (this.shown?.phase === "waiting") {
+        this.shown = { ...this.shown, phase: "stopped" };
+        this.parts.changes.changed();
+      }
+      return;
+    }
     this.runner = undefined;
     runner.stop();
     if (this.shown && !["finished", "failed"].includes(this.shown.phase)) {

@@ -143,8 +143,8 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
       return board;
     },
     conformanceStart: ({ request }) => {
-      unwrap(conformance.start(request), "conflict");
-      return { ok: true };
+      const r = unwrap(conformance.start(request), "conflict");
+      return { ok: true, ...(r.ok && r.runId !== undefined && { runId: r.runId }) };
     },
     conformanceCancel: () => {
       unwrap(conformance.cancel(), "conflict");

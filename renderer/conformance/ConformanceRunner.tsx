@@ -18,7 +18,7 @@ import { AgentPicker } from "./AgentPicker.js";
 import { CaseTable } from "./CaseTable.js";
 import { CommandConfirm } from "./CommandConfirm.js";
 import { openCaseTrace } from "./open-case-trace.js";
-import { RUN_STARTED, settledRunNotice } from "./run-notice.js";
+import { RUN_STARTED, type StartedRun, settledRunNotice } from "./run-notice.js";
 
 function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenProbe: () => void }) {
   const done = casesDone(run);
@@ -99,10 +99,10 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
   // The start's notice must not outlive the run: once the board says it ended, the notice says how.
   const notice = useInspector((s) => s.notice);
   const setNotice = useInspector((s) => s.setNotice);
-  // The run id the board showed when Run was pressed here (the previous run's, if any).
-  const startedAfter = useRef<string | undefined>(undefined);
+  // The run started here: its id from the hub's reply, and the one the board showed before.
+  const started = useRef<StartedRun | undefined>(undefined);
   useEffect(() => {
-    const settled = settledRunNotice(notice, status, startedAfter.current);
+    const settled = settledRunNotice(notice, status, started.current);
     if (settled) setNotice(settled);
   }, [notice, status, setNotice]);
   const chosen = board.choices.find((c) => c.id === agentId) ?? board.choices[0];
@@ -110,11 +110,19 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
   const start = () => {
     if (!chosen) return;
     setConfirming(false);
-    startedAfter.current = status.runId;
+    const before = status.runId;
+    started.current = undefined;
     const only = cases.size === CONFORMANCE_CASES.length ? undefined : [...cases];
     void run(
       `Conformance run on ${chosen.label}`,
-      () => ctx.bridge.conformanceStart({ request: { agent: chosen.id, ...(only && { only }) } }),
+      async () => {
+        const reply = await ctx.bridge.conformanceStart({
+          request: { agent: chosen.id, ...(only && { only }) },
+        });
+        // set before the "started" notice shows, which is when the notice may first settle
+        started.current = { ...(reply.runId !== undefined && { runId: reply.runId }), before };
+        return reply;
+      },
       () => RUN_STARTED,
     );
   };

@@ -5,9 +5,9 @@ import {
 } from "../../shared/conformance/conformance-run.js";
 import { RUN_STARTED, settledRunNotice as settle } from "./run-notice.js";
 
-/** The board showed run-1 when run-2 was started here. */
+/** The board showed run-1 when run-2 was started here; the hub's start reply named run-2. */
 const settledRunNotice = (notice: Parameters<typeof settle>[0], status: ConformanceRunStatus) =>
-  settle(notice, status, "run-1");
+  settle(notice, status, { runId: "run-2", before: "run-1" });
 
 const started = { tone: "info" as const, text: `Conformance run on demo agent (correct): ${RUN_STARTED}` };
 const summary = {
@@ -60,9 +60,21 @@ describe("the notice of a conformance run started here", () => {
 
   it("never settles with the previous run's results, which the board shows until the new run's first update", () => {
     const previous = run("done", { runId: "run-1", summary });
-    expect(settle(started, previous, "run-1")).toBeUndefined();
-    expect(settle(started, run("done", { summary }), "run-1")?.text).toContain("finished: 9 passed");
+    expect(settledRunNotice(started, previous)).toBeUndefined();
+    expect(settledRunNotice(started, run("done", { summary }))?.text).toContain("finished: 9 passed");
+    // Run pressed before this window had the board (it showed no run): the hub's last run, shown
+    // when the board arrives, is still not the run started here.
+    expect(settle(started, previous, { runId: "run-2", before: undefined })).toBeUndefined();
+    // Nor is a run another window started after this one's ended.
+    expect(settle(started, run("done", { runId: "run-3", summary }), { runId: "run-2" })).toBeUndefined();
+    // Until the reply named a run, nothing settles.
+    expect(settle(started, run("done", { summary }), undefined)).toBeUndefined();
+  });
+
+  it("with a hub whose start reply names no run: any run but the one the board showed before", () => {
+    expect(settle(started, run("done", { runId: "run-1", summary }), { before: "run-1" })).toBeUndefined();
+    expect(settle(started, run("done", { summary }), { before: "run-1" })?.text).toContain("finished");
     // The first run of this hub: nothing was on the board before.
-    expect(settle(started, run("done", { summary }), undefined)?.text).toContain("finished");
+    expect(settle(started, run("done", { summary }), {})?.text).toContain("finished");
   });
 });

@@ -9,19 +9,31 @@ import type { Notice } from "../store/view-slice.js";
 export const RUN_STARTED = "started; the cases tick below";
 
 /**
+ * Which run a start made here began: the run id the hub's start reply named, and the one the board
+ * showed when Run was pressed (for a hub whose reply names none).
+ */
+export interface StartedRun {
+  readonly runId?: string;
+  readonly before?: string;
+}
+
+/**
  * The notice to show instead of `notice` now that `run` has ended, or undefined to keep it: only a
- * notice that still says the run started is replaced, so a later notice is never overwritten.
- * `before` is the run id the board showed when the run was started here: until the board shows
- * another run, the ended run it shows is the previous one, whose results are not this run's.
+ * notice that still says the run started is replaced, so a later notice is never overwritten, and
+ * only when the board shows the very run started here ended (`started.runId`): any other run on
+ * the board (the previous one, or one another window started) is not this run. With no run id in
+ * the reply (an older hub), any run but the one the board showed before counts.
  */
 export function settledRunNotice(
   notice: Notice | undefined,
   run: ConformanceRunStatus,
-  before: string | undefined,
+  started: StartedRun | undefined,
 ): Notice | undefined {
   if (!notice?.text.endsWith(`: ${RUN_STARTED}`) || isActive(run.state) || run.state === "idle")
     return undefined;
-  if (run.runId === before) return undefined;
+  if (!started) return undefined;
+  if (started.runId !== undefined ? run.runId !== started.runId : run.runId === started.before)
+    return undefined;
   const label = notice.text.slice(0, -`: ${RUN_STARTED}`.length);
   const s = run.summary;
   const counts = s

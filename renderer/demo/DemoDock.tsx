@@ -10,12 +10,14 @@ import { SCENARIOS } from "../../shared/demo/scenarios.js";
 import { useOperation } from "../bridge/use-operation.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
 import { DemoPanel } from "./DemoPanel.js";
+import { showsAnotherTrace } from "./demo-words.js";
 import { ScenarioPlayer } from "./ScenarioPlayer.js";
 import "./demo.css";
 
 /** The dock. */
 export function DemoDock() {
   const status = useInspector((s) => s.demo);
+  const shownTraceId = useInspector((s) => s.traceId);
   const bridge = useBridge();
   const run = useOperation();
   const setFollowNewest = useInspector((s) => s.setFollowNewest);
@@ -32,6 +34,7 @@ export function DemoDock() {
           scenarios={SCENARIOS}
           progress={status.scenario}
           enabled={status.state === "ready" || status.state === "failed"}
+          elsewhere={showsAnotherTrace(status, shownTraceId)}
           onPlay={(scenario, stepDelayMs) => {
             // The scenario plays on a fresh tap: show it, and keep it on screen while the scenario runs.
             setFollowNewest(true);
@@ -45,6 +48,7 @@ export function DemoDock() {
         />
         <DemoPanel
           status={status}
+          shownTraceId={shownTraceId}
           onSend={(text, withKey) =>
             command(withKey ? "Send with key" : "Send without key", { op: "send", text, withKey })
           }

@@ -6,10 +6,13 @@
 import { useState } from "react";
 import type { DemoStatus, DemoSubmissionView } from "../../shared/demo/demo-wire.js";
 import { AGENT_MODES, type AgentMode } from "../../shared/demo/scenario.js";
+import { demoStatusLine } from "./demo-words.js";
 
 /** What the panel shows and what it can ask for. */
 export interface DemoPanelProps {
   readonly status: DemoStatus;
+  /** The trace the views show (the demo's own, or another). */
+  readonly shownTraceId: string | undefined;
   onSend(text: string, withKey: boolean): void;
   onReset(mode: AgentMode): void;
 }
@@ -47,7 +50,7 @@ function SubmissionLine({ s }: { s: DemoSubmissionView }) {
 }
 
 /** The panel. */
-export function DemoPanel({ status, onSend, onReset }: DemoPanelProps) {
+export function DemoPanel({ status, shownTraceId, onSend, onReset }: DemoPanelProps) {
   const [text, setText] = useState("Deploy the site");
   const ready = status.state === "ready";
   const send = (withKey: boolean) => {
@@ -86,12 +89,7 @@ export function DemoPanel({ status, onSend, onReset }: DemoPanelProps) {
         </button>
       </form>
       <p className="demo-panel__status" role="status" aria-label="Demo status">
-        Demo {status.state}
-        {status.error ? ` (${status.error})` : ""} · agent{" "}
-        {status.agentPid === null ? "not running" : `pid ${status.agentPid}`} · mode {status.mode} · client{" "}
-        {status.client.state}
-        {status.client.conn > 0 ? ` on connection #${status.client.conn}` : ""} · {status.deploys}{" "}
-        {status.deploys === 1 ? "deploy" : "deploys"}
+        {demoStatusLine(status, shownTraceId)}
       </p>
       {status.submissions.length > 0 && (
         <ul className="demo-panel__subs" aria-label="Submissions">

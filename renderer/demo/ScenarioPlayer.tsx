@@ -14,6 +14,8 @@ export interface ScenarioPlayerProps {
   readonly progress: ScenarioProgress | null;
   /** False while the demo cannot play (starting, failed). */
   readonly enabled: boolean;
+  /** True when the views show another trace than the demo's: the caption is not about what they show. */
+  readonly elsewhere?: boolean;
   onPlay(id: string, stepDelayMs: number | null): void;
   onNext(): void;
   onStop(): void;
@@ -30,9 +32,10 @@ export const SPEEDS: readonly { readonly label: string; readonly ms: number | nu
 
 function Caption({
   progress,
+  elsewhere,
   onNext,
   onStop,
-}: Pick<ScenarioPlayerProps, "onNext" | "onStop"> & { progress: ScenarioProgress }) {
+}: Pick<ScenarioPlayerProps, "onNext" | "onStop" | "elsewhere"> & { progress: ScenarioProgress }) {
   const over = ["finished", "stopped", "failed"].includes(progress.phase);
   const canNext =
     progress.phase === "shown" && progress.stepDelayMs === null && progress.step < progress.steps - 1;
@@ -57,6 +60,11 @@ function Caption({
           </>
         ) : null}
       </p>
+      {elsewhere ? (
+        <p className="scenario-caption__elsewhere" role="note">
+          The views show another trace: this caption is about the demo's own trace (Follow newest shows it).
+        </p>
+      ) : null}
       <div className="scenario-caption__buttons">
         <button type="button" disabled={!canNext} onClick={onNext}>
           Next step
@@ -74,6 +82,7 @@ export function ScenarioPlayer({
   scenarios,
   progress,
   enabled,
+  elsewhere,
   onPlay,
   onNext,
   onStop,
@@ -82,7 +91,7 @@ export function ScenarioPlayer({
   const delay = SPEEDS[speed]?.ms ?? null;
   return (
     <section className="scenario-player" aria-label="Scenarios">
-      {progress && <Caption progress={progress} onNext={onNext} onStop={onStop} />}
+      {progress && <Caption progress={progress} elsewhere={elsewhere} onNext={onNext} onStop={onStop} />}
       <div className="scenario-player__list">
         <label>
           Speed{" "}

@@ -57,8 +57,14 @@ function Stderr() {
   );
 }
 
-/** The side column's width limits in px, normal and in presenter mode. */
-const SIDE = { normal: { initial: 400, min: 260, max: 900 }, present: { initial: 470, min: 300, max: 1000 } };
+/**
+ * The side column's width limits in px, normal and in presenter mode. Below 1440 px the normal side
+ * column starts narrower, so the Timeline's Result, Verdict and Prompt fit beside it at 1280 px.
+ */
+const SIDE = {
+  normal: { initial: 400, narrow: 350, min: 260, max: 900 },
+  present: { initial: 470, narrow: 470, min: 300, max: 1000 },
+};
 
 /** The whole inspector UI. */
 export function App() {
@@ -67,7 +73,7 @@ export function App() {
   const limits = present ? SIDE.present : SIDE.normal;
   const [side, setSide] = useSplitSize(
     present ? "side-present" : "side",
-    limits.initial,
+    window.innerWidth < 1440 ? limits.narrow : limits.initial,
     limits.min,
     limits.max,
   );

@@ -1,6 +1,6 @@
 /**
  * Columns of the timeline table. One column set serves every row kind: a submission row shows its
- * result and verdict (first, so they stay on screen), key, prompt, ids, connections, pids, latency
+ * result and verdict (first, so they stay on screen), prompt, key, ids, connections, pids, latency
  * and waterfall bar (session, attempt count and start time are hidden until chosen); an attempt row
  * its outcome words, connection, id, pid, send time and bar; a request row its method and retry
  * class; an event row what happened to a connection, an Agent or a fault, in its first column. Each
@@ -20,6 +20,7 @@ import { Clock } from "../traces/imported-trace.js";
 import { clockTime } from "./clock-time.js";
 import { attemptLabel, outcomeLabel } from "./outcome-label.js";
 import { RowMenuButton } from "./RowFaultMenu.js";
+import { ResultWords, shownResult } from "./result-words.js";
 import { NO_FACTS, type RowFacts, RowFactsContext, spanOfRow } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
 import { SpanCount } from "./SpanCount.js";
@@ -375,38 +376,12 @@ function Waterfall({ r }: { r: TimelineRow }) {
   );
 }
 
-/** The Result column's width (px at normal text): room for an attempt's words on two lines. */
-export const RESULT_WIDTH = 440;
-
-/** An id in result words (after `messageId `, or any UUID): shown shortened, the whole id stays in the text. */
-const MESSAGE_ID = /(?<=messageId )[^\s;,)]+|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}/giu;
-/** How many characters a shortened id takes on screen (8 and an ellipsis; see `.tl-id`). */
-const SHORT_ID = 9;
-
-/** The result words with each long messageId in a span that shows its start (the text is unchanged). */
-function ResultWords({ text }: { text: string }) {
-  const parts: ReactNode[] = [];
-  let at = 0;
-  for (const m of text.matchAll(MESSAGE_ID)) {
-    const id = m[0];
-    const from = m.index ?? 0;
-    if (id.length <= SHORT_ID + 2) continue;
-    parts.push(
-      text.slice(at, from),
-      <span key={from} className="tl-id">
-        {id}
-      </span>,
-    );
-    at = from + id.length;
-  }
-  parts.push(text.slice(at));
-  return <>{parts}</>;
-}
-
-/** The result words as they show: each long messageId cut to its first characters. */
-function shownResult(text: string): string {
-  return text.replace(MESSAGE_ID, (id: string) => (id.length <= SHORT_ID + 2 ? id : id.slice(0, SHORT_ID)));
-}
+/**
+ * The Result column's width (px at normal text): room for an attempt's longest words on two lines;
+ * with Method (150, "session/resume" whole), Verdict (165, "✗ duplicate-insert" whole) and Prompt
+ * (140) it fits beside the side column at 1280 px.
+ */
+export const RESULT_WIDTH = 425;
 
 /** Average width of a character of the Result chips' bold text, in px at normal text (on the safe side). */
 const CHAR_PX = 8.3;
@@ -466,9 +441,9 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
       enableHiding: false,
       cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
     }),
-    column("what", "Method / row", 170, 80, what),
+    column("what", "Method / row", 150, 80, what),
     column("result", "Result", RESULT_WIDTH, 60, (r) => <Result r={r} />),
-    column("verdict", "Verdict / retry class", 140, 50, (r) => {
+    column("verdict", "Verdict / retry class", 165, 50, (r) => {
       if (r.kind === "submission") return <VerdictBadges verdicts={r.row.verdicts} />;
       if (r.kind !== "request") return "";
       return (
@@ -480,20 +455,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
         </>
       );
     }),
-    column("key", "Key", 100, 40, (r) => {
-      if (r.kind !== "submission") return "";
-      const s = r.row;
-      if (s.key !== null) return <KeyBadge idempotencyKey={s.key} />;
-      if (s.keyStatus === "invalid") {
-        return (
-          <Badge tone="error" title={s.invalidKey?.reason}>
-            invalid {s.invalidKey?.shown}
-          </Badge>
-        );
-      }
-      return <span className="muted">no key</span>;
-    }),
-    column("detail", "Prompt / detail", 150, 50, (r) => {
+    column("detail", "Prompt / detail", 140, 50, (r) => {
       switch (r.kind) {
         case "submission":
           return (
@@ -515,6 +477,19 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
         default:
           return detailText(r, NO_FACTS);
       }
+    }),
+    column("key", "Key", 100, 40, (r) => {
+      if (r.kind !== "submission") return "";
+      const s = r.row;
+      if (s.key !== null) return <KeyBadge idempotencyKey={s.key} />;
+      if (s.keyStatus === "invalid") {
+        return (
+          <Badge tone="error" title={s.invalidKey?.reason}>
+            invalid {s.invalidKey?.shown}
+          </Badge>
+        );
+      }
+      return <span className="muted">no key</span>;
     }),
     column("session", "Session", 90, 40, (r) => cellText("session", r, NO_FACTS)),
     column("attempts", "Attempts", 70, 30, (r) => cellText("attempts", r, NO_FACTS)),

@@ -201,7 +201,8 @@ export const OPERATIONS = {
     http: route("GET", "/api/conformance"),
     ws: "conformance-get",
   }),
-  conformanceStart: operation<{ readonly ok: true }>()({
+  /** The reply names the run it started (`runId`, as the board will show it; absent from older hubs). */
+  conformanceStart: operation<{ readonly ok: true; readonly runId?: string }>()({
     summary: "runs the conformance suite against one of the hub's agent choices, by id",
     parse: (a) => {
       const request = parseConformanceStart(a.request);

@@ -9,8 +9,10 @@ import type { ConformanceBoard, ConformanceStart } from "../../../shared/conform
 import type { StressStart } from "../../../shared/conformance/stress/stress-board.js";
 import { ControlSlot } from "./control-slot.js";
 
-/** The answer to a start or cancel. */
-export type ConformanceReply = { readonly ok: true } | { readonly ok: false; readonly error: string };
+/** The answer to a start or cancel (a conformance start's names the run it started). */
+export type ConformanceReply =
+  | { readonly ok: true; readonly runId?: string }
+  | { readonly ok: false; readonly error: string };
 
 /** A conformance runner as the hub sees it. */
 export interface ConformanceControl {
