@@ -33,7 +33,6 @@ import {
   memo,
   type ReactNode,
   useCallback,
-  useId,
   useLayoutEffect,
   useRef,
 } from "react";
@@ -103,9 +102,6 @@ const RESIZE_STEP = 10;
 
 /** Column sizes are px at the normal 15px text size; as `em` they grow with the large-text option. */
 const columnWidth = (size: number) => `${size / 15}em`;
-
-/** The class of the cells of the `i`th shown column (its width rule is in the table's style sheet). */
-const columnClass = (i: number) => `vtable__col-${i}`;
 
 /** Renders the grid. */
 export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
@@ -294,14 +290,6 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   const headerGroup = table.getHeaderGroups()[0];
   // The shown columns and their widths: a change renders every row again.
   const layout = headerGroup?.headers.map((h) => `${h.column.id}:${h.getSize()}`).join(" ") ?? "";
-  // Column widths as one rule per column in a scoped style sheet, not a style attribute on every
-  // cell: cells of a column then match the same rules, so the browser shares their computed style
-  // (a live trace styles every new row's cells, many times a second).
-  const scope = `vtable-${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
-  const widths =
-    headerGroup?.headers
-      .map((h, i) => `.${scope} .${columnClass(i)}{width:${columnWidth(h.getSize())}}`)
-      .join("\n") ?? "";
   return (
     <div
       ref={scrollRef}
@@ -312,9 +300,8 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
       }}
     >
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is grid or treegrid, both support aria-activedescendant. */}
-      <style>{widths}</style>
       <table
-        className={`vtable__table ${scope}`}
+        className="vtable__table"
         role={props.onExpand ? "treegrid" : "grid"}
         aria-label={props.label}
         aria-rowcount={count + 1}
@@ -325,7 +312,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
         {/* Keys in the header (its sort buttons and resize handles) are theirs, not the rows' navigation. */}
         <thead className="vtable__head" onKeyDown={(e) => e.stopPropagation()}>
           <tr className="vtable__headrow" aria-rowindex={1}>
-            {headerGroup?.headers.map((h, i) => {
+            {headerGroup?.headers.map((h) => {
               const column = h.column;
               const name = columnName(column.columnDef.header, column.id);
               const sorted = column.getIsSorted();
@@ -338,7 +325,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
               return (
                 <th
                   key={h.id}
-                  className={`vtable__cell vtable__th ${columnClass(i)}${column.getIsResizing() ? " vtable__th--resizing" : ""}`}
+                  className={`vtable__cell vtable__th${column.getIsResizing() ? " vtable__th--resizing" : ""}`}
                   scope="col"
                   aria-label={name}
                   aria-sort={
@@ -350,6 +337,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
                           : "none"
                       : undefined
                   }
+                  style={{ width: columnWidth(h.getSize()) }}
                 >
                   {canSort ? (
                     <button
@@ -486,10 +474,11 @@ function BodyRowView<T extends RowData>(p: BodyRowProps<T>) {
         actions.menu(original, { x: e.clientX, y: e.clientY });
       }}
     >
-      {row.getVisibleCells().map((cell, i) => (
+      {row.getVisibleCells().map((cell) => (
         <td
           key={cell.id}
-          className={`vtable__cell ${columnClass(i)}`}
+          className="vtable__cell"
+          style={{ width: columnWidth(cell.column.getSize()) }}
           onMouseEnter={(e) => tooltip(e, cell.column.id, original, actions)}
         >
           <FlexRender cell={cell} />
