@@ -18,7 +18,9 @@ import {
   columnSizingFeature,
   columnVisibilityFeature,
   createColumnHelper,
+  FlexRender,
   functionalUpdate,
+  type Row,
   type RowData,
   rowSortingFeature,
   tableFeatures,
@@ -28,6 +30,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import {
   type KeyboardEvent,
   type MouseEvent,
+  memo,
   type ReactNode,
   useCallback,
   useLayoutEffect,
@@ -106,25 +109,49 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   const count = Math.min(props.count ?? rows.length, rows.length);
   const scrollRef = useRef<HTMLDivElement>(null);
   const followTail = useRef(true);
-  // One key function per rows array and row heights: a new one makes the virtualizer measure every
-  // row again (its sizes come from `estimateSize`, read only then).
+  // Row heights: `rowHeightOf` once per row object (a changed row is a new object), so a publish
+  // that adds rows does not work out every row's height again; a new `rowHeightOf` (a column
+  // width or the text size changed) starts a new cache and re-measures the rows (below).
   const rowHeightOf = props.rowHeightOf;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new row-height function must re-measure the rows
+  const heights = useRef<{ of: VirtualTableProps<T>["rowHeightOf"]; cache: WeakMap<object, number> }>({
+    of: rowHeightOf,
+    cache: new WeakMap(),
+  });
+  if (heights.current.of !== rowHeightOf) heights.current = { of: rowHeightOf, cache: new WeakMap() };
+  const heightOf = (row: T): number => {
+    if (!rowHeightOf) return rowHeight;
+    if (typeof row !== "object" || row === null) return rowHeightOf(row);
+    const { cache } = heights.current;
+    let h = cache.get(row);
+    if (h === undefined) {
+      h = rowHeightOf(row);
+      cache.set(row, h);
+    }
+    return h;
+  };
   const getItemKey = useCallback(
     (i: number) => (rows[i] === undefined ? i : getKey(rows[i] as T)),
-    [rows, getKey, rowHeightOf],
+    [rows, getKey],
   );
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => {
       const row = rows[i];
-      return row !== undefined && rowHeightOf ? rowHeightOf(row) : rowHeight;
+      return row === undefined ? rowHeight : heightOf(row);
     },
     getItemKey,
     overscan: 10,
     paddingStart: rowHeight,
   });
+  // The virtualizer reads `estimateSize` only when its rows or keys change: new heights with the
+  // same rows are measured here.
+  const measuredWith = useRef(rowHeightOf);
+  useLayoutEffect(() => {
+    if (measuredWith.current === rowHeightOf) return;
+    measuredWith.current = rowHeightOf;
+    virtualizer.measure();
+  }, [rowHeightOf, virtualizer]);
   const items = virtualizer.getVirtualItems();
   const visible = items.map((item) => rows[item.index] as T);
   const prefs = props.prefs ?? NO_PREFS;
@@ -153,15 +180,16 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   });
   const tableRows = table.getRowModel().rows;
 
-  /** The tooltip of a cut cell: set when the pointer enters it, removed when its text fits. */
-  const tooltip = (e: MouseEvent<HTMLElement>, columnId: string, row: T) => {
-    const el = e.currentTarget;
-    const inner = el.firstElementChild;
-    const cut = (b: Element) => b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1;
-    if (cut(el) || (inner !== null && cut(inner)))
-      el.title = props.cellText?.(columnId, row) || (el.textContent ?? "");
-    else el.removeAttribute("title");
-  };
+  // What a row does on a click, a right-click or the pointer reaching a cell: the latest props,
+  // read through a ref so the memoised rows (BodyRow) need not render again when a handler is new.
+  const latestProps = useRef(props);
+  latestProps.current = props;
+  const actions = useRef<RowActions<T>>({
+    select: (row) => latestProps.current.onSelect(row),
+    menu: (row, at) => latestProps.current.onRowMenu?.(row, at),
+    hasMenu: () => latestProps.current.onRowMenu !== undefined,
+    cellText: (columnId, row) => latestProps.current.cellText?.(columnId, row),
+  }).current;
 
   // Follows new rows while scrolled to the bottom. Where the browser has a ResizeObserver, the scroll
   // happens in its callback, when the body's new height is laid out: asking the virtualizer to scroll
@@ -260,6 +288,8 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   };
 
   const headerGroup = table.getHeaderGroups()[0];
+  // The shown columns and their widths: a change renders every row again.
+  const layout = headerGroup?.headers.map((h) => `${h.column.id}:${h.getSize()}`).join(" ") ?? "";
   return (
     <div
       ref={scrollRef}
@@ -362,40 +392,22 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
           {items.map((item, i) => {
             const row = tableRows[i];
             if (!row) return null;
-            const key = row.id;
-            const expanded = props.isExpanded?.(row.original);
             return (
-              <tr
-                key={key}
-                id={`vrow-${key}`}
-                className={item.size > rowHeight ? "vtable__row vtable__row--tall" : "vtable__row"}
-                aria-rowindex={item.index + 2}
-                aria-selected={key === selectedKey}
-                aria-expanded={expanded}
-                aria-level={props.depthOf ? props.depthOf(row.original) + 1 : undefined}
-                style={{ height: item.size, transform: `translateY(${item.start - rowHeight}px)` }}
-                onClick={() => onSelect(row.original)}
-                onContextMenu={
-                  props.onRowMenu
-                    ? (e) => {
-                        e.preventDefault();
-                        onSelect(row.original);
-                        props.onRowMenu?.(row.original, { x: e.clientX, y: e.clientY });
-                      }
-                    : undefined
-                }
-              >
-                {row.getVisibleCells().map((cell) => (
-                  <td
-                    key={cell.id}
-                    className="vtable__cell"
-                    style={{ width: columnWidth(cell.column.getSize()) }}
-                    onMouseEnter={(e) => tooltip(e, cell.column.id, row.original)}
-                  >
-                    <table.FlexRender cell={cell} />
-                  </td>
-                ))}
-              </tr>
+              <BodyRow
+                key={row.id}
+                row={row}
+                original={row.original}
+                index={item.index}
+                start={item.start - rowHeight}
+                size={item.size}
+                tall={item.size > rowHeight}
+                selected={row.id === selectedKey}
+                expanded={props.isExpanded?.(row.original)}
+                level={props.depthOf ? props.depthOf(row.original) + 1 : undefined}
+                layout={layout}
+                columns={columns}
+                actions={actions}
+              />
             );
           })}
         </tbody>
@@ -404,3 +416,95 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
     </div>
   );
 }
+
+/** What a body row can do, through the table's latest props. */
+interface RowActions<T> {
+  select(row: T): void;
+  menu(row: T, at: { readonly x: number; readonly y: number }): void;
+  hasMenu(): boolean;
+  cellText(columnId: string, row: T): string | undefined;
+}
+
+/** Props of one body row. */
+interface BodyRowProps<T extends RowData> {
+  /** react-table's row (a new object each render: compared by `original`). */
+  readonly row: Row<typeof virtualTableFeatures, T>;
+  readonly original: T;
+  readonly index: number;
+  /** Offset from the body's top, px. */
+  readonly start: number;
+  readonly size: number;
+  readonly tall: boolean;
+  readonly selected: boolean;
+  readonly expanded: boolean | undefined;
+  readonly level: number | undefined;
+  /** The shown columns and their widths (`id:size …`). */
+  readonly layout: string;
+  readonly columns: unknown;
+  readonly actions: RowActions<T>;
+}
+
+/** The tooltip of a cut cell: set when the pointer enters it, removed when its text fits. */
+function tooltip<T>(e: MouseEvent<HTMLElement>, columnId: string, row: T, actions: RowActions<T>): void {
+  const el = e.currentTarget;
+  const inner = el.firstElementChild;
+  const cut = (b: Element) => b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1;
+  if (cut(el) || (inner !== null && cut(inner)))
+    el.title = actions.cellText(columnId, row) || (el.textContent ?? "");
+  else el.removeAttribute("title");
+}
+
+function BodyRowView<T extends RowData>(p: BodyRowProps<T>) {
+  const { row, original, actions } = p;
+  const key = row.id;
+  return (
+    <tr
+      id={`vrow-${key}`}
+      className={p.tall ? "vtable__row vtable__row--tall" : "vtable__row"}
+      aria-rowindex={p.index + 2}
+      aria-selected={p.selected}
+      aria-expanded={p.expanded}
+      aria-level={p.level}
+      style={{ height: p.size, transform: `translateY(${p.start}px)` }}
+      onClick={() => actions.select(original)}
+      onContextMenu={(e) => {
+        if (!actions.hasMenu()) return;
+        e.preventDefault();
+        actions.select(original);
+        actions.menu(original, { x: e.clientX, y: e.clientY });
+      }}
+    >
+      {row.getVisibleCells().map((cell) => (
+        <td
+          key={cell.id}
+          className="vtable__cell"
+          style={{ width: columnWidth(cell.column.getSize()) }}
+          onMouseEnter={(e) => tooltip(e, cell.column.id, original, actions)}
+        >
+          <FlexRender cell={cell} />
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+/**
+ * A body row, rendered again only when its row object, place, state or the columns changed: a
+ * live publish or a scroll renders the rows that are new on screen, not every row shown (cells
+ * that read a context, such as the Timeline's row facts, still follow it).
+ */
+const BodyRow = memo(
+  BodyRowView,
+  (a, b) =>
+    a.original === b.original &&
+    a.index === b.index &&
+    a.start === b.start &&
+    a.size === b.size &&
+    a.tall === b.tall &&
+    a.selected === b.selected &&
+    a.expanded === b.expanded &&
+    a.level === b.level &&
+    a.layout === b.layout &&
+    a.columns === b.columns &&
+    a.actions === b.actions,
+) as typeof BodyRowView;

@@ -1,0 +1,109 @@
+/**
+ * The Timeline's row heights in Chromium against a real `serve`: an attempt whose Result words need
+ * two lines at the Result column's width is a two-line row, its words on two lines and not cut; when
+ * the column is widened until they fit on one line, the row is one line tall again and the rows
+ * below move up to it (VirtualTable re-measures its rows when the heights change with the same rows).
+ */
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { guardConsole } from "../harness/console-guard.js";
+import { type ServeProcess, startServe } from "../harness/serve-process.js";
+
+/** With `TIMELINE_SHOTS_DIR`: screenshots of the two-line row at 1280x720 and 1600x1000 go there. */
+const SHOTS = process.env.TIMELINE_SHOTS_DIR;
+
+let hub: ServeProcess;
+test.beforeAll(async () => {
+  hub = await startServe(30_000, []);
+});
+test.afterAll(async () => {
+  await hub?.stop();
+});
+
+/** A prompt whose answer the inspector dropped, retried with the same key on a second connection. */
+function trace(): TraceScript {
+  return new TraceScript(1_700_000_000_000)
+    .spawn(4242, ["demo-agent"])
+    .open(1)
+    .prompt(1, 2, "sess-1", "write a haiku", "key-heights-0001")
+    .wait(40)
+    .inserted(1, 2, "msg-1", { dropped: true })
+    .close(1, "client timed out")
+    .open(2)
+    .prompt(2, 1, "sess-1", "write a haiku", "key-heights-0001")
+    .wait(20)
+    .inserted(2, 1, "msg-1")
+    .request(2, "client->agent", 2, "session/list", {})
+    .wait(90)
+    .result(2, "agent->client", 2, { sessions: [] });
+}
+
+async function importTrace(page: Page): Promise<Locator> {
+  await page.goto(hub.url);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+  await page.getByLabel("Import trace file").setInputFiles({
+    name: "heights.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(trace().jsonl()),
+  });
+  await expect(page.getByRole("status").filter({ hasText: "Import heights.jsonl" })).toContainText("records");
+  return page.getByRole("treegrid", { name: "Timeline" });
+}
+
+/** The row's box, and the top of the row below it. */
+async function rowBoxes(row: Locator) {
+  return row.evaluate((tr) => {
+    const box = tr.getBoundingClientRect();
+    const next = tr.nextElementSibling?.getBoundingClientRect();
+    return { top: box.top, height: box.height, nextTop: next?.top };
+  });
+}
+
+test("a Result that needs two lines makes a two-line row; widened to fit one line, the row and those below follow", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  const problems = guardConsole(page);
+  const grid = await importTrace(page);
+  const submission = grid.getByRole("row").filter({ hasText: "session/prompt" }).first();
+  await submission.click();
+  await page.keyboard.press("ArrowRight");
+  await expect(submission).toHaveAttribute("aria-expanded", "true");
+  const dropped = grid.getByRole("row").filter({ hasText: "answer dropped by the inspector" });
+  await expect(dropped).toHaveCount(1);
+
+  // Two lines at the default width: taller than a one-line row, its words on two lines, none cut.
+  await expect(dropped).toHaveClass(/vtable__row--tall/);
+  const one = (await rowBoxes(submission)).height;
+  const tall = await rowBoxes(dropped);
+  expect(tall.height).toBeGreaterThan(one * 1.4);
+  expect(tall.nextTop).toBeCloseTo(tall.top + tall.height, 0);
+  const chip = dropped.locator(".badge").first();
+  const lines = await chip.evaluate((el) => {
+    const lineHeight = Number.parseFloat(getComputedStyle(el).lineHeight);
+    return {
+      lines: Math.round(el.clientHeight / lineHeight),
+      cut: el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1,
+    };
+  });
+  expect(lines).toEqual({ lines: 2, cut: false });
+  if (SHOTS) {
+    await page.screenshot({ path: `${SHOTS}/row-heights-1600x1000.png` });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await expect(dropped).toHaveClass(/vtable__row--tall/);
+    await page.screenshot({ path: `${SHOTS}/row-heights-1280x720.png` });
+    await page.setViewportSize({ width: 1600, height: 1000 });
+  }
+
+  // Widen the Result column (keyboard, 50 px a press) until the words fit on one line.
+  const handle = grid.getByRole("separator", { name: "Resize Result column" });
+  await handle.focus();
+  for (let i = 0; i < 8; i++) await page.keyboard.press("Shift+ArrowRight");
+  await expect(handle).toHaveAttribute("aria-valuenow", "840");
+  await expect(dropped).not.toHaveClass(/vtable__row--tall/);
+  const after = await rowBoxes(dropped);
+  expect(after.height).toBeCloseTo(one, 0);
+  // the rows below moved up: the virtualizer measured the rows again, not only this row's style
+  expect(after.nextTop).toBeCloseTo(after.top + after.height, 0);
+  expect(problems).toEqual([]);
+});
