@@ -117,11 +117,13 @@ for (const [width, height] of [
         const row = grid.getByRole("row").filter({ hasText: story.prompt }).first();
         await expect(row).toContainText(story.verdict);
         await expectOnScreen(page, `${story.id}: the submission row's prompt`, row.getByText(story.prompt));
-        await expectOnScreen(
-          page,
-          `${story.id}: the verdict`,
-          row.getByRole("gridcell").filter({ hasText: story.verdict }).first(),
-        );
+        const verdictCell = row.getByRole("gridcell").filter({ hasText: story.verdict }).first();
+        await expectOnScreen(page, `${story.id}: the verdict`, verdictCell);
+        // whole: not cut, so no ellipsis sits beside it
+        expect(
+          await verdictCell.evaluate((td) => td.scrollWidth <= td.clientWidth + 1),
+          `${story.id}: the verdict cell is not cut`,
+        ).toBe(true);
         // the attempts, opened, each with its outcome words in the Result column
         await row.click();
         await page.keyboard.press("ArrowRight");

@@ -24,6 +24,7 @@ import {
   sortValue,
   TIMELINE_COLUMNS,
   TIMELINE_HIDDEN_BY_DEFAULT,
+  verdictLines,
 } from "./timeline-columns.js";
 import { isFiltering, NO_FILTER } from "./timeline-filter.js";
 import {
@@ -126,13 +127,17 @@ export function TimelineTable() {
     [visibility],
   );
 
-  // A row whose Result words need two lines at the Result column's width is two lines tall.
+  // A row whose Result words need two lines at the Result column's width, or whose Verdict cell
+  // holds more than one badge, is two lines tall.
   const rowHeight = largeText ? 36 : 28;
   const resultWidth = isVisible("result") ? (prefs.sizing.result ?? RESULT_WIDTH) : 0;
+  const verdictShown = isVisible("verdict");
   const rowHeightOf = useCallback(
     (r: TimelineRow) =>
-      resultWidth > 0 && resultLines(r, resultWidth) === 2 ? Math.round(rowHeight * 1.6) : rowHeight,
-    [resultWidth, rowHeight],
+      (resultWidth > 0 && resultLines(r, resultWidth) === 2) || (verdictShown && verdictLines(r) === 2)
+        ? Math.round(rowHeight * 1.6)
+        : rowHeight,
+    [resultWidth, verdictShown, rowHeight],
   );
 
   const onSelect = useCallback((r: TimelineRow) => select({ key: r.key, seq: r.seq }), [select]);

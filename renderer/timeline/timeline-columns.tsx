@@ -378,8 +378,8 @@ function Waterfall({ r }: { r: TimelineRow }) {
 
 /**
  * The Result column's width (px at normal text): room for an attempt's longest words on two lines;
- * with Method (150, "session/resume" whole), Verdict (165, "✗ duplicate-insert" whole) and Prompt
- * (140) it fits beside the side column at 1280 px.
+ * with Method (150, "session/resume" whole), Verdict (170, "✗ duplicate-insert" whole, with no ellipsis beside it) and Prompt
+ * (135, "Deploy the site" whole) it fits beside the side column at 1280 px.
  */
 export const RESULT_WIDTH = 425;
 
@@ -395,6 +395,17 @@ export function resultLines(r: TimelineRow, width: number): 1 | 2 {
   if (r.kind !== "attempt" && r.kind !== "submission") return 1;
   const chip = r.kind === "attempt" ? 40 : 16; // cell padding, and the chip's icon, padding and border
   return shownResult(resultText(r)).length * CHAR_PX > width - chip ? 2 : 1;
+}
+
+/**
+ * How many lines a row's Verdict cell takes (1 or 2): two when it holds more than one badge (a
+ * verdict is about as wide as the column), so a second verdict shows on its own line instead of
+ * being cut to nothing beside the first.
+ */
+export function verdictLines(r: TimelineRow): 1 | 2 {
+  if (r.kind === "submission") return r.row.verdicts.length > 1 ? 2 : 1;
+  if (r.kind === "request") return r.row.verdicts.length > 0 ? 2 : 1;
+  return 1;
 }
 
 /** The Result cell: the Client's side of a submission, an attempt's words, a request's outcome. */
@@ -443,19 +454,24 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     }),
     column("what", "Method / row", 150, 80, what),
     column("result", "Result", RESULT_WIDTH, 60, (r) => <Result r={r} />),
-    column("verdict", "Verdict / retry class", 165, 50, (r) => {
-      if (r.kind === "submission") return <VerdictBadges verdicts={r.row.verdicts} />;
+    column("verdict", "Verdict / retry class", 170, 50, (r) => {
+      if (r.kind === "submission")
+        return (
+          <span className="tl-verdicts">
+            <VerdictBadges verdicts={r.row.verdicts} />
+          </span>
+        );
       if (r.kind !== "request") return "";
       return (
-        <>
+        <span className="tl-verdicts">
           <Badge tone="neutral" title={RETRY_CLASS_MEANING[r.row.retryClass]}>
             {r.row.retryClass}
           </Badge>
           <VerdictBadges verdicts={r.row.verdicts} />
-        </>
+        </span>
       );
     }),
-    column("detail", "Prompt / detail", 140, 50, (r) => {
+    column("detail", "Prompt / detail", 135, 50, (r) => {
       switch (r.kind) {
         case "submission":
           return (
