@@ -5,9 +5,9 @@
  * below move up to it (VirtualTable re-measures its rows when the heights change with the same rows).
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { lostAnswerRetryTrace } from "../harness/traces.js";
 
 /** With `TIMELINE_SHOTS_DIR`: screenshots of the two-line row at 1280x720 and 1600x1000 go there. */
 const SHOTS = process.env.TIMELINE_SHOTS_DIR;
@@ -20,31 +20,13 @@ test.afterAll(async () => {
   await hub?.stop();
 });
 
-/** A prompt whose answer the inspector dropped, retried with the same key on a second connection. */
-function trace(): TraceScript {
-  return new TraceScript(1_700_000_000_000)
-    .spawn(4242, ["demo-agent"])
-    .open(1)
-    .prompt(1, 2, "sess-1", "write a haiku", "key-heights-0001")
-    .wait(40)
-    .inserted(1, 2, "msg-1", { dropped: true })
-    .close(1, "client timed out")
-    .open(2)
-    .prompt(2, 1, "sess-1", "write a haiku", "key-heights-0001")
-    .wait(20)
-    .inserted(2, 1, "msg-1")
-    .request(2, "client->agent", 2, "session/list", {})
-    .wait(90)
-    .result(2, "agent->client", 2, { sessions: [] });
-}
-
 async function importTrace(page: Page): Promise<Locator> {
   await page.goto(hub.url);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
   await page.getByLabel("Import trace file").setInputFiles({
     name: "heights.jsonl",
     mimeType: "application/x-ndjson",
-    buffer: Buffer.from(trace().jsonl()),
+    buffer: Buffer.from(lostAnswerRetryTrace().jsonl()),
   });
   await expect(page.getByRole("status").filter({ hasText: "Import heights.jsonl" })).toContainText("records");
   return page.getByRole("treegrid", { name: "Timeline" });

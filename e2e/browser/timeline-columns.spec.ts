@@ -6,10 +6,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { lostAnswerRetryTrace } from "../harness/traces.js";
 
 const SHOTS = process.env.TIMELINE_SHOTS_DIR;
 
@@ -29,35 +29,11 @@ test.afterAll(async () => {
 
 test.describe.configure({ timeout: 90_000 });
 
-/** A handcrafted trace: a prompt whose answer is dropped and retried on a second connection, and three requests of known latency. */
-function trace(): TraceScript {
-  return new TraceScript(1_700_000_000_000)
-    .spawn(4242, ["demo-agent"])
-    .open(1)
-    .request(1, "client->agent", 0, "initialize", { protocolVersion: 2 })
-    .wait(5)
-    .result(1, "agent->client", 0, { protocolVersion: 2 })
-    .request(1, "client->agent", 1, "session/new", { cwd: "/w" })
-    .wait(300)
-    .result(1, "agent->client", 1, { sessionId: "sess-1" })
-    .prompt(1, 2, "sess-1", "write a haiku", "key-dedup-0001")
-    .wait(40)
-    .inserted(1, 2, "msg-1", { dropped: true })
-    .close(1, "client timed out")
-    .open(2)
-    .prompt(2, 1, "sess-1", "write a haiku", "key-dedup-0001")
-    .wait(20)
-    .inserted(2, 1, "msg-1")
-    .request(2, "client->agent", 2, "session/list", {})
-    .wait(90)
-    .result(2, "agent->client", 2, { sessions: [] });
-}
-
 async function importTrace(page: Page): Promise<Locator> {
   await page.getByLabel("Import trace file").setInputFiles({
     name: "columns.jsonl",
     mimeType: "application/x-ndjson",
-    buffer: Buffer.from(trace().jsonl()),
+    buffer: Buffer.from(lostAnswerRetryTrace().jsonl()),
   });
   await expect(page.getByRole("status").filter({ hasText: "Import columns.jsonl" })).toContainText("records");
   return page.getByRole("treegrid", { name: "Timeline" });

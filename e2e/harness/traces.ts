@@ -55,3 +55,30 @@ export async function importSessionTrace(page: Page): Promise<Locator> {
   await expect(grid).toContainText("write a haiku");
   return grid;
 }
+
+/**
+ * A prompt whose answer the inspector dropped, retried with the same key on a second connection
+ * (answered with the original messageId), after initialize and session/new, then a session/list.
+ */
+export function lostAnswerRetryTrace(): TraceScript {
+  return new TraceScript(1_700_000_000_000)
+    .spawn(4242, ["demo-agent"])
+    .open(1)
+    .request(1, "client->agent", 0, "initialize", { protocolVersion: 2 })
+    .wait(5)
+    .result(1, "agent->client", 0, { protocolVersion: 2 })
+    .request(1, "client->agent", 1, "session/new", { cwd: "/w" })
+    .wait(300)
+    .result(1, "agent->client", 1, { sessionId: "sess-1" })
+    .prompt(1, 2, "sess-1", "write a haiku", "key-dedup-0001")
+    .wait(40)
+    .inserted(1, 2, "msg-1", { dropped: true })
+    .close(1, "client timed out")
+    .open(2)
+    .prompt(2, 1, "sess-1", "write a haiku", "key-dedup-0001")
+    .wait(20)
+    .inserted(2, 1, "msg-1")
+    .request(2, "client->agent", 2, "session/list", {})
+    .wait(90)
+    .result(2, "agent->client", 2, { sessions: [] });
+}
