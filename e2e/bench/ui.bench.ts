@@ -162,6 +162,12 @@ async function profiler(page: Page, build: BenchBuild, phase: string): Promise<{
   };
 }
 
+/** Prints each search's time by its term (a log line, not a figure: the figures are the first and the slowest later). */
+function logSearches(build: BenchBuild, what: string, times: readonly number[]): void {
+  const each = SEARCH_TERMS.map((t, i) => `"${t}" ${shown(times[i] ?? Number.NaN, "ms")} ms`).join(", ");
+  console.log(`[bench:ui] ${withBaseline ? `${build.name}: ` : ""}${what} searches: ${each}`);
+}
+
 /** The 100k import, its searches and 2,000 frames/s live, on one build's `serve`, each in a fresh tab. */
 async function bench100k(build: BenchBuild, browser: Browser, file: string, frames: number): Promise<void> {
   const hub = await startServe(15_000, [], () => ({}), build.checkout);
@@ -193,10 +199,13 @@ async function bench100k(build: BenchBuild, browser: Browser, file: string, fram
     );
 
     const filterTimes: number[] = [];
+    const searchProfile = await profiler(page, build, "100k-search");
     for (const term of SEARCH_TERMS) {
       filterTimes.push(await timeFilter(page, term));
       await page.getByRole("button", { name: "Clear filters" }).click();
     }
+    await searchProfile.stop();
+    logSearches(build, "100k", filterTimes);
     report(build, "text filter, first search (builds the search text)", filterTimes[0]!, "ms", 150);
     report(build, "text filter, slowest later search", Math.max(...filterTimes.slice(1)), "ms", 150);
     await page.close();
@@ -354,6 +363,7 @@ async function bench1m(build: BenchBuild, browser: Browser, file: string, frames
     }
     if (profiling)
       writeFileSync(`${profiling}.search.cpuprofile`, JSON.stringify(await memory.stopProfile()));
+    logSearches(build, "1M", searchTimes);
     report(build, "1M search, first (builds the search text)", searchTimes[0]!, "ms", 100);
     report(build, "1M search, slowest later", Math.max(...searchTimes.slice(1)), "ms", 100);
 

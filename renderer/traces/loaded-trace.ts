@@ -157,11 +157,19 @@ export class LoadedTrace {
     return true;
   }
 
-  /** The record with this seq, if held (binary search: seqs only grow). */
+  /**
+   * The record with this seq, if held. Seqs only grow, by at least 1 a record, so it is at most
+   * `seq - first seq` records in: that one first (a trace without gaps has it there, so the
+   * search text of a million-frame trace's rows needs no binary search), then a binary search up to it.
+   */
   recordBySeq(seq: number): TraceRecord | undefined {
     const rs = this.records;
+    const first = rs[0];
+    if (first === undefined) return undefined;
     let lo = 0;
-    let hi = rs.length - 1;
+    let hi = Math.min(rs.length - 1, seq - first.seq);
+    const guess = rs[hi];
+    if (guess?.seq === seq) return guess;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const r = rs[mid] as TraceRecord;
