@@ -6,10 +6,12 @@
  * the notice after a fault fires ("fired at HH:MM:SS on tap X") covers no part of the table, the
  * demo status is on screen at 1280x720 in normal mode, and in presenter mode at 1280 px every shown
  * column is inside the window, Latency and Waterfall unticked in the column menu and back on a tick.
+ * An imported trace's longer methods and verdicts wrap to a second line instead of being cut.
  */
 import { expect, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { demoUrl, expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
+import { importSessionTrace } from "../harness/traces.js";
 
 const SCENARIOS = [
   "Lost response, then a keyed retry",
@@ -18,7 +20,7 @@ const SCENARIOS = [
   "The same story against a naive agent",
 ] as const;
 
-const hubs = startDemoHubs();
+const hubs = startDemoHubs({ plain: true });
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -52,6 +54,7 @@ async function visibleCells(page: Page): Promise<CellFacts[]> {
         out.push({
           row,
           column: names[i] ?? String(i),
+          // biome-ignore lint/performance/useDomNodeTextContent: the text as shown (a key chip's hidden full key left out)
           text: (td as HTMLElement).innerText.trim(),
           cut: parts.some(over),
         });
@@ -139,6 +142,26 @@ for (const [width, height] of [
     });
   }
 }
+
+test("an imported trace with long methods and verdicts (fs/read_text_file, retried-after-error, key-reused-different-prompt): they wrap, never cut", async ({
+  browser,
+}) => {
+  for (const [width, height] of [
+    [1280, 720],
+    [1600, 1000],
+  ] as const) {
+    const context = await browser.newContext({ viewport: { width, height } });
+    const page = await context.newPage();
+    const problems = guardConsole(page);
+    await page.goto(hubs.plain.url);
+    await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+    const grid = await importSessionTrace(page);
+    await expect(grid).toContainText("key-reused-different-prompt");
+    await expectNothingCutSilently(page, `imported, ${width}x${height}`);
+    expect(problems).toEqual([]);
+    await context.close();
+  }
+});
 
 test("at 1280x720 the fired notice covers no part of the Timeline and says when and on which tap", async ({
   browser,
