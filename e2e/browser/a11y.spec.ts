@@ -3,7 +3,7 @@
  * screen, demo played in normal and presenter mode with the fault drawer open, an imported trace
  * with a row selected, the Sequence tab, light and dark) every control in Chromium's own
  * accessibility tree has a name; and the state colours have a contrast of at least 4.5:1, read
- * from the live tokens and from the badges, toasts and banners as rendered.
+ * from the live tokens and from the badges, notices and banners as rendered.
  */
 import { expect, type Page, test } from "@playwright/test";
 import { expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
@@ -147,7 +147,7 @@ for (const colorScheme of ["light", "dark"] as const) {
         return parse(getComputedStyle(document.body).backgroundColor);
       };
       // as rendered: every state chip on the page against what it is drawn on
-      const rendered = [...document.querySelectorAll(".badge, .banner, .toast, .verdict-count")].map(
+      const rendered = [...document.querySelectorAll(".badge, .banner, .notice, .verdict-count")].map(
         (el) => ({
           pair: `${el.className}: ${el.textContent}`,
           ratio: ratio(parse(getComputedStyle(el).color), backdrop(el)),

@@ -133,10 +133,10 @@ test("a command from the agents file runs only after the user confirms it", asyn
   await expect(page.getByTestId("run-verdict")).toContainText("Conformant: 1 passed", { timeout: 60_000 });
   await expect(page.locator('tr[data-case="key-validation"]')).toHaveAttribute("data-state", "pass");
   // The start's "the cases tick below" gives way to how the run ended.
-  await expect(page.locator("output.toolbar__notice")).toContainText(
+  await expect(page.locator("output.notice-line")).toContainText(
     "Conformance run on Team agent: finished: 1 passed, 0 failed, 0 skipped",
   );
-  await expect(page.locator("output.toolbar__notice")).not.toContainText("tick below");
+  await expect(page.locator("output.notice-line")).not.toContainText("tick below");
   expect(problems).toEqual([]);
 });
 

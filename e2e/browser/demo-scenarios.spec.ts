@@ -42,7 +42,7 @@ async function play(page: Page, title: string) {
   // The caption's status names the scenario and the step; the toolbar's notice (which the
   // scenario's own fault notices soon replace) never says "Play: done" while the steps run.
   await expect(caption.getByRole("status")).toContainText(`“${title}” · step `);
-  await expect(page.locator("output.toolbar__notice")).not.toContainText("Play: done");
+  await expect(page.locator("output.notice-line")).not.toContainText("Play: done");
   await expect(caption.getByRole("status")).toContainText(`“${title}” finished: all`, { timeout: 25_000 });
   return caption;
 }

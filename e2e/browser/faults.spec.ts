@@ -206,7 +206,7 @@ test("a row's fault menu (right-click, ⋯, Shift+F10) fills the rule in for tha
   await expect(fired).toContainText(
     /Drop the next session\/prompt response in session .* · fired at \d\d:\d\d:\d\d on tap tap-b/,
   );
-  await expect(page.locator("output.toolbar__notice")).toContainText("fired at");
+  await expect(page.locator("output.notice-line")).toContainText("fired at");
   await shoot(page, "fired");
 
   // the ⋯ button: "Delay…" fills the toolbar's form for the user to finish, and focuses the delay

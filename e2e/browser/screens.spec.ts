@@ -4,7 +4,7 @@
  * in presenter mode (light and dark), and an imported trace in the dark theme with a submission
  * selected. What changes from run to run is masked: clock times, pids, ports, keys, message ids,
  * record counts, and the table of a live demo trace (the demo client may reconnect once more or
- * less); toasts are dismissed. The baselines live in screens.spec.ts-snapshots/; regenerate them
+ * less); notices are dismissed. The baselines live in screens.spec.ts-snapshots/; regenerate them
  * with `npx playwright test e2e/browser/screens.spec.ts --update-snapshots` after a deliberate
  * change of the look, and open the new PNGs before committing them.
  */
@@ -28,11 +28,11 @@ function volatile(page: Page) {
     page.locator(".demo-panel__status"),
     page.locator(".demo-panel__subs"),
     page.locator(".vtable"),
-    page.locator(".toolbar__notice"),
+    page.locator(".notice-line"),
   ];
 }
 
-async function dismissToast(page: Page) {
+async function dismissNotice(page: Page) {
   const close = page.getByRole("button", { name: "Dismiss notice" });
   if (await close.isVisible()) await close.click();
   await expect(close).toHaveCount(0);
@@ -60,7 +60,7 @@ for (const [colorScheme, title, verdict] of [
     await expectDemoReady(page);
     await playScenario(page, title);
     await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText(verdict);
-    await dismissToast(page);
+    await dismissNotice(page);
     await expect(page).toHaveScreenshot(`presenter-done-1280x720-${colorScheme}.png`, {
       ...COMPARE,
       mask: volatile(page),
@@ -77,11 +77,11 @@ test("an imported trace in the dark theme, a submission selected", async ({ brow
   const grid = await importSessionTrace(page);
   await grid.getByRole("row").filter({ hasText: "write a haiku" }).first().click();
   await expect(page.getByRole("region", { name: "Details" })).toContainText("deduplicated");
-  await dismissToast(page);
+  await dismissNotice(page);
   // the imported trace's times come from the file; only the local clock's zone could move them
   await expect(page).toHaveScreenshot("imported-dark-1600x1000.png", {
     ...COMPARE,
-    mask: [page.locator(".trace-picker__time"), page.locator(".toolbar__notice")],
+    mask: [page.locator(".trace-picker__time"), page.locator(".notice-line")],
   });
   await context.close();
 });

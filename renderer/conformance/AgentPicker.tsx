@@ -1,6 +1,8 @@
 /**
  * Picks the agent under test among the hub's choices, grouped by where they come from, and shows
- * exactly what will be started (command line and folder, or URL). Pure: props in, callbacks out.
+ * exactly what will be started (command line and folder, or URL). The chosen name is whole: the
+ * picker takes the width it needs up to the view's (conformance.css), and where a name is longer
+ * than that its tooltip has it whole. Pure: props in, callbacks out.
  */
 import type { AgentChoice, AgentChoiceSource } from "../../shared/conformance/conformance-run.js";
 
@@ -35,6 +37,7 @@ export function AgentPicker({
         {label}{" "}
         <select
           aria-label={label}
+          title={chosen?.label}
           value={value ?? ""}
           disabled={disabled}
           onChange={(e) => onChange(e.currentTarget.value)}

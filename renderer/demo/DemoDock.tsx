@@ -39,7 +39,7 @@ export function DemoDock() {
             // The scenario plays on a fresh tap: show it, and keep it on screen while the scenario runs.
             setFollowNewest(true);
             // The command returns once the scenario starts: "done" would be untrue while its steps
-            // run, and a "started" toast would outlive the scenario. The caption names the scenario
+            // run, and a "started" notice would outlive the scenario. The caption names the scenario
             // and its step as it runs, so only a failure to start gets a notice.
             return command("Play", { op: "play", scenario, stepDelayMs }, null);
           }}

@@ -1,7 +1,9 @@
 /**
  * The demo client panel: type a prompt and send it with a key (the safe client) or without one
  * (the unsafe path), see the demo agent's process and mode, the client's connection, and each
- * submission's attempts and messageIds. Pure: props in, callbacks out.
+ * submission's attempts and messageIds. The status and the submissions come first, the form
+ * after them, so the status is on screen at 1280x720 however little room the side column has.
+ * Pure: props in, callbacks out.
  */
 import { useState } from "react";
 import type { DemoStatus, DemoSubmissionView } from "../../shared/demo/demo-wire.js";
@@ -58,6 +60,16 @@ export function DemoPanel({ status, shownTraceId, onSend, onReset }: DemoPanelPr
   };
   return (
     <section className="demo-panel" aria-label="Demo client">
+      <p className="demo-panel__status" role="status" aria-label="Demo status">
+        {demoStatusLine(status, shownTraceId)}
+      </p>
+      {status.submissions.length > 0 && (
+        <ul className="demo-panel__subs" aria-label="Submissions">
+          {status.submissions.map((s) => (
+            <SubmissionLine key={s.index} s={s} />
+          ))}
+        </ul>
+      )}
       <form
         className="demo-panel__form"
         onSubmit={(e) => {
@@ -88,16 +100,6 @@ export function DemoPanel({ status, shownTraceId, onSend, onReset }: DemoPanelPr
           Restart agent
         </button>
       </form>
-      <p className="demo-panel__status" role="status" aria-label="Demo status">
-        {demoStatusLine(status, shownTraceId)}
-      </p>
-      {status.submissions.length > 0 && (
-        <ul className="demo-panel__subs" aria-label="Submissions">
-          {status.submissions.map((s) => (
-            <SubmissionLine key={s.index} s={s} />
-          ))}
-        </ul>
-      )}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * The app layout, one CSS grid (layout.css): toolbar, the fault drawer, the demo's scenario strip,
- * tabs, then the active view beside a resizable side column (the demo caption and the demo
+ * tabs (with the notice after an action between the tabs and the trace facts), then the active view beside a resizable side column (the demo caption and the demo
  * client's status above the details), and the stderr panel below. Presenter mode (`?present` or
  * the toolbar toggle) closes the fault drawer; on the Sequence tab the caption stays beside the
  * diagram, on the others it becomes a band over a full-width view (no details pane there). Drop a file anywhere to import.
@@ -14,6 +14,7 @@ import { usePresenter } from "../theme/presenter.js";
 import { applyThemePreference } from "../theme/theme-preference.js";
 import { TraceFacts } from "../toolbar/ConnectionStatus.js";
 import { FaultDrawer } from "../toolbar/FaultControls.js";
+import { NoticeLine } from "../toolbar/NoticeLine.js";
 import { Toolbar } from "../toolbar/Toolbar.js";
 import { ImportBanner } from "../traces/imported-trace.js";
 import { SplitHandle } from "./SplitHandle.js";
@@ -92,6 +93,7 @@ export function App() {
         <div className="app__tabs">
           <div className="app__tabrow">
             <Tabs />
+            <NoticeLine />
             <TraceFacts />
           </div>
           <ImportBanner />

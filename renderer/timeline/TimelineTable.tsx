@@ -10,6 +10,7 @@ import { EmptyState } from "../components/EmptyState.js";
 import { columnName, VirtualTable } from "../components/VirtualTable.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { NO_PREFS } from "../store/table-prefs.js";
+import { usePresenter } from "../theme/presenter.js";
 import { useTimesUnknown } from "../traces/imported-trace.js";
 import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js";
 import { RowFactsContext, rowFacts, spanOfRow } from "./row-facts.js";
@@ -18,13 +19,16 @@ import { searchIndexOf } from "./search-index.js";
 import { prepareSearchText } from "./search-prep.js";
 import {
   cellText,
+  METHOD_WIDTH,
   RESULT_WIDTH,
   resultLines,
   SORTABLE_COLUMNS,
   sortValue,
   TIMELINE_COLUMNS,
-  TIMELINE_HIDDEN_BY_DEFAULT,
+  timelineHiddenByDefault,
+  VERDICT_WIDTH,
   verdictLines,
+  whatLines,
 } from "./timeline-columns.js";
 import { isFiltering, NO_FILTER } from "./timeline-filter.js";
 import {
@@ -122,22 +126,29 @@ export function TimelineTable() {
     [tops, rows],
   );
   const visibility = prefs.visibility;
+  const present = usePresenter();
+  const hiddenByDefault = useMemo(() => timelineHiddenByDefault(present, window.innerWidth), [present]);
   const isVisible = useCallback(
-    (id: string) => visibility[id] ?? !TIMELINE_HIDDEN_BY_DEFAULT.includes(id),
-    [visibility],
+    (id: string) => visibility[id] ?? !hiddenByDefault.includes(id),
+    [visibility, hiddenByDefault],
   );
 
-  // A row whose Result words need two lines at the Result column's width, or whose Verdict cell
-  // holds more than one badge, is two lines tall.
+  // A row is as many lines tall as its tallest cell: Result words that need two lines, a Verdict
+  // cell of more than one badge (or a badge that wraps), a method name that wraps.
   const rowHeight = largeText ? 36 : 28;
   const resultWidth = isVisible("result") ? (prefs.sizing.result ?? RESULT_WIDTH) : 0;
-  const verdictShown = isVisible("verdict");
+  const verdictWidth = isVisible("verdict") ? (prefs.sizing.verdict ?? VERDICT_WIDTH) : 0;
+  const whatWidth = isVisible("what") ? (prefs.sizing.what ?? METHOD_WIDTH) : 0;
   const rowHeightOf = useCallback(
-    (r: TimelineRow) =>
-      (resultWidth > 0 && resultLines(r, resultWidth) === 2) || (verdictShown && verdictLines(r) === 2)
-        ? Math.round(rowHeight * 1.6)
-        : rowHeight,
-    [resultWidth, verdictShown, rowHeight],
+    (r: TimelineRow) => {
+      const lines = Math.max(
+        resultWidth > 0 ? resultLines(r, resultWidth) : 1,
+        verdictWidth > 0 ? verdictLines(r, verdictWidth) : 1,
+        whatWidth > 0 ? whatLines(r, whatWidth) : 1,
+      );
+      return rowHeight + (lines - 1) * Math.round(rowHeight * 0.6);
+    },
+    [resultWidth, verdictWidth, whatWidth, rowHeight],
   );
 
   const onSelect = useCallback((r: TimelineRow) => select({ key: r.key, seq: r.seq }), [select]);
@@ -205,7 +216,7 @@ export function TimelineTable() {
           prefs={prefs}
           sortable
           onPrefsChange={(p) => setTablePrefs("timeline", p)}
-          hiddenByDefault={TIMELINE_HIDDEN_BY_DEFAULT}
+          hiddenByDefault={hiddenByDefault}
           cellText={textOf}
           empty={
             isFiltering(filter) && tops.length > 0 ? (

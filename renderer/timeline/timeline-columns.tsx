@@ -16,6 +16,7 @@ import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
 import { type VirtualColumn, virtualColumnHelper } from "../components/VirtualTable.js";
+import { type Measure, textWidth, widestText, widestWord } from "../theme/text-width.js";
 import { Clock } from "../traces/imported-trace.js";
 import { clockTime } from "./clock-time.js";
 import { attemptLabel, outcomeLabel } from "./outcome-label.js";
@@ -28,7 +29,25 @@ import type { TimelineRow } from "./timeline-rows.js";
 
 const col = virtualColumnHelper<TimelineRow>();
 
-/** A column by id, header, width and least width (px at normal text), its cell drawn from the row. */
+/** The text size of the table, px at normal text (theme.css `--base-size`; column widths are em of it). */
+const BASE_PX = 15;
+/** A cell's padding, left and right (layout.css `.vtable__cell`: 0.5em each side). */
+const CELL_PAD = BASE_PX;
+/** A header's room besides its words: the padding, the sort mark and its gap (timeline.css). */
+const HEADER_CHROME = CELL_PAD + 14;
+
+/**
+ * The least width of a header: its widest word whole (a header wraps to two lines at its spaces,
+ * timeline.css), so no header is cut at any width the column can take.
+ */
+export function headerMinWidth(header: string, measure?: Measure): number {
+  return widestWord(header, { px: BASE_PX, weight: 650 }, measure) + HEADER_CHROME;
+}
+
+/**
+ * A column by id, header, width and least width (px at normal text), its cell drawn from the row.
+ * Neither is less than the header's widest word needs.
+ */
 function column(
   id: string,
   header: string,
@@ -36,7 +55,14 @@ function column(
   minSize: number,
   cell: (r: TimelineRow) => ReactNode,
 ) {
-  return col.display({ id, header, size, minSize, cell: (c) => cell(c.row.original) });
+  const least = Math.max(minSize, headerMinWidth(header));
+  return col.display({
+    id,
+    header,
+    size: Math.max(size, least),
+    minSize: least,
+    cell: (c) => cell(c.row.original),
+  });
 }
 
 export { clockTime } from "./clock-time.js";
@@ -378,8 +404,8 @@ function Waterfall({ r }: { r: TimelineRow }) {
 
 /**
  * The Result column's width (px at normal text): room for an attempt's longest words on two lines;
- * with Method (150, "session/resume" whole), Verdict (170, "✗ duplicate-insert" whole, with no ellipsis beside it) and Prompt
- * (135, "Deploy the site" whole) it fits beside the side column at 1280 px.
+ * with Method (`METHOD_WIDTH`), Verdict (`VERDICT_WIDTH`) and Prompt (135, "Deploy the site"
+ * whole) it fits beside the side column at 1280 px.
  */
 export const RESULT_WIDTH = 425;
 
@@ -397,15 +423,71 @@ export function resultLines(r: TimelineRow, width: number): 1 | 2 {
   return shownResult(resultText(r)).length * CHAR_PX > width - chip ? 2 : 1;
 }
 
+/** The Method cell's room besides its words at a depth: padding, the indent, the expander and its gap (layout.css `.tl-what`). */
+const whatChrome = (depth: number) => CELL_PAD + depth * 1.2 * BASE_PX + 1.3 * BASE_PX;
+
 /**
- * How many lines a row's Verdict cell takes (1 or 2): two when it holds more than one badge (a
- * verdict is about as wide as the column), so a second verdict shows on its own line instead of
- * being cut to nothing beside the first.
+ * The methods of every session's life (start, restore, prompt, cancel, close): the Method column's
+ * default width holds the widest of them whole on one line. A longer name (the method catalogue has
+ * names up to "session/request_permission") takes a second line (`whatLines`), never an ellipsis.
  */
-export function verdictLines(r: TimelineRow): 1 | 2 {
-  if (r.kind === "submission") return r.row.verdicts.length > 1 ? 2 : 1;
-  if (r.kind === "request") return r.row.verdicts.length > 0 ? 2 : 1;
-  return 1;
+export const LIFECYCLE_METHODS: readonly string[] = [
+  "initialize",
+  "authenticate",
+  "session/new",
+  "session/load",
+  "session/resume",
+  "session/prompt",
+  "session/cancel",
+  "session/close",
+];
+
+/** The Method column's width (px at normal text): the widest lifecycle method, whole, at the top level. */
+export const METHOD_WIDTH = widestText(LIFECYCLE_METHODS, { px: BASE_PX }) + whatChrome(0) + 1;
+
+/**
+ * How many lines a row's Method cell takes in a column `width` px wide (1 or 2): two when its words
+ * and indent do not fit on one line (they wrap, timeline.css). Event rows spill over the empty
+ * cells beside them, on one line.
+ */
+export function whatLines(r: TimelineRow, width: number, measure?: Measure): 1 | 2 {
+  if (r.kind === "event") return 1;
+  return textWidth(whatText(r), { px: BASE_PX }, measure) + whatChrome(r.depth) > width ? 2 : 1;
+}
+
+/** A badge's text style and its room besides its words: icon, gap, padding and border (layout.css `.badge`). */
+const BADGE_TEXT = { px: 0.9 * BASE_PX, weight: 600 } as const;
+const badgeWidth = (words: string, measure?: Measure) =>
+  textWidth(words, BADGE_TEXT, measure) +
+  textWidth("✓", BADGE_TEXT, measure) +
+  Math.ceil(1.3 * BADGE_TEXT.px) +
+  2;
+
+/** The words of a row's Verdict badges, in the order they show. */
+function verdictBadges(r: TimelineRow): string[] {
+  if (r.kind === "submission") return sortedVerdicts(r.row.verdicts).map((v) => v.name);
+  if (r.kind === "request") return [r.row.retryClass, ...sortedVerdicts(r.row.verdicts).map((v) => v.name)];
+  return [];
+}
+
+/**
+ * The verdicts of the demo's four stories (single, deduplicated, withdrawn, duplicate-insert): the
+ * Verdict column's default width holds the widest of them whole on one line; a longer name wraps.
+ */
+const STORY_VERDICTS = ["single", "deduplicated", "withdrawn", "duplicate-insert"] as const;
+
+/** The Verdict column's width (px at normal text): the story verdicts' widest badge, whole. */
+export const VERDICT_WIDTH = Math.max(...STORY_VERDICTS.map((v) => badgeWidth(v))) + CELL_PAD + 1;
+
+/**
+ * How many lines a row's Verdict cell takes in a column `width` px wide: one per badge (more than
+ * one badge are stacked), and two for a badge too wide for the column (its name wraps at its
+ * hyphens, "key-reused-" / "different-prompt", timeline.css), so no verdict is cut.
+ */
+export function verdictLines(r: TimelineRow, width: number = VERDICT_WIDTH, measure?: Measure): number {
+  const badges = verdictBadges(r);
+  if (badges.length === 0) return 1;
+  return badges.reduce((n, b) => n + (badgeWidth(b, measure) + CELL_PAD > width ? 2 : 1), 0);
 }
 
 /** The Result cell: the Client's side of a submission, an attempt's words, a request's outcome. */
@@ -452,9 +534,9 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
       enableHiding: false,
       cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
     }),
-    column("what", "Method / row", 150, 80, what),
+    column("what", "Method / row", METHOD_WIDTH, 80, what),
     column("result", "Result", RESULT_WIDTH, 60, (r) => <Result r={r} />),
-    column("verdict", "Verdict / retry class", 170, 50, (r) => {
+    column("verdict", "Verdict / retry class", VERDICT_WIDTH, 50, (r) => {
       if (r.kind === "submission")
         return (
           <span className="tl-verdicts">
@@ -522,3 +604,19 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
 
 /** Which columns are hidden until the user shows them (the column menu). */
 export const TIMELINE_HIDDEN_BY_DEFAULT: readonly string[] = ["time", "session", "attempts"];
+
+/** Below this window width, presenter mode starts without the Latency and Waterfall columns. */
+export const PRESENT_NARROW_PX = 1440;
+
+/**
+ * The columns hidden until the user shows them, for a mode and a window width: in presenter mode
+ * on a window narrower than 1440 px (a 1280 px projector) Latency and Waterfall too, so the story's
+ * columns (Result, Verdict, Prompt, Key, Ids, Conn, Agent pid) fill the width with none off screen;
+ * an attempt's Prompt / detail cell still says its latency ("sent 10:42:03, 2503 ms"). The column
+ * menu shows them unticked, and a tick brings them back (remembered).
+ */
+export function timelineHiddenByDefault(present: boolean, windowWidth: number): readonly string[] {
+  return present && windowWidth < PRESENT_NARROW_PX
+    ? [...TIMELINE_HIDDEN_BY_DEFAULT, "latency", "waterfall"]
+    : TIMELINE_HIDDEN_BY_DEFAULT;
+}

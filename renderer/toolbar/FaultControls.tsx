@@ -165,7 +165,7 @@ function ArmedRules() {
   const setNotice = useInspector((s) => s.setNotice);
   const bridge = useBridge();
   const run = useOperation();
-  // a toast when a rule fires: the newest firing, once
+  // a notice when a rule fires: the newest firing, once
   const last = recent[0];
   const lastKey = last?.lastFired ? `${last.rule.id}@${last.lastFired.at}` : undefined;
   const seen = useRef<string | undefined>(lastKey);
@@ -180,7 +180,7 @@ function ArmedRules() {
     const a = armedNotice;
     if (!a || notice?.text !== a.text) return;
     if (faults.some((f) => f.rule.id === a.ruleId)) return;
-    if (recent.some((f) => f.rule.id === a.ruleId && f.lastFired)) return; // the fired toast takes over
+    if (recent.some((f) => f.rule.id === a.ruleId && f.lastFired)) return; // the fired notice takes over
     armedNotice = undefined;
     setNotice({
       tone: "info",

@@ -1,14 +1,13 @@
 /**
  * The top toolbar, one row at 1280 px: name and hub status, the trace picker, recording and files,
  * the Faults toggle (the fault drawer opens under it), and the display toggles (presenter mode,
- * dark theme, large text). Notices float below it and expire.
+ * dark theme, large text). Notices show in the tab row (NoticeLine.tsx).
  */
 import { ALargeSmall, Moon, Presentation, ScanSearch } from "lucide-react";
 import { useInspector } from "../store/inspector-store.js";
 import { setPresenter, usePresenter } from "../theme/presenter.js";
 import { ConnectionStatus } from "./ConnectionStatus.js";
 import { drawerStartsOpen, FaultsToggle, faultDrawer } from "./FaultControls.js";
-import { NoticeToast } from "./NoticeToast.js";
 import { TraceControls } from "./TraceControls.js";
 import { TracePicker } from "./TracePicker.js";
 
@@ -72,7 +71,6 @@ export function Toolbar() {
       <TraceControls />
       <FaultsToggle />
       <ViewButtons />
-      <NoticeToast />
     </header>
   );
 }
