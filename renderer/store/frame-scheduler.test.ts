@@ -4,6 +4,7 @@ import {
   createFrameScheduler,
   type FrameBudget,
   MAX_REST_MS,
+  REST_SHARE,
   restAfter,
 } from "./frame-scheduler.js";
 
@@ -29,10 +30,10 @@ describe("createFrameScheduler", () => {
 });
 
 describe("restAfter", () => {
-  it("rests nothing after a quick frame, as long as a slow one took, and at most MAX_REST_MS", () => {
+  it("rests nothing after a quick frame, a share of a slow one's time, and at most MAX_REST_MS", () => {
     expect(restAfter(5)).toBe(0);
     expect(restAfter(BUSY_MS)).toBe(0);
-    expect(restAfter(BUSY_MS + 10)).toBe(BUSY_MS + 10);
+    expect(restAfter(BUSY_MS + 10)).toBe((BUSY_MS + 10) * REST_SHARE);
     expect(restAfter(10 * MAX_REST_MS)).toBe(MAX_REST_MS);
   });
 });
@@ -83,7 +84,7 @@ describe("createFrameScheduler with a budget", () => {
     expect(flushes).toEqual([[1], [2]]);
   });
 
-  it("after a slow frame, holds what arrives for as long as that frame took, then flushes it all in order", () => {
+  it("after a slow frame, holds what arrives for a share of that frame's time, then flushes it all in order", () => {
     const f = fakeBudget();
     const flushes: number[][] = [];
     const push = createFrameScheduler<number>((b) => flushes.push(b), f.requestFrame, f.budget);
@@ -93,11 +94,11 @@ describe("createFrameScheduler with a budget", () => {
     push(3);
     // Resting: no frame asked for yet, one timer for the rest.
     expect(f.frames).toHaveLength(0);
-    expect(f.timers.map((t) => t.at)).toEqual([300]);
-    f.advance(100);
+    expect(f.timers.map((t) => t.at)).toEqual([150 + 150 * REST_SHARE]);
+    f.advance(50);
     push(4);
     expect(f.frames).toHaveLength(0);
-    f.advance(50);
+    f.advance(150 * REST_SHARE - 50);
     expect(f.frames).toHaveLength(1);
     f.frame(10);
     expect(flushes).toEqual([[1], [2, 3, 4]]);

@@ -4,8 +4,8 @@
  *
  * With a `FrameBudget` it also keeps the window from drowning in its own renders: when a flush and
  * the frame it caused took long (the main thread is saturated, e.g. a live tap at thousands of
- * frames a second), the next flush waits about as long again, so rendering takes at most about half
- * the thread and the rest goes to taking in what arrives. The items wait in order and the next flush
+ * frames a second), the next flush waits half as long again, so rendering takes at most about two
+ * thirds of the thread and the rest goes to taking in what arrives. The items wait in order and the next flush
  * applies them all at once: the record count and the rows stay true, they just move in fewer,
  * larger steps (a step rendered once, not many that each mount rows pushed off screen by the next).
  */
@@ -25,15 +25,17 @@ export interface FrameBudget {
 
 /** A flush and its frame taking up to this long (ms) leave the next flush unhurried: it runs on the next frame. */
 export const BUSY_MS = 40;
+/** After a long frame the next flush waits this share of the frame's time. */
+export const REST_SHARE = 0.5;
 /** The longest wait (ms) between a long flush's frame and the next flush, so the window is never far behind. */
-export const MAX_REST_MS = 300;
+export const MAX_REST_MS = 200;
 
 /**
  * How long (ms) the next flush waits after a flush whose frame took `cost` ms: nothing while
- * frames are quick, else as long as the frame took (at most `MAX_REST_MS`).
+ * frames are quick, else `REST_SHARE` of the frame's time (at most `MAX_REST_MS`).
  */
 export function restAfter(cost: number): number {
-  return cost <= BUSY_MS ? 0 : Math.min(cost, MAX_REST_MS);
+  return cost <= BUSY_MS ? 0 : Math.min(cost * REST_SHARE, MAX_REST_MS);
 }
 
 /** The browser's budget: `performance.now`, a message-channel task after the frame, `setTimeout`. */
