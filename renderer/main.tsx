@@ -5,6 +5,7 @@ import { chooseBridge } from "./bridge/choose-bridge.js";
 import { App } from "./layout/App.js";
 import { MissingToken } from "./layout/MissingToken.js";
 import { connectStore } from "./store/connect-store.js";
+import { browserFrameBudget } from "./store/frame-scheduler.js";
 import { createInspector, InspectorContext, useInspector } from "./store/inspector-store.js";
 import { loadThemePreference } from "./theme/theme-preference.js";
 import "./theme/theme.css";
@@ -29,7 +30,12 @@ if ("missingToken" in choice) {
     </StrictMode>,
   );
 } else {
-  const inspector = createInspector(choice.bridge, preference, (cb) => requestAnimationFrame(cb));
+  const inspector = createInspector(
+    choice.bridge,
+    preference,
+    (cb) => requestAnimationFrame(cb),
+    browserFrameBudget(),
+  );
   const Connected = () => {
     useEffect(() => connectStore(inspector), []);
     return (

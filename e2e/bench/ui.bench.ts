@@ -11,11 +11,15 @@
  * steps against that checkout's `serve` too, in a fresh tab, right after this build's, and the
  * figures list gives each figure for both and the ratio new/baseline (bench-builds.ts);
  * `BENCH_UI_BASELINE_1M=0` leaves the baseline out of the 1M test.
+ * For looking into the figures: `BENCH_UI_PARTS=live` runs only the live part of the 100k test (on
+ * each build, the same steps); `BENCH_PROFILE=/tmp/x` writes a V8 CPU profile and `BENCH_TRACE=/tmp/x`
+ * a Chrome trace (`BENCH_TRACE_INVALIDATIONS=1`: with style and layout invalidations) of each
+ * phase; `BENCH_LAG_LOG=1` prints every live lag sample.
  */
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { writeBenchTrace } from "../../electron/tools/bench/bench-trace.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../shared/trace/record.js";
 import { startServe } from "../harness/serve-process.js";
@@ -27,6 +31,8 @@ const IMPORT_FRAMES = 100_000;
 const BIG_IMPORT_FRAMES = Number(process.env.BENCH_BIG_FRAMES ?? 1_000_000);
 const LIVE_RATE = 2_000;
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 30);
+/** `BENCH_UI_PARTS=live`: the 100k test runs only its live part (on each build), not the import and searches. */
+const LIVE_ONLY = process.env.BENCH_UI_PARTS === "live";
 
 /** The search terms timed on each import (each changes the row count). */
 const SEARCH_TERMS = ["file-42.ts", "msg-1234", "careful answer", "sess-3"];
@@ -168,119 +174,175 @@ function logSearches(build: BenchBuild, what: string, times: readonly number[]):
   console.log(`[bench:ui] ${withBaseline ? `${build.name}: ` : ""}${what} searches: ${each}`);
 }
 
+/**
+ * With `BENCH_TRACE=/path/x`: a Chrome trace (the DevTools timeline's categories) of one phase of
+ * a tab, written to `/path/x.<phase>[.baseline].json` by `stop()`; without it, nothing.
+ */
+async function tracer(
+  browser: Browser,
+  page: Page,
+  build: BenchBuild,
+  phase: string,
+): Promise<{ stop(): Promise<void> }> {
+  const base = process.env.BENCH_TRACE;
+  if (!base) return { stop: async () => undefined };
+  const path = `${base}.${phase}${build.name === "new" ? "" : `.${build.name}`}.json`;
+  await browser.startTracing(page, {
+    path,
+    categories: [
+      "devtools.timeline",
+      "disabled-by-default-devtools.timeline",
+      ...(process.env.BENCH_TRACE_INVALIDATIONS
+        ? ["disabled-by-default-devtools.timeline.invalidationTracking"]
+        : []),
+    ],
+  });
+  return {
+    async stop() {
+      await browser.stopTracing();
+      console.log(`[bench:ui] Chrome trace (${build.name}, ${phase}) written to ${path}`);
+    },
+  };
+}
+
 /** The 100k import, its searches and 2,000 frames/s live, on one build's `serve`, each in a fresh tab. */
 async function bench100k(build: BenchBuild, browser: Browser, file: string, frames: number): Promise<void> {
   const hub = await startServe(15_000, [], () => ({}), build.checkout);
   const context = await browser.newContext();
   try {
-    const page = await context.newPage();
-    await page.goto(hub.url);
-    await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
-
-    const grid = page.getByRole("treegrid", { name: "Timeline" });
-    // Timed in the tab, as the 1M import is (watchImport): Playwright's polling (100, 250, 500,
-    // 1000 ms apart) would round these figures up to its next look.
-    const profile = await profiler(page, build, "100k");
-    await page.evaluate(watchImport, "bench-100k.jsonl");
-    await page.getByLabel("Import trace file").setInputFiles(file);
-    const { first: firstRows, done: allRecords } = await importTimes(page, 120_000);
-    await profile.stop();
-    await expect(grid.getByRole("row").nth(1)).toBeVisible();
-    await expect(page.getByLabel(/^Importing/)).toHaveCount(0);
-    const rows = Number(await grid.getAttribute("aria-rowcount")) - 1;
-    report(build, `import ${frames} frames: first rows`, firstRows, "ms", 2_000);
-    report(
-      build,
-      `import ${frames} frames: all records analyzed and shown`,
-      allRecords,
-      "ms",
-      undefined,
-      `${rows} timeline rows`,
-    );
-
-    const filterTimes: number[] = [];
-    const searchProfile = await profiler(page, build, "100k-search");
-    for (const term of SEARCH_TERMS) {
-      filterTimes.push(await timeFilter(page, term));
-      await page.getByRole("button", { name: "Clear filters" }).click();
-    }
-    await searchProfile.stop();
-    logSearches(build, "100k", filterTimes);
-    report(build, "text filter, first search (builds the search text)", filterTimes[0]!, "ms", 150);
-    report(build, "text filter, slowest later search", Math.max(...filterTimes.slice(1)), "ms", 150);
-    await page.close();
-
-    // Live: a fresh window follows the newest live tap.
-    const live = await context.newPage();
-    await live.goto(hub.url);
-    await expect(live.getByRole("status", { name: "Connection" })).toContainText("connected");
-    const link = build.createHubLink({
-      header: {
-        format: TRACE_FORMAT,
-        version: TRACE_FORMAT_VERSION,
-        tool: "bench",
-        startedAt: new Date().toISOString(),
-      },
-      hub: { port: hub.port, token: hub.token },
-      maxBacklog: 200_000,
-    });
-    const sentAt: number[] = [];
-    let maxLagMs = 0;
-    let samples = 0;
-    let stop = false;
-    const sampler = (async () => {
-      while (!stop) {
-        const text = (await live.locator(".trace-size").textContent()) ?? "0";
-        const shown = Number.parseInt(text, 10) || 0;
-        const now = Date.now();
-        // Lag: how long ago the first record the UI does not show yet was sent.
-        const firstMissing = sentAt[shown + 1];
-        if (firstMissing !== undefined) maxLagMs = Math.max(maxLagMs, now - firstMissing);
-        samples++;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
-    const liveProfile = await profiler(live, build, "live");
-    const liveCpu = await TabMemory.open(live, browser);
-    const cpuBefore = await liveCpu.rendererCpuSeconds();
-    const sent = await produce(link, LIVE_RATE, LIVE_SECONDS, sentAt);
-    // A figure, not a test: on a busy machine the window may need long to catch up; the lag keeps
-    // being sampled until it did (or 120 s passed, when the figure is a lower bound).
-    const caughtUp = await live
-      .waitForFunction((n) => document.querySelector(".trace-size")?.textContent === `${n} records`, sent, {
-        polling: 250,
-        timeout: 120_000,
-      })
-      .then(
-        () => true,
-        () => false,
-      );
-    stop = true;
-    await sampler;
-    const cpuUsed = (await liveCpu.rendererCpuSeconds()) - cpuBefore;
-    await liveCpu.close();
-    await liveProfile.stop();
-    await link.close(2_000);
-    const shownAtEnd = (await live.locator(".trace-size").textContent()) ?? "";
-    report(
-      build,
-      `live ${LIVE_RATE} frames/s for ${LIVE_SECONDS} s: max lag`,
-      maxLagMs / 1000,
-      "s",
-      1,
-      `${sent} records, ${samples} samples${caughtUp ? "" : `; at least: not caught up 120 s after the last record, ${shownAtEnd} shown`}`,
-    );
-    report(
-      build,
-      "live: renderer CPU time while streaming and catching up (every renderer of the browser; the steadier figure on a busy machine)",
-      cpuUsed,
-      "s",
-    );
-    await live.screenshot({ path: test.info().outputPath(`bench-live-${build.name}.png`) });
+    if (!LIVE_ONLY) await bench100kImport(build, context, hub.url, file, frames);
+    await benchLive(build, browser, context, hub);
   } finally {
     await context.close();
     await hub.stop();
   }
+}
+
+/** The 100k import and its searches, in a fresh tab. */
+async function bench100kImport(
+  build: BenchBuild,
+  context: BrowserContext,
+  url: string,
+  file: string,
+  frames: number,
+): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(url);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+
+  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  // Timed in the tab, as the 1M import is (watchImport): Playwright's polling (100, 250, 500,
+  // 1000 ms apart) would round these figures up to its next look.
+  const profile = await profiler(page, build, "100k");
+  await page.evaluate(watchImport, "bench-100k.jsonl");
+  await page.getByLabel("Import trace file").setInputFiles(file);
+  const { first: firstRows, done: allRecords } = await importTimes(page, 120_000);
+  await profile.stop();
+  await expect(grid.getByRole("row").nth(1)).toBeVisible();
+  await expect(page.getByLabel(/^Importing/)).toHaveCount(0);
+  const rows = Number(await grid.getAttribute("aria-rowcount")) - 1;
+  report(build, `import ${frames} frames: first rows`, firstRows, "ms", 2_000);
+  report(
+    build,
+    `import ${frames} frames: all records analyzed and shown`,
+    allRecords,
+    "ms",
+    undefined,
+    `${rows} timeline rows`,
+  );
+
+  const filterTimes: number[] = [];
+  const searchProfile = await profiler(page, build, "100k-search");
+  for (const term of SEARCH_TERMS) {
+    filterTimes.push(await timeFilter(page, term));
+    await page.getByRole("button", { name: "Clear filters" }).click();
+  }
+  await searchProfile.stop();
+  logSearches(build, "100k", filterTimes);
+  report(build, "text filter, first search (builds the search text)", filterTimes[0]!, "ms", 150);
+  report(build, "text filter, slowest later search", Math.max(...filterTimes.slice(1)), "ms", 150);
+  await page.close();
+}
+
+/** 2,000 frames/s live through a tap's hub link, in a fresh tab that follows the newest live tap. */
+async function benchLive(
+  build: BenchBuild,
+  browser: Browser,
+  context: BrowserContext,
+  hub: { url: string; port: number; token: string },
+): Promise<void> {
+  const live = await context.newPage();
+  await live.goto(hub.url);
+  await expect(live.getByRole("status", { name: "Connection" })).toContainText("connected");
+  const link = build.createHubLink({
+    header: {
+      format: TRACE_FORMAT,
+      version: TRACE_FORMAT_VERSION,
+      tool: "bench",
+      startedAt: new Date().toISOString(),
+    },
+    hub: { port: hub.port, token: hub.token },
+    maxBacklog: 200_000,
+  });
+  const sentAt: number[] = [];
+  let maxLagMs = 0;
+  let samples = 0;
+  let stop = false;
+  const lagLog: number[] = [];
+  const sampler = (async () => {
+    while (!stop) {
+      const text = (await live.locator(".trace-size").textContent()) ?? "0";
+      const shown = Number.parseInt(text, 10) || 0;
+      const now = Date.now();
+      // Lag: how long ago the first record the UI does not show yet was sent.
+      const firstMissing = sentAt[shown + 1];
+      if (firstMissing !== undefined) maxLagMs = Math.max(maxLagMs, now - firstMissing);
+      if (process.env.BENCH_LAG_LOG && firstMissing !== undefined) lagLog.push(now - firstMissing);
+      samples++;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const liveProfile = await profiler(live, build, "live");
+  const liveTrace = await tracer(browser, live, build, "live");
+  const liveCpu = await TabMemory.open(live, browser);
+  const cpuBefore = await liveCpu.rendererCpuSeconds();
+  const sent = await produce(link, LIVE_RATE, LIVE_SECONDS, sentAt);
+  // A figure, not a test: on a busy machine the window may need long to catch up; the lag keeps
+  // being sampled until it did (or 120 s passed, when the figure is a lower bound).
+  const caughtUp = await live
+    .waitForFunction((n) => document.querySelector(".trace-size")?.textContent === `${n} records`, sent, {
+      polling: 250,
+      timeout: 120_000,
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  stop = true;
+  await sampler;
+  const cpuUsed = (await liveCpu.rendererCpuSeconds()) - cpuBefore;
+  await liveCpu.close();
+  await liveProfile.stop();
+  await liveTrace.stop();
+  await link.close(2_000);
+  const shownAtEnd = (await live.locator(".trace-size").textContent()) ?? "";
+  if (process.env.BENCH_LAG_LOG)
+    console.log(`[bench:ui] ${build.name} lag samples (ms): ${lagLog.join(" ")}`);
+  report(
+    build,
+    `live ${LIVE_RATE} frames/s for ${LIVE_SECONDS} s: max lag`,
+    maxLagMs / 1000,
+    "s",
+    1,
+    `${sent} records, ${samples} samples${caughtUp ? "" : `; at least: not caught up 120 s after the last record, ${shownAtEnd} shown`}`,
+  );
+  report(
+    build,
+    "live: renderer CPU time while streaming and catching up (every renderer of the browser; the steadier figure on a busy machine)",
+    cpuUsed,
+    "s",
+  );
+  await live.screenshot({ path: test.info().outputPath(`bench-live-${build.name}.png`) });
 }
 
 test("UI bench: 100k-frame import, text filter, 2,000 frames/s live", async ({ browser }) => {
@@ -290,7 +352,7 @@ test("UI bench: 100k-frame import, text filter, 2,000 frames/s live", async ({ b
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-bench-ui-"));
   try {
     const file = join(dir, "bench-100k.jsonl");
-    const frames = await writeBenchTrace(file, IMPORT_FRAMES);
+    const frames = LIVE_ONLY ? 0 : await writeBenchTrace(file, IMPORT_FRAMES);
     for (const build of builds) await bench100k(build, browser, file, frames);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -90,12 +90,19 @@ export interface VirtualTableProps<T extends RowData> {
   readonly hiddenByDefault?: readonly string[];
   /** A cell's full text, for the tooltip of a cut cell (default: the text it shows). */
   readonly cellText?: (columnId: string, row: T) => string;
+  /** An extra class of a row's `<tr>` (a pure function of the row; must be stable). */
+  readonly rowClassOf?: (row: T) => string | undefined;
 }
 
 /** A column's name for labels: its header text, or its id. */
 export function columnName(header: unknown, id: string): string {
   return typeof header === "string" ? header : id;
 }
+
+/** Rows rendered beyond each edge of the screen, so a scroll shows rows at once. */
+const OVERSCAN = 10;
+/** The same while following new rows at the bottom. */
+const FOLLOW_OVERSCAN = 3;
 
 /** How far Left/Right moves a focused resize handle, px (Shift: five times that). */
 const RESIZE_STEP = 10;
@@ -141,7 +148,9 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
       return row === undefined ? rowHeight : heightOf(row);
     },
     getItemKey,
-    overscan: 10,
+    // Following a live trace's new rows, the rows above the screen are not needed ahead of time:
+    // fewer of them means fewer rows mounted for each step the trace grows.
+    overscan: followTail.current ? FOLLOW_OVERSCAN : OVERSCAN,
     paddingStart: rowHeight,
   });
   // The virtualizer reads `estimateSize` only when its rows or keys change: new heights with the
@@ -401,6 +410,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
                 start={item.start - rowHeight}
                 size={item.size}
                 tall={item.size > rowHeight}
+                extraClass={props.rowClassOf?.(row.original)}
                 selected={row.id === selectedKey}
                 expanded={props.isExpanded?.(row.original)}
                 level={props.depthOf ? props.depthOf(row.original) + 1 : undefined}
@@ -435,6 +445,8 @@ interface BodyRowProps<T extends RowData> {
   readonly start: number;
   readonly size: number;
   readonly tall: boolean;
+  /** `rowClassOf`'s class for the row. */
+  readonly extraClass: string | undefined;
   readonly selected: boolean;
   readonly expanded: boolean | undefined;
   readonly level: number | undefined;
@@ -460,7 +472,7 @@ function BodyRowView<T extends RowData>(p: BodyRowProps<T>) {
   return (
     <tr
       id={`vrow-${key}`}
-      className={p.tall ? "vtable__row vtable__row--tall" : "vtable__row"}
+      className={`vtable__row${p.tall ? " vtable__row--tall" : ""}${p.extraClass ? ` ${p.extraClass}` : ""}`}
       aria-rowindex={p.index + 2}
       aria-selected={p.selected}
       aria-expanded={p.expanded}
@@ -501,6 +513,7 @@ const BodyRow = memo(
     a.start === b.start &&
     a.size === b.size &&
     a.tall === b.tall &&
+    a.extraClass === b.extraClass &&
     a.selected === b.selected &&
     a.expanded === b.expanded &&
     a.level === b.level &&

@@ -324,3 +324,41 @@ describe("the feed pump after a hub gap", () => {
     expect(t.store.getState().gaps).toBe(0);
   });
 });
+
+describe("the feed pump with a frame budget", () => {
+  it("holds live events after a slow frame, flushes a fault status at once, and shows every record once the rest is over", () => {
+    let now = 0;
+    const frames: Array<() => void> = [];
+    const afterFrames: Array<() => void> = [];
+    const timers: Array<() => void> = [];
+    const inspector = createInspector(
+      new HubFiles().bridge,
+      { theme: "dark", largeText: false },
+      (cb) => frames.push(cb),
+      { now: () => now, afterFrame: (cb) => afterFrames.push(cb), later: (cb) => timers.push(cb) },
+    );
+    /** Runs the queued frame as one that (with its render) took `cost` ms. */
+    const frame = (cost: number) => {
+      frames.shift()!();
+      now += cost;
+      for (const cb of afterFrames.splice(0)) cb();
+    };
+    const sc = new TraceScript().open(1).prompt(1, 1, "s", "hi", "K").inserted(1, 1, "m1");
+    const all = events("a", sc, 1);
+    inspector.pump.push({ kind: "hub", message: { t: "events", events: all.slice(0, 2) } });
+    frame(200);
+    expect(inspector.store.getState().view.records).toBe(1);
+    // Resting after the slow frame: more events wait, with no frame asked for.
+    inspector.pump.push({ kind: "hub", message: { t: "events", events: all.slice(2) } });
+    expect(frames).toHaveLength(0);
+    // A fault status does not wait, and takes the waiting events with it, in order.
+    const rules = { t: "fault-rules", rules: [], faults: [], recent: [] } as const;
+    inspector.pump.push({ kind: "hub", message: rules });
+    expect(frames).toHaveLength(1);
+    frame(5);
+    expect(inspector.store.getState().view.records).toBe(sc.records.length);
+    // The rest's timer then finds nothing left to flush.
+    for (const cb of timers.splice(0)) cb();
+    expect(frames).toHaveLength(0);
+  });
+});

@@ -20,7 +20,7 @@ import {
   reloadNotice,
   reloadTargets,
 } from "../traces/trace-reload.js";
-import { createFrameScheduler, type RequestFrame } from "./frame-scheduler.js";
+import { createFrameScheduler, type FrameBudget, type RequestFrame } from "./frame-scheduler.js";
 import { type ReloadBatch, reloadTraces, type TraceFiles } from "./gap-reload.js";
 import type { InspectorState } from "./inspector-state.js";
 import { followTarget, showTrace } from "./show-trace.js";
@@ -65,13 +65,23 @@ export interface PumpStore {
 /** Lets the window paint before the next chunk of a file is analyzed. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** Creates the pump over a catalog and a store; `files` (the bridge) lets it reload traces after a gap. */
+/**
+ * Only live events wait out a frame budget's rest (`createFrameScheduler`): an import's records, a
+ * reload, a fault or demo status and an error flush on the next frame.
+ */
+const urgent = (item: PumpItem) => !(item.kind === "hub" && item.message.t === "events");
+
+/**
+ * Creates the pump over a catalog and a store; `files` (the bridge) lets it reload traces after a
+ * gap; with `budget`, live events flush less often while the window is saturated (frame-scheduler.ts).
+ */
 export function createFeedPump(
   catalog: TraceCatalog,
   store: PumpStore,
   requestFrame: RequestFrame,
   files?: TraceFiles,
   pause: () => Promise<void> = nextTask,
+  budget?: FrameBudget,
 ): FeedPump {
   let held: PumpItem[] = [];
   let heldEvents = 0;
@@ -181,7 +191,7 @@ export function createFeedPump(
     if (Object.keys(patch).length > 0) store.setState(patch);
   }
 
-  const push = createFrameScheduler(flush, requestFrame);
+  const push = createFrameScheduler(flush, requestFrame, budget, urgent);
   return {
     push,
     resume() {

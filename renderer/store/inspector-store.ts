@@ -13,7 +13,7 @@ import { TraceCatalog } from "../traces/trace-catalog.js";
 import { columnsSlice } from "./columns-slice.js";
 import { connectionSlice } from "./connection-slice.js";
 import { createFeedPump, type FeedPump } from "./feed-pump.js";
-import type { RequestFrame } from "./frame-scheduler.js";
+import type { FrameBudget, RequestFrame } from "./frame-scheduler.js";
 import type { InspectorState } from "./inspector-state.js";
 import { followTarget } from "./show-trace.js";
 import { tracesSlice } from "./traces-slice.js";
@@ -27,11 +27,12 @@ export interface InspectorContextValue {
   readonly bridge: InspectorBridge;
 }
 
-/** Creates the store, catalog and pump for one bridge. */
+/** Creates the store, catalog and pump for one bridge (`budget`: see frame-scheduler.ts). */
 export function createInspector(
   bridge: InspectorBridge,
   initial: { theme: ThemeName; largeText: boolean },
   requestFrame: RequestFrame,
+  budget?: FrameBudget,
 ): InspectorContextValue {
   const catalog = new TraceCatalog();
   let pump: FeedPump | undefined;
@@ -49,7 +50,7 @@ export function createInspector(
     ...conformanceSlice(...a),
     ...columnsSlice(typeof window === "undefined" ? undefined : window.localStorage)(...a),
   }));
-  pump = createFeedPump(catalog, store, requestFrame, bridge);
+  pump = createFeedPump(catalog, store, requestFrame, bridge, undefined, budget);
   return { store, catalog, pump, bridge };
 }
 

@@ -50,6 +50,8 @@ const MENU_COLUMNS = TIMELINE_COLUMNS.filter((c) => c.enableHiding !== false).ma
 
 const getKey = (r: TimelineRow) => r.key;
 const depthOf = (r: TimelineRow) => r.depth;
+/** Event rows get a class, so their cells' CSS needs no `:has()` (costly to match on every new row). */
+const rowClassOf = (r: TimelineRow) => (r.kind === "event" ? "tl-row--event" : undefined);
 
 /** The timeline grid with its explanation while empty. */
 export function TimelineTable() {
@@ -211,6 +213,7 @@ export function TimelineTable() {
           onRowMenu={onRowMenu}
           isExpanded={isExpanded}
           depthOf={depthOf}
+          rowClassOf={rowClassOf}
           rowHeight={rowHeight}
           rowHeightOf={rowHeightOf}
           prefs={prefs}

@@ -537,18 +537,22 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
     column("what", "Method / row", METHOD_WIDTH, 80, what),
     column("result", "Result", RESULT_WIDTH, 60, (r) => <Result r={r} />),
     column("verdict", "Verdict / retry class", VERDICT_WIDTH, 50, (r) => {
-      if (r.kind === "submission")
-        return (
-          <span className="tl-verdicts">
-            <VerdictBadges verdicts={r.row.verdicts} />
-          </span>
-        );
+      // The badges' wrapper stacks them, or lets one wrap at its hyphens, in a taller row; a
+      // one-line row's badge needs none (one element less for each new row a live trace mounts).
+      if (r.kind === "submission") {
+        const badges = <VerdictBadges verdicts={r.row.verdicts} />;
+        return verdictLines(r) > 1 ? <span className="tl-verdicts">{badges}</span> : badges;
+      }
       if (r.kind !== "request") return "";
+      const retryClass = (
+        <Badge tone="neutral" title={RETRY_CLASS_MEANING[r.row.retryClass]}>
+          {r.row.retryClass}
+        </Badge>
+      );
+      if (verdictLines(r) === 1) return retryClass;
       return (
         <span className="tl-verdicts">
-          <Badge tone="neutral" title={RETRY_CLASS_MEANING[r.row.retryClass]}>
-            {r.row.retryClass}
-          </Badge>
+          {retryClass}
           <VerdictBadges verdicts={r.row.verdicts} />
         </span>
       );
