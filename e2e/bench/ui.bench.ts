@@ -418,11 +418,13 @@ async function bench1m(build: BenchBuild, browser: Browser, file: string, frames
     );
 
     if (profiling) await memory.startProfile();
+    const searchTrace = await tracer(browser, page, build, "1m-search");
     const searchTimes: number[] = [];
     for (const term of SEARCH_TERMS) {
       searchTimes.push(await timeFilter(page, term));
       await page.getByRole("button", { name: "Clear filters" }).click();
     }
+    await searchTrace.stop();
     if (profiling)
       writeFileSync(`${profiling}.search.cpuprofile`, JSON.stringify(await memory.stopProfile()));
     logSearches(build, "1M", searchTimes);
