@@ -150,15 +150,21 @@ function what(r: TimelineRow) {
 }
 
 /**
- * A row's method words; one too long for the Method column's default width may break after each
- * "/" ("fs/" over "read_text_file"), not at its last letter (a two-line row, `whatLines`). Short
+ * A row's method words; one too long for the Method column's default width may break after its
+ * first "/" ("fs/" over "read_text_file"), not at its last letter (a two-line row, `whatLines`). Short
  * ones, the rows a live trace adds by the thousand, stay one text node.
  */
 function whatWords(r: TimelineRow): ReactNode {
   const text = whatText(r);
   if (!text.includes("/") || whatLines(r, METHOD_WIDTH) === 1) return text;
-  const parts = text.split("/");
-  return parts.flatMap((part, i) => (i === parts.length - 1 ? [part] : [`${part}/`, <wbr key={i} />]));
+  const slash = text.indexOf("/") + 1;
+  return (
+    <>
+      {text.slice(0, slash)}
+      <wbr />
+      {text.slice(slash)}
+    </>
+  );
 }
 
 /** The time a row starts at: its first frame's, or its event's. */
