@@ -11,7 +11,7 @@ import { decodeHeader, encodeHeader, encodeRecord } from "../../shared/trace/cod
 import type { LineConversion } from "../../shared/trace/interchange/conversion.js";
 import { lineConversion } from "../../shared/trace/interchange/convert.js";
 import { detectFormat } from "../../shared/trace/interchange/detect.js";
-import type { TraceRecord } from "../../shared/trace/record.js";
+import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import type { InvalidRecord } from "../../shared/trace/record-check.js";
 import type { InspectorContextValue } from "../store/inspector-store.js";
 import { asTraceText } from "./foreign-file.js";
@@ -45,6 +45,8 @@ const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() 
 /** One import in progress: decodes lines in order and queues them on the pump in time slices. */
 class ImportRun {
   readonly problems: string[] = [];
+  /** The worker has the file's bytes (our own format): its lines are not posted again as text. */
+  readsBytes = false;
   records = 0;
   /** Index of the next line after the header (line numbers in messages are this + 2). */
   private line = 0;
@@ -56,7 +58,7 @@ class ImportRun {
 
   constructor(
     private readonly ctx: InspectorContextValue,
-    private readonly session: LoadedTrace,
+    readonly session: LoadedTrace,
     private readonly fileName: string,
   ) {}
 
@@ -67,6 +69,7 @@ class ImportRun {
   async take(lines: readonly string[], done: (n: number) => number, total: number): Promise<void> {
     const base = this.line;
     this.line += lines.length;
+    if (!this.readsBytes) this.session.readLines(lines);
     for (let from = 0; from < lines.length; ) {
       const first = this.publishedAt === Number.NEGATIVE_INFINITY;
       const to = Math.min(lines.length, from + (first ? FIRST_LINES - this.queued.length : STEP_LINES));
@@ -103,9 +106,23 @@ class ImportRun {
     });
   }
 
-  result(): ImportResult {
+  /** Queues the last records; resolves once every row of the file is shown (a worker may still be analysing). */
+  async finish(): Promise<ImportResult> {
+    this.flush(undefined);
+    await this.session.whenImported();
     return { traceId: this.session.id, records: this.records, problems: this.problems };
   }
+}
+
+/**
+ * Starts an imported trace, shown at once. Its records are analysed where the catalog says (a
+ * worker, while the window's thread decodes and keeps them): a worker's answer is shown on the next frame.
+ */
+function startImport(ctx: InspectorContextValue, fileName: string, header: TraceHeader): ImportRun {
+  const session = ctx.catalog.addImported(fileName, header);
+  session.onAnalysed = () => ctx.pump.push({ kind: "analysed", traceId: session.id });
+  ctx.store.getState().selectTrace(session.id);
+  return new ImportRun(ctx, session, fileName);
 }
 
 /** Imports `text` as a new trace named `fileName`, shows it, and resolves once every line is queued. */
@@ -121,13 +138,10 @@ export async function importTraceText(
     throw new Error(`${fileName} is not a trace file or a supported import: ${converted.error}`);
   const split = splitTraceText(converted.text);
   if (!split.ok) throw new Error(`${fileName} is not a trace file: ${split.problem}`);
-  const session = ctx.catalog.addImported(fileName, split.header);
-  ctx.store.getState().selectTrace(session.id);
-  const run = new ImportRun(ctx, session, fileName);
+  const run = startImport(ctx, fileName, split.header);
   run.problems.push(...converted.problems);
   await run.take(split.lines, (n) => n, split.lines.length);
-  run.flush(undefined);
-  return run.result();
+  return run.finish();
 }
 
 /**
@@ -139,15 +153,18 @@ export async function importTraceFile(
   ctx: InspectorContextValue,
   file: Pick<File, "name" | "size" | "stream">,
 ): Promise<ImportResult> {
-  const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+  const reader = textChunks(file);
+  /** The bytes read before the header was found: the worker gets them once the trace exists. */
+  const headBytes: Uint8Array[] = [];
   const whole: string[] = [];
   let carry = "";
   let read = 0;
   // Until the first non-empty line is complete: is it our header?
   let header: { line: string; rest: string } | undefined;
   while (header === undefined) {
-    const { value, done } = await reader.read();
+    const { value, done, bytes } = await reader.read();
     if (done) break;
+    headBytes.push(bytes);
     whole.push(value);
     read += value.length;
     carry += value;
@@ -173,16 +190,19 @@ export async function importTraceFile(
     return importTraceText(ctx, file.name, whole.join(""));
   }
   whole.length = 0;
-  const session = ctx.catalog.addImported(file.name, head.header);
-  ctx.store.getState().selectTrace(session.id);
-  const run = new ImportRun(ctx, session, file.name);
+  const run = startImport(ctx, file.name, head.header);
+  // The worker decodes the file's bytes itself (their lines, from the header on, are the ones read here).
+  run.readsBytes = true;
+  for (const b of headBytes) run.session.readBytes(b);
+  headBytes.length = 0;
   // Progress: characters read against the file's bytes (the same for ASCII, close enough else).
   const total = Math.max(1, file.size);
   const progress = () => read;
   carry = header.rest;
   for (;;) {
-    const { value, done } = await reader.read();
+    const { value, done, bytes } = await reader.read();
     if (done) break;
+    run.session.readBytes(bytes);
     read += value.length;
     carry += value;
     const nl = carry.lastIndexOf("\n");
@@ -191,9 +211,31 @@ export async function importTraceFile(
     carry = carry.slice(nl + 1);
     await run.take(lines, progress, total);
   }
+  run.session.bytesEnded();
   await run.take(carry.split("\n"), progress, total);
-  run.flush(undefined);
-  return run.result();
+  return run.finish();
+}
+
+/** A file's bytes as text, a chunk at a time, each with the bytes it was decoded from. */
+type TextChunk =
+  | { done: true; value?: undefined; bytes?: undefined }
+  | { done: false; value: string; bytes: Uint8Array };
+
+/** Reads `file` as UTF-8 text in chunks (the decoder's last characters come with no bytes). */
+function textChunks(file: Pick<File, "stream">): { read(): Promise<TextChunk> } {
+  const reader = file.stream().getReader();
+  const decoder = new TextDecoder();
+  let ended = false;
+  return {
+    async read() {
+      if (ended) return { done: true };
+      const { value, done } = await reader.read();
+      if (!done) return { done: false, value: decoder.decode(value, { stream: true }), bytes: value };
+      ended = true;
+      const tail = decoder.decode();
+      return tail === "" ? { done: true } : { done: false, value: tail, bytes: new Uint8Array(0) };
+    },
+  };
 }
 
 /**
@@ -205,7 +247,7 @@ export async function importTraceFile(
 async function importForeignLines(
   ctx: InspectorContextValue,
   file: Pick<File, "name" | "size">,
-  reader: ReadableStreamDefaultReader<string>,
+  reader: { read(): Promise<TextChunk> },
   start: string,
   startRead: number,
   conversion: LineConversion,
@@ -230,9 +272,7 @@ async function importForeignLines(
       // The header goes through the decoder, as a whole-text import's does.
       const head = decodeHeader(encodeHeader(conversion.header()).trim());
       if (head.kind !== "header") throw new Error(`${file.name}: cannot convert its header`);
-      const session = ctx.catalog.addImported(file.name, head.header);
-      ctx.store.getState().selectTrace(session.id);
-      run = new ImportRun(ctx, session, file.name);
+      run = startImport(ctx, file.name, head.header);
       run.problems.push(...earlyProblems, ...problems);
       const first = early;
       early = [];
@@ -259,6 +299,5 @@ async function importForeignLines(
   await feed([carry], true);
   const finished = run as ImportRun | null;
   if (!finished) throw new Error(`${file.name}: nothing to import`);
-  finished.flush(undefined);
-  return finished.result();
+  return finished.finish();
 }
