@@ -81,6 +81,7 @@ class ImportRun {
       if (first ? this.queued.length >= FIRST_LINES : performance.now() - this.sliceStart >= SLICE_MS) {
         this.flush({ done: Math.min(done(from), total - 1), total });
         await nextFrame();
+        await this.session.analysisRoom();
         this.sliceStart = performance.now();
       }
     }

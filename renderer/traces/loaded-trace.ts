@@ -137,6 +137,11 @@ export class LoadedTrace {
     this.analysis.readBytes(bytes);
   }
 
+  /** Resolves when an import may read on (a worker analysing it is not too far behind). */
+  analysisRoom(): Promise<void> {
+    return this.analysis.room();
+  }
+
   /** An import's bytes have all been given. */
   bytesEnded(): void {
     this.analysis.bytesEnded();

@@ -6,7 +6,7 @@ import type { HubEvent } from "../../shared/hub/hub-event.js";
 import { describeAgent, type TapStatus } from "../../shared/hub/tap-summary.js";
 import type { TraceHeader } from "../../shared/trace/record.js";
 import { traceName } from "../../shared/trace/tap-name.js";
-import { type AnalysisFactory, analyseInWorker } from "./analysis/worker-analysis.js";
+import { type AnalysisFactory, workerAnalyses } from "./analysis/worker-analysis.js";
 import { livenessOf, pastAgentWords } from "./liveness.js";
 import { LoadedTrace, type TraceSource } from "./loaded-trace.js";
 import { type VerdictSummary, verdictSummary } from "./verdict-summary.js";
@@ -101,7 +101,7 @@ export class TraceCatalog {
   private importCount = 0;
 
   /** `analyseImports`: where an imported file's records are analysed (a worker each, where one can run). */
-  constructor(private readonly analyseImports: AnalysisFactory = analyseInWorker) {}
+  constructor(private readonly analyseImports: AnalysisFactory = workerAnalyses()) {}
 
   /** The session of a trace id, if known. */
   get(id: string): LoadedTrace | undefined {

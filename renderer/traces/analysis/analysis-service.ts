@@ -14,6 +14,9 @@ import type { AnalysisPort, FromAnalysis, ToAnalysis } from "./analysis-wire.js"
 
 type Entry = TraceRecord | InvalidRecord;
 
+/** Entries analysed between two words to the window of how far the analysis is. */
+const SAY_EVERY = 10_000;
+
 /** Serves one trace's analysis on `port` (the worker's global scope, or a MessagePort in tests). */
 export function serveAnalysis(port: AnalysisPort<ToAnalysis, FromAnalysis>): void {
   const analyzer = new Analyzer();
@@ -25,6 +28,7 @@ export function serveAnalysis(port: AnalysisPort<ToAnalysis, FromAnalysis>): voi
   let at = 0;
   let allowed = 0;
   let fed = 0;
+  let said = 0;
 
   const answer = () => {
     const next = asks.shift();
@@ -55,6 +59,10 @@ export function serveAnalysis(port: AnalysisPort<ToAnalysis, FromAnalysis>): voi
       }
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);
+    }
+    if (fed - said >= SAY_EVERY) {
+      said = fed;
+      port.postMessage({ t: "analysed", count: fed });
     }
     while (asks.length > 0) {
       const next = asks[0] as (typeof asks)[number];

@@ -22,8 +22,10 @@ export type ToAnalysis =
   /** Asks for the rows changed since the last ask, with exactly the first `count` entries analysed. */
   | { readonly t: "take"; readonly ask: number; readonly count: number };
 
-/** Worker to window: the answer to ask `ask`. */
+/** Worker to window: how far the analysis is, or the answer to ask `ask`. */
 export type FromAnalysis =
+  /** The first `count` entries are analysed (the window reads on while the worker is not too far behind). */
+  | { readonly t: "analysed"; readonly count: number }
   | { readonly t: "changes"; readonly ask: number; readonly changes: TimelineChanges }
   /** The analysis cannot go on (the analyzer threw, the lines gave fewer entries): the window analyses the trace itself. */
   | { readonly t: "failed"; readonly ask: number; readonly message: string };

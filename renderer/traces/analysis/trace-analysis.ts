@@ -23,6 +23,8 @@ export interface TraceAnalysis {
    */
   readBytes(bytes: Uint8Array): void;
   bytesEnded(): void;
+  /** Resolves when the import may read on: at once here; once a worker is not too far behind there. */
+  room(): Promise<void>;
   /** The next record (one whose seq repeats or goes back included: the analyzer counts it). */
   ingest(record: TraceRecord): void;
   ingestInvalid(record: InvalidRecord): void;
@@ -52,6 +54,9 @@ export class LocalAnalysis implements TraceAnalysis {
   readLines(): void {}
   readBytes(): void {}
   bytesEnded(): void {}
+  room(): Promise<void> {
+    return Promise.resolve();
+  }
   ingest(record: TraceRecord): void {
     this.analyzer.ingest(record);
   }

@@ -15,6 +15,11 @@ import { LocalAnalysis, type TraceAnalysis } from "./trace-analysis.js";
 
 /** Entries taken between two words to the worker that it may go on. */
 const TOLD_EVERY = 4_000;
+/**
+ * Entries the worker may be behind the window before the window stops reading: the lines of the
+ * file the worker holds unanalysed (about 20 MB of a typical trace) stay few.
+ */
+const MAX_BEHIND = 50_000;
 
 /** Makes a trace's analysis; `failed` is called (once) when it cannot go on where it runs. */
 export type AnalysisFactory = (failed: (why: string) => void) => TraceAnalysis;
@@ -36,6 +41,9 @@ export class WorkerAnalysis implements TraceAnalysis {
   private lastAsk = 0;
   private finished = false;
   private closed = false;
+  /** Entries the worker says it has analysed, and the reader waiting for it to catch up. */
+  private analysed = 0;
+  private roomWaiter: (() => void) | undefined;
 
   constructor(
     private readonly port: WorkerPort,
@@ -84,6 +92,13 @@ export class WorkerAnalysis implements TraceAnalysis {
     this.post({ t: "take", ask, count: this.taken });
   }
 
+  room(): Promise<void> {
+    if (this.closed || this.told - this.analysed <= MAX_BEHIND) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.roomWaiter = resolve;
+    });
+  }
+
   model(): undefined {
     return undefined;
   }
@@ -97,6 +112,7 @@ export class WorkerAnalysis implements TraceAnalysis {
     if (this.closed) return;
     this.closed = true;
     this.asks.length = 0;
+    this.wakeReader();
     this.port.terminate?.();
   }
 
@@ -117,8 +133,19 @@ export class WorkerAnalysis implements TraceAnalysis {
     }
   }
 
+  private wakeReader(): void {
+    const w = this.roomWaiter;
+    this.roomWaiter = undefined;
+    w?.();
+  }
+
   private answer(m: FromAnalysis): void {
     if (this.closed) return;
+    if (m.t === "analysed") {
+      this.analysed = m.count;
+      if (this.told - this.analysed <= MAX_BEHIND) this.wakeReader();
+      return;
+    }
     const head = this.asks[0];
     if (m.t === "failed" || head?.ask !== m.ask) {
       this.fail(m.t === "failed" ? m.message : `answer ${m.ask} came for ask ${head?.ask ?? "none"}`);
@@ -140,18 +167,40 @@ export class WorkerAnalysis implements TraceAnalysis {
   }
 }
 
-/** An analysis in a new worker, or in this thread where workers cannot run (Node, a refused script). */
-export const analyseInWorker: AnalysisFactory = (failed) => {
-  if (typeof Worker === "undefined") return new LocalAnalysis();
-  let worker: Worker;
+/** Workers that failed before an import took them (their script did not load). */
+const broken = new WeakSet<Worker>();
+
+/** A new analysis worker, or undefined where workers cannot run (Node, a refused script). */
+function startWorker(): Worker | undefined {
+  if (typeof Worker === "undefined") return undefined;
   try {
-    worker = new Worker(new URL("./analysis-worker.ts", import.meta.url), {
+    const worker = new Worker(new URL("./analysis-worker.ts", import.meta.url), {
       type: "module",
       name: "analysis",
     });
+    worker.addEventListener("error", () => broken.add(worker));
+    return worker;
   } catch {
-    return new LocalAnalysis();
+    return undefined;
   }
+}
+
+/**
+ * Imports analysed in a worker each, or in this thread where workers cannot run. One worker is
+ * started ahead (now, and again each time one is taken), so an import's first rows do not wait
+ * for a worker to load its script.
+ */
+export function workerAnalyses(): AnalysisFactory {
+  let spare = startWorker();
+  return (failed) => {
+    const worker = spare ?? startWorker();
+    spare = worker && startWorker();
+    if (!worker || broken.has(worker)) return new LocalAnalysis();
+    return inWorker(worker, failed);
+  };
+}
+
+function inWorker(worker: Worker, failed: (why: string) => void): WorkerAnalysis {
   const analysis = new WorkerAnalysis(worker as unknown as WorkerPort, failed);
   worker.addEventListener("error", (e) =>
     analysis.fail(`the analysis worker failed: ${e.message || "no reason given"}`),
@@ -160,4 +209,4 @@ export const analyseInWorker: AnalysisFactory = (failed) => {
     analysis.fail("the analysis worker got a message it could not read"),
   );
   return analysis;
-};
+}
