@@ -222,7 +222,7 @@ describe("a key leaked past a preview's cut", () => {
     expect(fetched.join("").length).toBeLessThan(20_000);
     // the other records as they are, and the leak found in the rebuilt session
     expect(reloaded?.records.filter((_, i) => i !== 4)).toEqual(records.filter((_, i) => i !== 4));
-    const verdicts = reloaded?.timelineModel()?.submissions.flatMap((s) => s.verdicts.map((v) => v.name));
+    const verdicts = reloaded?.timelineModel().submissions.flatMap((s) => s.verdicts.map((v) => v.name));
     expect(verdicts).toContain("key-leaked");
     // the whole frame is still there, from the file
     expect((await callOperation(at, "readFrame", { trace: traceId, seq: whole.seq })).frame).toEqual(whole);

@@ -17,11 +17,7 @@ function SequenceTab() {
   const selectedSeq = useInspector((s) => s.selected?.seq ?? null);
   const select = useInspector((s) => s.select);
   const largeText = useInspector((s) => s.largeText);
-  const submissions = useInspector((s) => s.view.submissions);
   const session = traceId === undefined ? undefined : catalog.get(traceId);
-  // The published view's submissions (an import's analyzer runs in a worker: its model is not here).
-  const header = session?.header ?? null;
-  const model = useMemo(() => ({ header, submissions }), [header, submissions]);
   // The session's record array grows in place: a new slice per published batch tells the view to re-lay out.
   // biome-ignore lint/correctness/useExhaustiveDependencies: count is the change signal for the in-place array
   const records = useMemo(() => session?.records.slice() ?? [], [session, count]);
@@ -39,7 +35,7 @@ function SequenceTab() {
   }
   return (
     <FilteredSequence
-      model={model}
+      model={session.timelineModel()}
       records={records}
       selectedSeq={selectedSeq}
       onSelectSeq={onSelectSeq}

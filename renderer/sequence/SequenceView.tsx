@@ -17,7 +17,7 @@ import {
   useRef,
   useState,
 } from "react";
-import type { Submission } from "../../shared/analyzer/timeline-model.js";
+import type { Submission, TimelineModel } from "../../shared/analyzer/timeline-model.js";
 import { timesUnknown } from "../../shared/trace/interchange/describe.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
 import { EmptyState } from "../components/EmptyState.js";
@@ -32,7 +32,6 @@ import {
   rowIndexAt,
   rowIndexOfSeq,
   type SequenceLayout,
-  type SequenceModel,
 } from "./sequence-layout.js";
 import { buildScene } from "./sequence-scene.js";
 import "./sequence.css";
@@ -42,7 +41,7 @@ const OVERSCAN = 8;
 
 /** Props of `SequenceView`. */
 export interface SequenceViewProps {
-  readonly model: SequenceModel;
+  readonly model: TimelineModel;
   readonly records: readonly TraceRecord[];
   onSelectSeq(seq: number): void;
   readonly selectedSeq?: number | null;

@@ -46,7 +46,7 @@ export interface AttemptPlace {
 }
 
 /** Indexes the model's prompt attempts by request seq. */
-export function attemptPlaces(model: Pick<TimelineModel, "submissions"> | null): Map<number, AttemptPlace> {
+export function attemptPlaces(model: TimelineModel | null): Map<number, AttemptPlace> {
   const places = new Map<number, AttemptPlace>();
   if (!model) return places;
   model.submissions.forEach((submission, n) => {

@@ -162,16 +162,10 @@ function burstRow(b: Burst): ArrowRow {
   };
 }
 
-/**
- * What the diagram needs of a trace's analysis: its header and submissions (a trace's published
- * view has them; the analyzer's model too).
- */
-export type SequenceModel = Pick<TimelineModel, "header" | "submissions">;
-
 /** Lays out the records (in seq order); `model` adds submission and attempt labels to prompts. */
 export function layoutSequence(
   records: readonly TraceRecord[],
-  model: SequenceModel | null = null,
+  model: TimelineModel | null = null,
 ): SequenceLayout {
   const places = attemptPlaces(model);
   const methods = new RequestMethods();

@@ -47,8 +47,6 @@ export type PumpItem =
       readonly progressOnly?: boolean;
     }
   | { readonly kind: "touch"; readonly traceId: string }
-  /** A worker's answer changed the trace's view: shown, with no new ask (the import's own items ask). */
-  | { readonly kind: "analysed"; readonly traceId: string }
   /** Traces rebuilt from the hub's files after a gap, ready to replace the window's sessions. */
   | { readonly kind: "reloaded"; readonly batch: ReloadBatch };
 
@@ -119,16 +117,12 @@ export function createFeedPump(
   function flush(items: PumpItem[]): void {
     const state = store.getState();
     const touched = new Set<LoadedTrace>();
-    let analysed = false;
-    const ended: LoadedTrace[] = [];
     const patch: { -readonly [K in keyof InspectorState]?: InspectorState[K] } = {};
     let gaps = state.gaps;
     for (const item of items) {
       if (item.kind === "touch") {
         const s = catalog.get(item.traceId);
         if (s) touched.add(s);
-      } else if (item.kind === "analysed") {
-        analysed = true;
       } else if (item.kind === "reloaded") {
         if (store.getState().paused) {
           held.push(item);
@@ -149,12 +143,8 @@ export function createFeedPump(
           continue;
         }
         touched.add(s);
-        // The last item: the bar goes once every row is shown (a worker may still be analysing).
-        if (item.progress) patch.importing = item.progress;
-        else {
-          s.endImport();
-          ended.push(s);
-        }
+        patch.importing = item.progress;
+        if (item.progress === undefined) s.endImport();
       } else {
         const m = item.message;
         if (m.t === "events") {
@@ -191,15 +181,9 @@ export function createFeedPump(
       }
     }
     for (const s of touched) s.publish();
-    // An import's bar stays until its rows are all shown: a worker may still be analysing its last records.
-    for (const s of ended)
-      if (s.analysing)
-        patch.importing = { traceId: s.id, fileName: s.label, done: 1, total: 1, analysing: true };
-    const bar = "importing" in patch ? patch.importing : state.importing;
-    if (bar && catalog.get(bar.traceId)?.imported !== false) patch.importing = undefined;
     let traceId = state.traceId;
     if (state.followNewest) traceId = followTarget(catalog, patch.demo ?? state.demo) ?? traceId;
-    if (touched.size > 0 || analysed || traceId !== state.traceId) patch.traces = catalog.entries();
+    if (touched.size > 0 || traceId !== state.traceId) patch.traces = catalog.entries();
     const shown = traceId === undefined ? undefined : catalog.get(traceId);
     if (traceId !== state.traceId)
       Object.assign(patch, showTrace(state.traceId, traceId, shown?.view ?? EMPTY_VIEW));

@@ -9,7 +9,6 @@ import { createStore, type StoreApi, useStore } from "zustand";
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";
 import { conformanceSlice } from "../conformance/conformance-slice.js";
 import { demoSlice } from "../demo/demo-slice.js";
-import type { AnalysisFactory } from "../traces/analysis/worker-analysis.js";
 import { TraceCatalog } from "../traces/trace-catalog.js";
 import { columnsSlice } from "./columns-slice.js";
 import { connectionSlice } from "./connection-slice.js";
@@ -28,18 +27,14 @@ export interface InspectorContextValue {
   readonly bridge: InspectorBridge;
 }
 
-/**
- * Creates the store, catalog and pump for one bridge (`budget`: see frame-scheduler.ts;
- * `analyseImports`: where imported files are analysed, a worker each by default).
- */
+/** Creates the store, catalog and pump for one bridge (`budget`: see frame-scheduler.ts). */
 export function createInspector(
   bridge: InspectorBridge,
   initial: { theme: ThemeName; largeText: boolean },
   requestFrame: RequestFrame,
   budget?: FrameBudget,
-  analyseImports?: AnalysisFactory,
 ): InspectorContextValue {
-  const catalog = new TraceCatalog(analyseImports);
+  const catalog = new TraceCatalog();
   let pump: FeedPump | undefined;
   const store: StoreApi<InspectorState> = createStore<InspectorState>()((...a) => ({
     ...tracesSlice({

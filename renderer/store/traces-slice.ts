@@ -13,8 +13,6 @@ export interface ImportProgress {
   readonly fileName: string;
   readonly done: number;
   readonly total: number;
-  /** Every line is read; a worker is still analysing the last records (their rows are not all shown). */
-  readonly analysing?: true;
 }
 
 /** Trace state; changed by the feed pump once per animation frame and by the trace picker. */

@@ -228,7 +228,7 @@ export function TracePicker() {
       ) : null}
       {importing ? (
         <progress
-          aria-label={`Importing ${importing.fileName}${importing.analysing ? ": analysing its last records" : ""}`}
+          aria-label={`Importing ${importing.fileName}`}
           max={importing.total}
           value={importing.done}
         />

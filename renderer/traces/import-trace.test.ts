@@ -35,6 +35,15 @@ describe("importing a trace file as a stream", () => {
     }
   });
 
+  it("resolves once every record is in and its rows are shown (the notice never runs ahead of the table)", async () => {
+    const ctx = inspector();
+    const result = await importTraceFile(ctx, fileOf("t.jsonl", text, 64));
+    const state = ctx.store.getState();
+    expect(state.importing).toBeUndefined();
+    expect(state.view.records).toBe(ctx.catalog.get(result.traceId)?.records.length);
+    expect(state.view.submissions).toHaveLength(3);
+  });
+
   it("takes another tool's file, an empty file and a non-trace the way the whole-text import does", async () => {
     const zed = JSON.stringify([
       { _direction: "outgoing", _type: "request", id: 1, method: "initialize", params: {} },

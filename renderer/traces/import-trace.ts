@@ -11,7 +11,7 @@ import { decodeHeader, encodeHeader, encodeRecord } from "../../shared/trace/cod
 import type { LineConversion } from "../../shared/trace/interchange/conversion.js";
 import { lineConversion } from "../../shared/trace/interchange/convert.js";
 import { detectFormat } from "../../shared/trace/interchange/detect.js";
-import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import type { TraceRecord } from "../../shared/trace/record.js";
 import type { InvalidRecord } from "../../shared/trace/record-check.js";
 import type { InspectorContextValue } from "../store/inspector-store.js";
 import { asTraceText } from "./foreign-file.js";
@@ -45,8 +45,6 @@ const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() 
 /** One import in progress: decodes lines in order and queues them on the pump in time slices. */
 class ImportRun {
   readonly problems: string[] = [];
-  /** The worker has the file's bytes (our own format): its lines are not posted again as text. */
-  readsBytes = false;
   records = 0;
   /** Index of the next line after the header (line numbers in messages are this + 2). */
   private line = 0;
@@ -58,7 +56,7 @@ class ImportRun {
 
   constructor(
     private readonly ctx: InspectorContextValue,
-    readonly session: LoadedTrace,
+    private readonly session: LoadedTrace,
     private readonly fileName: string,
   ) {}
 
@@ -69,7 +67,6 @@ class ImportRun {
   async take(lines: readonly string[], done: (n: number) => number, total: number): Promise<void> {
     const base = this.line;
     this.line += lines.length;
-    if (!this.readsBytes) this.session.readLines(lines);
     for (let from = 0; from < lines.length; ) {
       const first = this.publishedAt === Number.NEGATIVE_INFINITY;
       const to = Math.min(lines.length, from + (first ? FIRST_LINES - this.queued.length : STEP_LINES));
@@ -81,7 +78,6 @@ class ImportRun {
       if (first ? this.queued.length >= FIRST_LINES : performance.now() - this.sliceStart >= SLICE_MS) {
         this.flush({ done: Math.min(done(from), total - 1), total });
         await nextFrame();
-        await this.session.analysisRoom();
         this.sliceStart = performance.now();
       }
     }
@@ -107,23 +103,12 @@ class ImportRun {
     });
   }
 
-  /** Queues the last records; resolves once every row of the file is shown (a worker may still be analysing). */
+  /** Queues the last records; resolves once they are analysed and their rows are shown. */
   async finish(): Promise<ImportResult> {
     this.flush(undefined);
     await this.session.whenImported();
     return { traceId: this.session.id, records: this.records, problems: this.problems };
   }
-}
-
-/**
- * Starts an imported trace, shown at once. Its records are analysed where the catalog says (a
- * worker, while the window's thread decodes and keeps them): a worker's answer is shown on the next frame.
- */
-function startImport(ctx: InspectorContextValue, fileName: string, header: TraceHeader): ImportRun {
-  const session = ctx.catalog.addImported(fileName, header);
-  session.onAnalysed = () => ctx.pump.push({ kind: "analysed", traceId: session.id });
-  ctx.store.getState().selectTrace(session.id);
-  return new ImportRun(ctx, session, fileName);
 }
 
 /** Imports `text` as a new trace named `fileName`, shows it, and resolves once every line is queued. */
@@ -139,7 +124,9 @@ export async function importTraceText(
     throw new Error(`${fileName} is not a trace file or a supported import: ${converted.error}`);
   const split = splitTraceText(converted.text);
   if (!split.ok) throw new Error(`${fileName} is not a trace file: ${split.problem}`);
-  const run = startImport(ctx, fileName, split.header);
+  const session = ctx.catalog.addImported(fileName, split.header);
+  ctx.store.getState().selectTrace(session.id);
+  const run = new ImportRun(ctx, session, fileName);
   run.problems.push(...converted.problems);
   await run.take(split.lines, (n) => n, split.lines.length);
   return run.finish();
@@ -155,17 +142,14 @@ export async function importTraceFile(
   file: Pick<File, "name" | "size" | "stream">,
 ): Promise<ImportResult> {
   const reader = textChunks(file);
-  /** The bytes read before the header was found: the worker gets them once the trace exists. */
-  const headBytes: Uint8Array[] = [];
   const whole: string[] = [];
   let carry = "";
   let read = 0;
   // Until the first non-empty line is complete: is it our header?
   let header: { line: string; rest: string } | undefined;
   while (header === undefined) {
-    const { value, done, bytes } = await reader.read();
+    const { value, done } = await reader.read();
     if (done) break;
-    headBytes.push(bytes);
     whole.push(value);
     read += value.length;
     carry += value;
@@ -191,19 +175,16 @@ export async function importTraceFile(
     return importTraceText(ctx, file.name, whole.join(""));
   }
   whole.length = 0;
-  const run = startImport(ctx, file.name, head.header);
-  // The worker decodes the file's bytes itself (their lines, from the header on, are the ones read here).
-  run.readsBytes = true;
-  for (const b of headBytes) run.session.readBytes(b);
-  headBytes.length = 0;
+  const session = ctx.catalog.addImported(file.name, head.header);
+  ctx.store.getState().selectTrace(session.id);
+  const run = new ImportRun(ctx, session, file.name);
   // Progress: characters read against the file's bytes (the same for ASCII, close enough else).
   const total = Math.max(1, file.size);
   const progress = () => read;
   carry = header.rest;
   for (;;) {
-    const { value, done, bytes } = await reader.read();
+    const { value, done } = await reader.read();
     if (done) break;
-    run.session.readBytes(bytes);
     read += value.length;
     carry += value;
     const nl = carry.lastIndexOf("\n");
@@ -212,31 +193,8 @@ export async function importTraceFile(
     carry = carry.slice(nl + 1);
     await run.take(lines, progress, total);
   }
-  run.session.bytesEnded();
   await run.take(carry.split("\n"), progress, total);
   return run.finish();
-}
-
-/** A file's bytes as text, a chunk at a time, each with the bytes it was decoded from. */
-type TextChunk =
-  | { done: true; value?: undefined; bytes?: undefined }
-  | { done: false; value: string; bytes: Uint8Array };
-
-/** Reads `file` as UTF-8 text in chunks (the decoder's last characters come with no bytes). */
-function textChunks(file: Pick<File, "stream">): { read(): Promise<TextChunk> } {
-  const reader = file.stream().getReader();
-  const decoder = new TextDecoder();
-  let ended = false;
-  return {
-    async read() {
-      if (ended) return { done: true };
-      const { value, done } = await reader.read();
-      if (!done) return { done: false, value: decoder.decode(value, { stream: true }), bytes: value };
-      ended = true;
-      const tail = decoder.decode();
-      return tail === "" ? { done: true } : { done: false, value: tail, bytes: new Uint8Array(0) };
-    },
-  };
 }
 
 /**
@@ -273,7 +231,9 @@ async function importForeignLines(
       // The header goes through the decoder, as a whole-text import's does.
       const head = decodeHeader(encodeHeader(conversion.header()).trim());
       if (head.kind !== "header") throw new Error(`${file.name}: cannot convert its header`);
-      run = startImport(ctx, file.name, head.header);
+      const session = ctx.catalog.addImported(file.name, head.header);
+      ctx.store.getState().selectTrace(session.id);
+      run = new ImportRun(ctx, session, file.name);
       run.problems.push(...earlyProblems, ...problems);
       const first = early;
       early = [];
@@ -301,4 +261,28 @@ async function importForeignLines(
   const finished = run as ImportRun | null;
   if (!finished) throw new Error(`${file.name}: nothing to import`);
   return finished.finish();
+}
+
+/** A file's text, a chunk at a time. */
+type TextChunk = { done: true; value?: undefined } | { done: false; value: string };
+
+/**
+ * Reads `file` as UTF-8 text in chunks, each chunk of bytes decoded by one streaming
+ * `TextDecoder` (its last characters, if any, after the last chunk). Not a `TextDecoderStream`:
+ * piping through one cost a 1M-frame import about a third of its time in the tab (docs/benchmarks.md).
+ */
+function textChunks(file: Pick<File, "stream">): { read(): Promise<TextChunk> } {
+  const reader = file.stream().getReader();
+  const decoder = new TextDecoder();
+  let ended = false;
+  return {
+    async read() {
+      if (ended) return { done: true };
+      const { value, done } = await reader.read();
+      if (!done) return { done: false, value: decoder.decode(value, { stream: true }) };
+      ended = true;
+      const tail = decoder.decode();
+      return tail === "" ? { done: true } : { done: false, value: tail };
+    },
+  };
 }

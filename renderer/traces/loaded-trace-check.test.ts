@@ -32,7 +32,7 @@ describe("LoadedTrace.ingest checks each record", () => {
     expect(s.view.seqIssues).toBe(0);
     // the analyzer saw the answer alone: an unmatched response, no invented prompt
     expect(s.view.submissions).toHaveLength(0);
-    expect(s.timelineModel()?.invalid).toHaveLength(2);
+    expect(s.timelineModel().invalid).toHaveLength(2);
   });
 
   it("flags an import's repeated and decreasing seqs, names them for the banner, and invents no pending attempt", () => {
@@ -47,7 +47,7 @@ describe("LoadedTrace.ingest checks each record", () => {
     ]);
     const [sub] = s.view.submissions;
     expect(sub?.attempts.map((a) => a.outcome.kind)).toEqual(["inserted"]);
-    expect(s.timelineModel()?.seqIssues).toMatchObject({ repeated: 1, decreasing: 1 });
+    expect(s.timelineModel().seqIssues).toMatchObject({ repeated: 1, decreasing: 1 });
   });
 
   it("takes a hub event's record unchecked from the wire and flags it; a live resend is skipped quietly", () => {

@@ -1,15 +1,13 @@
 /**
  * One trace the UI can show: a live tap's trace from the hub, or a file imported in this window.
- * It keeps every record it got (for the details pane and exports), has them analysed (in this
- * thread, or an import's in a worker: analysis/), and publishes an immutable `TimelineView` when
- * asked (once per animation frame; a worker's rows once it has answered).
+ * It keeps every record it got (for the details pane and exports), runs the incremental analyzer
+ * on them, and publishes an immutable `TimelineView` when asked (once per animation frame).
  */
-import type { TimelineChanges, TimelineModel } from "../../shared/analyzer/timeline-model.js";
+import { Analyzer } from "../../shared/analyzer/analyzer.js";
+import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
 import { TapLife } from "../../shared/hub/tap-summary.js";
 import type { AgentSpanRecord, TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { checkRecord, InvalidRecord, invalidRecord } from "../../shared/trace/record-check.js";
-import { LocalAnalysis, type TraceAnalysis } from "./analysis/trace-analysis.js";
-import { type AnalysisFactory, analyseHere } from "./analysis/worker-analysis.js";
 import { applyChanges, EMPTY_VIEW, type RowIndex, type TimelineView } from "./timeline-view.js";
 
 /** One line of agent stderr. */
@@ -51,11 +49,7 @@ export class LoadedTrace {
   /** Agent pids, connections and the record count of the whole trace (Clear does not reset it). */
   readonly life = new TapLife();
   private lifeSeq = 0;
-  /** Called when a worker's answer changed `view` (the pump then shows it). */
-  onAnalysed: (() => void) | undefined;
-  /** Why this trace is analysed in the window although it was given a worker; undefined otherwise. */
-  analysedHereBecause: string | undefined;
-  private analysis: TraceAnalysis;
+  private analyzer = new Analyzer();
   private index: RowIndex = new Map();
   private dirty = false;
   private newest = 0;
@@ -67,10 +61,7 @@ export class LoadedTrace {
     readonly id: string,
     public label: string,
     readonly source: TraceSource,
-    analyse: AnalysisFactory = analyseHere,
-  ) {
-    this.analysis = analyse((why) => this.analyseHere(why));
-  }
+  ) {}
 
   /** The seq of the newest record seen, cleared ones included (seqs only grow within a trace). */
   get lastSeq(): number {
@@ -92,66 +83,33 @@ export class LoadedTrace {
     this.cleared = seq;
   }
 
-  /**
-   * The analyzer's whole model of this trace (live objects: read, never keep or change); undefined
-   * for a trace analysed in a worker (the UI reads `view`).
-   */
-  timelineModel(): TimelineModel | undefined {
-    return this.analysis.model();
+  /** The analyzer's whole model of this trace (live objects: read, never keep or change). */
+  timelineModel(): TimelineModel {
+    return this.analyzer.model();
   }
 
-  /** True while rows of records already given are still being analysed (a worker has not answered). */
-  get analysing(): boolean {
-    return this.analysis.waiting > 0;
-  }
-
-  /** True once an import has given its last record and every row of it is in `view`. */
+  /** True once an import has given its last record (its rows are published in the same frame). */
   get imported(): boolean {
-    return this.importEnded && !this.analysing;
+    return this.importEnded;
   }
 
-  /** An import gave its last record: a worker ends once it has answered. */
+  /** An import gave its last record. */
   endImport(): void {
     this.importEnded = true;
-    this.analysis.finish();
-    this.noteImported();
+    for (const resolve of this.importWaiters.splice(0)) resolve();
   }
 
-  /** Resolves once `imported` is true. */
+  /** Resolves once an import has given its last record (`endImport`). */
   whenImported(): Promise<void> {
-    if (this.imported) return Promise.resolve();
+    if (this.importEnded) return Promise.resolve();
     return new Promise((resolve) => this.importWaiters.push(resolve));
-  }
-
-  private noteImported(): void {
-    if (this.imported) for (const resolve of this.importWaiters.splice(0)) resolve();
-  }
-
-  /** An import's next lines, before their entries are ingested (a worker decodes them itself). */
-  readLines(lines: readonly string[]): void {
-    this.analysis.readLines(lines);
-  }
-
-  /** An import's next bytes of our own format, from its first (a worker decodes them itself). */
-  readBytes(bytes: Uint8Array): void {
-    this.analysis.readBytes(bytes);
-  }
-
-  /** Resolves when an import may read on (a worker analysing it is not too far behind). */
-  analysisRoom(): Promise<void> {
-    return this.analysis.room();
-  }
-
-  /** An import's bytes have all been given. */
-  bytesEnded(): void {
-    this.analysis.bytesEnded();
   }
 
   /** Sets the trace header (from the tap's hello or the file's first line). */
   setHeader(header: TraceHeader): void {
     if (this.header) return;
     this.header = header;
-    this.analysis.ingestHeader(header);
+    this.analyzer.ingestHeader(header);
     this.dirty = true;
   }
 
@@ -167,7 +125,7 @@ export class LoadedTrace {
       checked || value instanceof InvalidRecord ? (value as TraceRecord | InvalidRecord) : checkRecord(value);
     if (record instanceof InvalidRecord) {
       this.flagged.push(record);
-      this.analysis.ingestInvalid(record);
+      this.analyzer.ingestInvalid(record);
       this.dirty = true;
       return false;
     }
@@ -181,7 +139,7 @@ export class LoadedTrace {
     }
     this.newest = record.seq;
     this.records.push(record);
-    this.analysis.ingest(record);
+    this.analyzer.ingest(record);
     if (record.type === "agent-stderr")
       this.stderr.push({
         seq: record.seq,
@@ -198,59 +156,24 @@ export class LoadedTrace {
     const how =
       record.seq === this.newest ? "repeats the seq before it" : `goes back (after seq ${this.newest})`;
     this.flagged.push(invalidRecord(record, [{ field: "seq", reason: `${how}: left out of the analysis` }]));
-    this.analysis.ingest(record);
+    this.analyzer.ingest(record);
     if (this.seqIssueSeqs.length < SEQ_ISSUES_NAMED) this.seqIssueSeqs.push(record.seq);
     this.seqIssues++;
     this.dirty = true;
   }
 
-  /**
-   * Publishes the rows changed since the last call as a new view: at once when analysed here (true
-   * when anything changed), once the worker answers when analysed there (`onAnalysed` then says so).
-   * The counts are taken now, so a view's rows and counts are of the same records.
-   */
+  /** Publishes the rows changed since the last call as a new view; false when nothing changed. */
   publish(): boolean {
     if (!this.dirty) return false;
     this.dirty = false;
-    const counts = {
+    this.view = applyChanges(this.view, this.index, this.analyzer.takeChanges(), {
       records: this.records.length,
       stderrLines: this.stderr.length,
       flagged: this.flagged.length,
       seqIssues: this.seqIssues,
       seqIssueSeqs: this.seqIssueSeqs.slice(),
-    };
-    const analysis = this.analysis;
-    let now = true;
-    let applied = false;
-    analysis.takeChanges((changes: TimelineChanges) => {
-      if (analysis !== this.analysis) return;
-      this.view = applyChanges(this.view, this.index, changes, counts);
-      applied = now;
-      if (!now) {
-        this.onAnalysed?.();
-        this.noteImported();
-      }
     });
-    now = false;
-    return applied;
-  }
-
-  /**
-   * The worker could not go on: every record held is analysed here again (the rows are the same;
-   * an invalid or out-of-order record only counts in the model, which a worker's trace never shows).
-   */
-  private analyseHere(why: string): void {
-    this.analysedHereBecause = why;
-    const here = new LocalAnalysis();
-    if (this.header) here.ingestHeader(this.header);
-    for (const r of this.records) here.ingest(r);
-    this.analysis = here;
-    this.index = new Map();
-    this.view = EMPTY_VIEW;
-    this.dirty = true;
-    this.publish();
-    this.onAnalysed?.();
-    this.noteImported();
+    return true;
   }
 
   /**
@@ -288,10 +211,8 @@ export class LoadedTrace {
     this.flagged.length = 0;
     this.seqIssues = 0;
     this.seqIssueSeqs.length = 0;
-    // Nothing more is analysed in a worker after a Clear: an import's records have all come.
-    this.analysis.close();
-    this.analysis = new LocalAnalysis();
-    if (this.header) this.analysis.ingestHeader(this.header);
+    this.analyzer = new Analyzer();
+    if (this.header) this.analyzer.ingestHeader(this.header);
     this.index = new Map();
     this.view = EMPTY_VIEW;
     this.dirty = true;

@@ -6,7 +6,6 @@ import type { HubEvent } from "../../shared/hub/hub-event.js";
 import { describeAgent, type TapStatus } from "../../shared/hub/tap-summary.js";
 import type { TraceHeader } from "../../shared/trace/record.js";
 import { traceName } from "../../shared/trace/tap-name.js";
-import { type AnalysisFactory, workerAnalyses } from "./analysis/worker-analysis.js";
 import { livenessOf, pastAgentWords } from "./liveness.js";
 import { LoadedTrace, type TraceSource } from "./loaded-trace.js";
 import { type VerdictSummary, verdictSummary } from "./verdict-summary.js";
@@ -100,9 +99,6 @@ export class TraceCatalog {
   private readonly sessions = new Map<string, LoadedTrace>();
   private importCount = 0;
 
-  /** `analyseImports`: where an imported file's records are analysed (a worker each, where one can run). */
-  constructor(private readonly analyseImports: AnalysisFactory = workerAnalyses()) {}
-
   /** The session of a trace id, if known. */
   get(id: string): LoadedTrace | undefined {
     return this.sessions.get(id);
@@ -135,7 +131,7 @@ export class TraceCatalog {
   /** Starts a session for an imported file. */
   addImported(fileName: string, header: TraceHeader): LoadedTrace {
     const id = `import-${++this.importCount}`;
-    const s = new LoadedTrace(id, fileName, "imported", this.analyseImports);
+    const s = new LoadedTrace(id, fileName, "imported");
     s.setHeader(header);
     this.sessions.set(id, s);
     return s;
