@@ -111,7 +111,10 @@ class ImportRun {
   }
 }
 
-/** Imports `text` as a new trace named `fileName`, shows it, and resolves once every line is queued. */
+/**
+ * Imports `text` as a new trace named `fileName`, shows it, and resolves once every record is in
+ * and its rows are shown.
+ */
 export async function importTraceText(
   ctx: InspectorContextValue,
   fileName: string,
