@@ -90,3 +90,52 @@ test("a long live list renders only visible rows and follows the tail only while
   expect(await page.locator(".vtable").evaluate((el) => el.scrollTop)).toBe(0);
   expect(problems).toEqual([]);
 });
+
+test("a live publish rewrites only what changed: no form field, and no bar while the window grows inside its track", async ({
+  page,
+}) => {
+  const problems = guardConsole(page);
+  await page.setViewportSize({ width: 1600, height: 1000 }); // every row on screen
+  await page.goto(hub.url);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+  // One request a second, each answered 100 ms later: after n of them the window is (n - 1) s + 100 ms.
+  const script = new TraceScript().open(1);
+  const l = tap(script);
+  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  let sent = 0;
+  const publish = async (from: number, to: number) => {
+    for (let i = from; i <= to; i++) {
+      script.request(1, "client->agent", i, "session/list", { cursor: `c${i}` });
+      script.wait(99).result(1, "agent->client", i, { sessions: [] });
+      script.wait(899);
+    }
+    for (const r of script.records.slice(sent)) l.send(r);
+    sent = script.records.length;
+    await expect(grid).toHaveAttribute("aria-rowcount", String(to + 1));
+    await expect(page.locator(".trace-size")).toHaveText(`${sent} records`);
+  };
+  await publish(1, 12); // an 11.1 s window, drawn on a 15 s track
+  const bar = grid.locator(".wf__bar").first();
+  await expect(bar).toHaveAttribute("style", /left: 0%; width: 0\.6{3,}\d*%/);
+  await page.evaluate(() => {
+    // The bars shown now: a new row's bar may change (pending, then answered), these must not.
+    for (const b of document.querySelectorAll<HTMLElement>(".wf__bar")) b.dataset.shown = "";
+    const seen: string[] = [];
+    (window as unknown as { __seen: string[] }).__seen = seen;
+    new MutationObserver((ms) => {
+      for (const m of ms) {
+        const el = m.target as Element;
+        if (el.matches("input, select, textarea")) seen.push(`${el.tagName} ${m.attributeName}`);
+        if (el.matches(".wf__bar[data-shown]") && m.attributeName === "style")
+          seen.push(`bar ${el.getAttribute("style")}`);
+      }
+    }).observe(document.body, { subtree: true, attributes: true });
+  });
+  const seen = () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen.splice(0));
+  await publish(13, 14); // 13.1 s: the same track
+  expect(await seen()).toEqual([]);
+  await publish(15, 17); // 16.1 s: the next step (20 s) moves every bar once
+  await expect(bar).toHaveAttribute("style", /left: 0%; width: 0\.5%/);
+  expect((await seen()).filter((s) => s.startsWith("bar ")).length).toBeGreaterThan(0);
+  expect(problems).toEqual([]);
+});

@@ -1,7 +1,8 @@
 /**
- * A generic virtualized table: @tanstack/react-virtual decides which rows are on screen (fixed row
- * height) and @tanstack/react-table (v9) owns the columns and renders the cells of just those rows,
- * so a 100k-row list costs a screenful of row objects per render. Rows are keyed by `getKey`; the
+ * A generic virtualized table: @tanstack/virtual-core decides which rows are on screen
+ * (`row-virtualizer.ts`: one render per change of the rows to render) and @tanstack/react-table
+ * (v9) owns the columns and renders the cells of just those rows, so a 100k-row list costs a
+ * screenful of row objects per render. Rows are keyed by `getKey`; the
  * view follows new rows only while scrolled to the bottom. Arrow keys, Page Up/Down, Home and End
  * move the selection, Right/Left (or Enter) expand and collapse (ARIA treegrid pattern).
  *
@@ -26,7 +27,6 @@ import {
   tableFeatures,
   useTable,
 } from "@tanstack/react-table";
-import { useVirtualizer } from "@tanstack/react-virtual";
 import {
   type KeyboardEvent,
   type MouseEvent,
@@ -37,6 +37,7 @@ import {
   useRef,
 } from "react";
 import { clampWidth, NO_PREFS, type TablePrefs } from "../store/table-prefs.js";
+import { useRowVirtualizer } from "./row-virtualizer.js";
 
 /** The table features every VirtualTable registers. */
 export const virtualTableFeatures = tableFeatures({
@@ -140,9 +141,14 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
     (i: number) => (rows[i] === undefined ? i : getKey(rows[i] as T)),
     [rows, getKey],
   );
-  const virtualizer = useVirtualizer({
+  const virtualizer = useRowVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
+    followingTail: () => followTail.current,
+    onScrolled: () => {
+      const el = scrollRef.current;
+      if (el) followTail.current = el.scrollHeight - el.scrollTop - el.clientHeight < rowHeight / 2;
+    },
     estimateSize: (i) => {
       const row = rows[i];
       return row === undefined ? rowHeight : heightOf(row);
@@ -300,14 +306,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   // The shown columns and their widths: a change renders every row again.
   const layout = headerGroup?.headers.map((h) => `${h.column.id}:${h.getSize()}`).join(" ") ?? "";
   return (
-    <div
-      ref={scrollRef}
-      className="vtable"
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        followTail.current = el.scrollHeight - el.scrollTop - el.clientHeight < rowHeight / 2;
-      }}
-    >
+    <div ref={scrollRef} className="vtable">
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is grid or treegrid, both support aria-activedescendant. */}
       <table
         className="vtable__table"

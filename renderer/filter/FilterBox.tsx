@@ -54,7 +54,6 @@ export function FilterBox({
 }: FilterBoxProps) {
   const filter = useInspector((s) => s.filter);
   const setFilter = useInspector((s) => s.setFilter);
-  const view = useInspector((s) => s.view);
   const inputRef = useRef<HTMLInputElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const [caret, setCaret] = useState<number | null>(null);
@@ -68,7 +67,9 @@ export function FilterBox({
   // Known values are gathered only while the list offers values (the term at the caret has a
   // colon), not for free text nor on every live batch.
   const offersValues = open && termAt(filter.text, caret).includes(":");
-  const known = useMemo(() => (offersValues ? knownValues(view) : {}), [offersValues, view]);
+  // The view only then: a live publish (a new view) renders the box again only while it offers values.
+  const view = useInspector((s) => (offersValues ? s.view : undefined));
+  const known = useMemo(() => (view ? knownValues(view) : {}), [view]);
   const suggestions: Suggestions = useMemo(
     () => (open ? suggest(filter.text, caret, known) : { from: 0, to: 0, items: [] }),
     [open, filter.text, caret, known],

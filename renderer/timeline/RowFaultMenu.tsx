@@ -4,8 +4,8 @@
  */
 import { createContext, type KeyboardEvent, useContext, useEffect, useRef } from "react";
 import { useInspector } from "../store/inspector-store.js";
-import { useArmFault } from "../toolbar/FaultControls.js";
-import { faultForm, liveTaps, tapWords } from "../toolbar/fault-form.js";
+import { useArmFault, useLiveTaps } from "../toolbar/FaultControls.js";
+import { faultForm, tapWords } from "../toolbar/fault-form.js";
 import { rowFaultItems } from "./row-faults.js";
 import type { TimelineRow } from "./timeline-rows.js";
 
@@ -41,11 +41,10 @@ export function RowMenuButton({ row }: { row: TimelineRow }) {
 
 /** The open menu. */
 export function RowFaultMenu({ at, onClose }: { at: RowMenuAt; onClose: () => void }) {
-  const traces = useInspector((s) => s.traces);
   const shown = useInspector((s) => s.traceId);
   const armFault = useArmFault();
   const ref = useRef<HTMLDivElement>(null);
-  const tap = liveTaps(traces).find((t) => t.traceId === shown);
+  const tap = useLiveTaps().find((t) => t.traceId === shown);
   const items = rowFaultItems(at.row);
   useEffect(() => {
     ref.current?.querySelector<HTMLButtonElement>("button:not([disabled])")?.focus();

@@ -4,7 +4,7 @@
  * sortable, their setup remembered.
  */
 import "./timeline.css";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useState } from "react";
 import { ColumnMenu } from "../components/ColumnMenu.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { columnName, VirtualTable } from "../components/VirtualTable.js";
@@ -52,6 +52,22 @@ const getKey = (r: TimelineRow) => r.key;
 const depthOf = (r: TimelineRow) => r.depth;
 /** Event rows get a class, so their cells' CSS needs no `:has()` (costly to match on every new row). */
 const rowClassOf = (r: TimelineRow) => (r.kind === "event" ? "tl-row--event" : undefined);
+
+/**
+ * The lifecycle events' checkbox, rendered again only when it changes: React sets a controlled
+ * input's attributes again on each render, and the table renders with each live publish.
+ */
+const LifecycleToggle = memo(function LifecycleToggle(p: {
+  checked: boolean;
+  onChange: (on: boolean) => void;
+}) {
+  return (
+    <label className="tl-bar__toggle">
+      <input type="checkbox" checked={p.checked} onChange={(e) => p.onChange(e.currentTarget.checked)} />
+      Show lifecycle events
+    </label>
+  );
+});
 
 /** The timeline grid with its explanation while empty. */
 export function TimelineTable() {
@@ -164,14 +180,7 @@ export function TimelineTable() {
     <RowMenuContext.Provider value={setMenu}>
       {menu ? <RowFaultMenu at={menu} onClose={closeMenu} /> : null}
       <div className="tl-bar">
-        <label className="tl-bar__toggle">
-          <input
-            type="checkbox"
-            checked={showLifecycle}
-            onChange={(e) => setShowLifecycle(e.currentTarget.checked)}
-          />
-          Show lifecycle events
-        </label>
+        <LifecycleToggle checked={showLifecycle} onChange={setShowLifecycle} />
         {showLifecycle && sortId !== undefined && sortId !== "time" ? (
           <span className="tl-bar__note muted">
             sorted by {MENU_COLUMNS.find((c) => c.id === sortId)?.name ?? sortId}: lifecycle events show in

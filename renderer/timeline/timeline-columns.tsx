@@ -11,7 +11,7 @@
 import { type ReactNode, useContext } from "react";
 import type { VerdictHit } from "../../shared/analyzer/timeline-model.js";
 import { verdictDefinition } from "../../shared/analyzer/verdicts.js";
-import { barOf, durationText, latencyText } from "../../shared/analyzer/waterfall.js";
+import { barOf, durationText, latencyText, trackOf } from "../../shared/analyzer/waterfall.js";
 import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
@@ -278,7 +278,7 @@ function waterfallText(r: TimelineRow, facts: RowFacts): string {
   const offset = `+${durationText(span.start - w.start)}`;
   const scope = r.kind === "attempt" ? "of its submission's attempts" : "of the rows shown";
   if (r.kind === "event") return `at ${offset} ${scope}`;
-  return `starts at ${offset} ${scope} (window ${durationText(w.end - w.start)}): ${latencyText(span)}`;
+  return `starts at ${offset} ${scope}: ${latencyText(span)}`;
 }
 
 /** A column's full text for a row, as its tooltip and the Details pane show it. */
@@ -391,7 +391,7 @@ function Latency({ r }: { r: TimelineRow }) {
   return text === "time unknown" ? <span className="muted">{text}</span> : text;
 }
 
-/** A bar in the waterfall track: its start offset and duration in the row's window (DevTools Network style). */
+/** A bar in the waterfall track: its start offset and duration on its window's track (DevTools Network style). */
 function Waterfall({ r }: { r: TimelineRow }) {
   const facts = useContext(RowFactsContext);
   const span = spanOfRow(r, facts);
@@ -401,7 +401,8 @@ function Waterfall({ r }: { r: TimelineRow }) {
       <span className="muted">time unknown</span>
     ) : null;
   }
-  const bar = barOf(span, w);
+  // On the window's track, not the window: a live trace's growing window moves no shown bar.
+  const bar = barOf(span, trackOf(w), w.end);
   const label = waterfallText(r, facts);
   if (r.kind === "event") {
     return (

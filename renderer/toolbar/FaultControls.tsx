@@ -44,6 +44,7 @@ import {
   type LiveTap,
   liveTaps,
   resolveTarget,
+  sameLiveTaps,
   specFor,
   type TargetChoice,
   tapWords,
@@ -77,6 +78,19 @@ export const faultDrawer = createStore<{ open: boolean; setOpen(open: boolean, r
 
 /** The notice that said a rule was armed, so it can say when that rule fired or left the board. */
 let armedNotice: { ruleId: string; text: string } | undefined;
+
+/**
+ * The live taps, as the same array while none of them changed: the trace list is new with each
+ * live publish (its record counts), and what lists taps need not render again for that.
+ */
+export function useLiveTaps(): readonly LiveTap[] {
+  const last = useRef<readonly LiveTap[]>([]);
+  return useInspector((s) => {
+    const next = liveTaps(s.traces);
+    if (!sameLiveTaps(last.current, next)) last.current = next;
+    return last.current;
+  });
+}
 
 /** Arms `spec` on the hub, confirming first when it stops a process; returns when done or refused. */
 export function useArmFault(): (label: string, spec: FaultRuleSpec, taps: readonly LiveTap[]) => void {
@@ -367,14 +381,13 @@ export function FaultsToggle() {
 
 /** The fault drawer under the toolbar. */
 export function FaultDrawer() {
-  const traces = useInspector((s) => s.traces);
+  const live = useLiveTaps();
   const shown = useInspector((s) => s.traceId);
   const connected = useInspector((s) => s.connection === "connected");
   const setNotice = useInspector((s) => s.setNotice);
   const open = useStore(faultDrawer, (s) => s.open);
   const armFault = useArmFault();
   const on = useFaultForm((s) => s.on);
-  const live = liveTaps(traces);
   const shownLive = live.find((t) => t.traceId === shown);
   const press = (b: FaultButton) => {
     const form = faultForm.getState();

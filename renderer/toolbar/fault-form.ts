@@ -67,6 +67,22 @@ export function liveTaps(traces: readonly TraceEntry[]): LiveTap[] {
     .map((t) => ({ traceId: t.id, name: t.label, agentPids: t.agentPids }));
 }
 
+/** Whether two lists name the same taps, with the same names and Agent processes, in the same order. */
+export function sameLiveTaps(a: readonly LiveTap[], b: readonly LiveTap[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((t, i) => {
+      const u = b[i] as LiveTap;
+      return (
+        t.traceId === u.traceId &&
+        t.name === u.name &&
+        t.agentPids.length === u.agentPids.length &&
+        t.agentPids.every((pid, j) => pid === u.agentPids[j])
+      );
+    })
+  );
+}
+
 /** The target of a choice: the hub's target and the taps it names, or why there is none. */
 export function resolveTarget(
   choice: TargetChoice,

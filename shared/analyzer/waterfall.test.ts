@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
 import { TraceScript } from "./trace-script.js";
-import { attemptSpan, barOf, latencyText, spanOf, submissionSpan, windowOf } from "./waterfall.js";
+import { attemptSpan, barOf, latencyText, spanOf, submissionSpan, trackOf, windowOf } from "./waterfall.js";
 
 const T0 = 1_700_000_000_000;
 
@@ -86,5 +86,39 @@ describe("waterfall geometry", () => {
     expect(w).toEqual({ start: T0, end: T0 });
     expect(barOf(nd, w!)).toEqual({ left: 0, width: 0, state: "not-delivered", open: true });
     expect(latencyText(spanOf(T0, 1500, { kind: "answered" }))).toBe("1.5 s");
+  });
+
+  it("draws a growing window on a track that moves no bar until the window outgrows it", () => {
+    const at = (len: number) => trackOf({ start: T0, end: T0 + len });
+    // The window's length rounded up to 1, 1.5, 2, 3, 4, 5 or 7.5 times a power of ten.
+    expect(
+      [1000, 1001, 1600, 2500, 4000, 4500, 6000, 9000, 12_300, 30_000].map((l) => at(l).end - T0),
+    ).toEqual([1000, 1500, 2000, 3000, 4000, 5000, 7500, 10_000, 15_000, 30_000]);
+    expect(trackOf({ start: 0, end: 0.45 }).end).toBeCloseTo(0.5, 10);
+    // A zero-length window is its own track.
+    expect(at(0)).toEqual({ start: T0, end: T0 });
+    // Every window fills more than two thirds of its track.
+    for (let len = 1; len < 1e7; len *= 1.37) {
+      const t = at(len);
+      expect(t.end - T0).toBeGreaterThanOrEqual(len);
+      expect(len / (t.end - T0)).toBeGreaterThan(2 / 3);
+    }
+    // A done bar keeps its place while a live window grows from 11 s to 14 s (both on the 15 s track)…
+    const done = spanOf(T0 + 3000, 1500, { kind: "answered" });
+    const bars = [11_000, 12_500, 14_000].map((l) => barOf(done, at(l), T0 + l));
+    expect(new Set(bars.map((b) => `${b.left} ${b.width}`)).size).toBe(1);
+    expect(bars[0]).toEqual({ left: 0.2, width: 0.1, state: "done", open: false });
+    // …and a pending one runs to the window's end, not to the track's.
+    const pending = spanOf(T0 + 6000, null, { kind: "pending" });
+    const bp = barOf(pending, at(12_000), T0 + 12_000);
+    expect(bp.left).toBeCloseTo(0.4, 10);
+    expect(bp.left + bp.width).toBeCloseTo(0.8, 10);
+    // Past 15 s the next step (20 s) rescales every bar at once.
+    expect(barOf(done, at(15_001), T0 + 15_001)).toEqual({
+      left: 0.15,
+      width: 0.075,
+      state: "done",
+      open: false,
+    });
   });
 });

@@ -115,13 +115,35 @@ export function windowOf(spans: Iterable<WaterfallSpan>, now?: number): Waterfal
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
-/** The bar of a span in a window; a zero-length window puts every bar at its left edge with width 0. */
-export function barOf(span: WaterfallSpan, w: WaterfallWindow): WaterfallBar {
+/** A track's lengths per decade: 1, 1.5, 2, 3, 4, 5 and 7.5 times a power of ten (ms). */
+const TRACK_STEPS = [1, 1.5, 2, 3, 4, 5, 7.5, 10];
+
+/**
+ * The track bars are drawn on for a window: the same start, and the window's length rounded up to
+ * the next of `TRACK_STEPS` (a live window 12.3 s long is drawn on a 15 s track). The track stays
+ * put while the window grows inside it, so the shown bars keep their places and only new rows are
+ * drawn; when the window outgrows it, the next step rescales every bar at once (at most 7 times a
+ * decade), as a time axis does. The window fills more than two thirds of its track.
+ */
+export function trackOf(w: WaterfallWindow): WaterfallWindow {
+  const len = w.end - w.start;
+  if (!(len > 0) || !Number.isFinite(len)) return w;
+  const decade = 10 ** Math.floor(Math.log10(len));
+  const step = TRACK_STEPS.find((s) => s * decade >= len) ?? 10;
+  return { start: w.start, end: w.start + step * decade };
+}
+
+/**
+ * The bar of a span on a track (a window, or `trackOf` one); a zero-length track puts every bar at
+ * its left edge with width 0. A pending bar runs to `reach`, the last time the trace shows (the
+ * window's end), never further: by default the track's end.
+ */
+export function barOf(span: WaterfallSpan, w: WaterfallWindow, reach: number = w.end): WaterfallBar {
   const len = w.end - w.start;
   const open = span.state === "pending" || span.state === "lost" || span.state === "not-delivered";
   if (len <= 0) return { left: 0, width: span.state === "pending" ? 1 : 0, state: span.state, open };
   const left = clamp01((span.start - w.start) / len);
-  const right = span.state === "pending" ? w.end : knownEnd(span);
+  const right = span.state === "pending" ? reach : knownEnd(span);
   const width = Math.min(1 - left, clamp01((right - span.start) / len));
   return { left, width, state: span.state, open };
 }
