@@ -3,8 +3,9 @@
  * element, like react-virtual's `useVirtualizer`, with two differences that matter to a live trace:
  *
  * - The table renders again only when the rows it renders change (the first and last index and
- *   their count), not for each scroll event or change of the visible range within them: rows are
- *   placed by their own offset, so a scroll within the rendered rows needs no render.
+ *   their count) or their measurements do (new heights), not for each scroll event or change of
+ *   the visible range within them: rows are placed by their own offset, so a scroll within the
+ *   rendered rows needs no render.
  * - While following the tail, the rendered rows are the last ones (`tailRange`) whatever the
  *   scroll offset: the render that adds rows already shows the bottom, and the scroll to the
  *   bottom that follows (done when the taller body is laid out) renders nothing again. With
@@ -54,7 +55,7 @@ function renderedKey(indexes: readonly number[]): string {
 /** A `Virtualizer` for the element `getScrollElement` returns, rendering again as described above. */
 export function useRowVirtualizer(options: RowVirtualizerOptions): Virtualizer<HTMLDivElement, Element> {
   const [, rerender] = useReducer((n: number) => n + 1, 0);
-  const rendered = useRef("");
+  const rendered = useRef<{ key: string; measurements: unknown }>({ key: "", measurements: null });
   const { followingTail, onScrolled, ...rest } = options;
   const latest = useRef(onScrolled);
   latest.current = onScrolled;
@@ -70,7 +71,9 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): Virtualizer<H
     scrollToFn: elementScroll,
     rangeExtractor: (range) => tailRange(range, followingTail()),
     onChange: (v, sync) => {
-      if (renderedKey(v.getVirtualIndexes()) === rendered.current) return;
+      const shown = rendered.current;
+      if (renderedKey(v.getVirtualIndexes()) === shown.key && v.measurementsCache === shown.measurements)
+        return;
       // While the user scrolls, the rows are rendered at once, so no blank rows are painted.
       if (sync) flushSync(rerender);
       else rerender();
@@ -80,6 +83,9 @@ export function useRowVirtualizer(options: RowVirtualizerOptions): Virtualizer<H
   virtualizer.setOptions(full);
   useLayoutEffect(() => virtualizer._didMount(), [virtualizer]);
   useLayoutEffect(() => virtualizer._willUpdate());
-  rendered.current = renderedKey(virtualizer.getVirtualIndexes());
+  rendered.current = {
+    key: renderedKey(virtualizer.getVirtualIndexes()),
+    measurements: virtualizer.measurementsCache,
+  };
   return virtualizer;
 }
