@@ -117,6 +117,9 @@ test("a live publish rewrites only what changed: no form field, and no bar while
   await publish(1, 12); // an 11.1 s window, drawn on a 15 s track
   const bar = grid.locator(".wf__bar").first();
   await expect(bar).toHaveAttribute("style", /left: 0%; width: 0\.6{3,}\d*%/);
+  // the header names the track the bars are drawn on
+  const track = grid.getByRole("columnheader", { name: "Waterfall" }).locator(".vtable__th-note");
+  await expect(track).toHaveText("0–15 s");
   await page.evaluate(() => {
     // The bars shown now: a new row's bar may change (pending, then answered), these must not.
     for (const b of document.querySelectorAll<HTMLElement>(".wf__bar")) b.dataset.shown = "";
@@ -134,8 +137,10 @@ test("a live publish rewrites only what changed: no form field, and no bar while
   const seen = () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen.splice(0));
   await publish(13, 14); // 13.1 s: the same track
   expect(await seen()).toEqual([]);
+  await expect(track).toHaveText("0–15 s");
   await publish(15, 17); // 16.1 s: the next step (20 s) moves every bar once
   await expect(bar).toHaveAttribute("style", /left: 0%; width: 0\.5%/);
+  await expect(track).toHaveText("0–20 s");
   expect((await seen()).filter((s) => s.startsWith("bar ")).length).toBeGreaterThan(0);
   expect(problems).toEqual([]);
 });

@@ -93,6 +93,8 @@ export interface VirtualTableProps<T extends RowData> {
   readonly cellText?: (columnId: string, row: T) => string;
   /** An extra class of a row's `<tr>` (a pure function of the row; must be stable). */
   readonly rowClassOf?: (row: T) => string | undefined;
+  /** A line under a column's header by column id (e.g. the scale a column's bars are drawn on); must be stable. */
+  readonly headerNotes?: Readonly<Record<string, ReactNode>>;
 }
 
 /** A column's name for labels: its header text, or its id. */
@@ -362,6 +364,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
                   ) : (
                     <table.FlexRender header={h} />
                   )}
+                  {props.headerNotes?.[column.id]}
                   {column.getCanResize() ? (
                     // biome-ignore lint/a11y/useSemanticElements: a focusable separator is the ARIA pattern for a splitter; <hr> cannot take focus or keys.
                     <span

@@ -25,6 +25,7 @@ import {
   SORTABLE_COLUMNS,
   sortValue,
   TIMELINE_COLUMNS,
+  TIMELINE_HEADER_NOTES,
   timelineHiddenByDefault,
   VERDICT_WIDTH,
   verdictLines,
@@ -212,6 +213,7 @@ export function TimelineTable() {
           rows={rows}
           getKey={getKey}
           columns={TIMELINE_COLUMNS}
+          headerNotes={TIMELINE_HEADER_NOTES}
           selectedKey={selectedKey}
           onSelect={(r) => {
             // A click on the selected row toggles it open or closed; the keyboard uses Right/Left/Enter.

@@ -11,7 +11,7 @@
 import { type ReactNode, useContext } from "react";
 import type { VerdictHit } from "../../shared/analyzer/timeline-model.js";
 import { verdictDefinition } from "../../shared/analyzer/verdicts.js";
-import { barOf, durationText, latencyText, trackOf } from "../../shared/analyzer/waterfall.js";
+import { barOf, durationText, latencyText, trackOf, trackText } from "../../shared/analyzer/waterfall.js";
 import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
@@ -420,6 +420,29 @@ function Waterfall({ r }: { r: TimelineRow }) {
     </span>
   );
 }
+
+/**
+ * The Waterfall header's second line: the length of the track the top-level rows' bars are drawn
+ * on, so the column's empty right part reads as time still to come, not as a gap.
+ */
+function WaterfallTrack() {
+  const w = useContext(RowFactsContext).topWindow;
+  const track = w ? trackOf(w) : null;
+  const len = track ? track.end - track.start : 0;
+  if (!(len > 0)) return null;
+  const text = trackText(len);
+  return (
+    <span
+      className="vtable__th-note"
+      title={`The column's width is ${text}, from the start of the earliest row shown; an attempt's bars use its submission's own track.`}
+    >
+      0–{text}
+    </span>
+  );
+}
+
+/** Second lines under the Timeline's headers, by column id. */
+export const TIMELINE_HEADER_NOTES: Readonly<Record<string, ReactNode>> = { waterfall: <WaterfallTrack /> };
 
 /**
  * The Result column's width (px at normal text): room for an attempt's longest words on two lines;

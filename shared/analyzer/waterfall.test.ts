@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
 import { TraceScript } from "./trace-script.js";
-import { attemptSpan, barOf, latencyText, spanOf, submissionSpan, trackOf, windowOf } from "./waterfall.js";
+import {
+  attemptSpan,
+  barOf,
+  latencyText,
+  spanOf,
+  submissionSpan,
+  trackOf,
+  trackText,
+  windowOf,
+} from "./waterfall.js";
 
 const T0 = 1_700_000_000_000;
 
@@ -120,5 +129,17 @@ describe("waterfall geometry", () => {
       state: "done",
       open: false,
     });
+  });
+
+  it("names a track's length without a trailing .0, as the Waterfall header shows it", () => {
+    const lengths = [11_100, 1_234, 120, 16_100, 80_000].map((len) => trackOf({ start: T0, end: T0 + len }));
+    expect(lengths.map((t) => trackText(t.end - t.start))).toEqual([
+      "15 s",
+      "1.5 s",
+      "150 ms",
+      "20 s",
+      "1 min 40 s",
+    ]);
+    expect(trackText(7_500)).toBe("7.5 s");
   });
 });

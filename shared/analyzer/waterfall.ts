@@ -158,6 +158,12 @@ export function durationText(ms: number): string {
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
+/** A track's length: "750 ms", "15 s", "1.5 s", "2 min 0 s" (a track is a round length: no ".0"). */
+export function trackText(ms: number): string {
+  if (ms >= 1000 && ms < 60_000) return `${Number((ms / 1000).toFixed(1))} s`;
+  return durationText(ms);
+}
+
 /** What a span's latency cell says: its duration, or why there is none. */
 export function latencyText(span: WaterfallSpan | null): string {
   if (span === null) return "time unknown";
