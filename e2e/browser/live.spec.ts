@@ -78,12 +78,24 @@ test("a long live list renders only visible rows and follows the tail only while
   script.request(1, "client->agent", ROWS + 1, "session/list", { cursor: "next" });
   l.send(script.records.at(-1)!);
   await expect(grid.getByRole("row").filter({ hasText: String(ROWS + 1) })).toBeVisible();
+  // While following, a live step mounts only rows that reach into the view: none wholly above it.
+  const above = await page.locator(".vtable").evaluate((el) => {
+    const top = el.getBoundingClientRect().top;
+    return [...el.querySelectorAll("tbody tr")].filter((r) => r.getBoundingClientRect().bottom <= top).length;
+  });
+  expect(above).toBe(0);
 
   // Scrolled up: new rows must not pull the view back to the bottom.
   await page.locator(".vtable").evaluate((el) => {
     el.scrollTop = 0;
   });
   await expect(grid.getByRole("row").filter({ hasText: "session/list" }).first()).toBeVisible();
+  // Scrolled away from the tail, rows are mounted ahead below the view again (no blank rows on the next scroll).
+  const below = await page.locator(".vtable").evaluate((el) => {
+    const bottom = el.getBoundingClientRect().bottom;
+    return [...el.querySelectorAll("tbody tr")].filter((r) => r.getBoundingClientRect().top >= bottom).length;
+  });
+  expect(below).toBeGreaterThan(0);
   script.request(1, "client->agent", ROWS + 2, "session/list", { cursor: "later" });
   l.send(script.records.at(-1)!);
   await expect(grid).toHaveAttribute("aria-rowcount", String(ROWS + 3));

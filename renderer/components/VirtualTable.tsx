@@ -104,8 +104,12 @@ export function columnName(header: unknown, id: string): string {
 
 /** Rows rendered beyond each edge of the screen, so a scroll shows rows at once. */
 const OVERSCAN = 10;
-/** The same while following new rows at the bottom. */
-const FOLLOW_OVERSCAN = 3;
+/**
+ * The same while following new rows at the bottom: none. At thousands of frames a second every
+ * live step mounts a screenful of new rows, and rows mounted above the view only cost style and
+ * layout; a scroll away from the tail renders with `OVERSCAN` before it paints.
+ */
+const FOLLOW_OVERSCAN = 0;
 
 /** How far Left/Right moves a focused resize handle, px (Shift: five times that). */
 const RESIZE_STEP = 10;
@@ -156,8 +160,6 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
       return row === undefined ? rowHeight : heightOf(row);
     },
     getItemKey,
-    // Following a live trace's new rows, the rows above the screen are not needed ahead of time:
-    // fewer of them means fewer rows mounted for each step the trace grows.
     overscan: followTail.current ? FOLLOW_OVERSCAN : OVERSCAN,
     paddingStart: rowHeight,
   });
