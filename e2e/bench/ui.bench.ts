@@ -488,6 +488,11 @@ async function bench1m(build: BenchBuild, browser: Browser, file: string, frames
       "s",
     );
 
+    const imported = await memory.peak();
+    console.log(
+      `[bench:ui] ${withBaseline ? `${build.name}: ` : ""}1M tab memory at the end of the import, before the searches: JS heap peak ${shown(imported.jsHeapUsed / MB, "MB")} MB, renderer peak resident ${shown(imported.rendererRss / MB, "MB")} MB`,
+    );
+
     if (profiling) await memory.startProfile();
     const searchTrace = await tracer(browser, page, build, "1m-search");
     await timeSearches(page, build, "1M", 100);
