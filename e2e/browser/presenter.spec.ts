@@ -140,11 +140,9 @@ for (const [width, height] of [
           await expectOnScreen(page, `${story.id}: attempt ${i + 1}'s outcome`, result);
         }
         expect(await scrolledAnywhere(page), `${story.id}: nothing is scrolled`).toEqual([]);
-        if (width === 1280) {
-          await page.screenshot({
-            path: testInfo.outputPath(`presenter-${story.id}-${width}x${height}-${colorScheme}.png`),
-          });
-        }
+        await page.screenshot({
+          path: testInfo.outputPath(`presenter-${story.id}-${width}x${height}-${colorScheme}.png`),
+        });
         // close the row again so the next story starts from the same view
         await page.keyboard.press("ArrowLeft");
         await page.keyboard.press("Escape");
@@ -160,11 +158,9 @@ for (const [width, height] of [
       const c = await caption.boundingBox();
       expect(c && d ? c.x : 0).toBeGreaterThanOrEqual((d?.x ?? 0) + (d?.width ?? 0) - 1);
       expect(c && d ? c.y : 999).toBeLessThan((d?.y ?? 0) + (d?.height ?? 0));
-      if (width === 1280) {
-        await page.screenshot({
-          path: testInfo.outputPath(`presenter-sequence-${width}x${height}-${colorScheme}.png`),
-        });
-      }
+      await page.screenshot({
+        path: testInfo.outputPath(`presenter-sequence-${width}x${height}-${colorScheme}.png`),
+      });
       expect(problems).toEqual([]);
       await context.close();
     });
