@@ -21,6 +21,8 @@ export function DemoDock() {
   const bridge = useBridge();
   const run = useOperation();
   const setFollowNewest = useInspector((s) => s.setFollowNewest);
+  const infoNotice = useInspector((s) => s.notice?.tone === "info");
+  const setNotice = useInspector((s) => s.setNotice);
   const command = useCallback(
     (label: string, c: DemoCommand, summary?: string | null) =>
       run(label, () => bridge.demo({ command: c }), summary === undefined ? undefined : () => summary),
@@ -38,6 +40,9 @@ export function DemoDock() {
           onPlay={(scenario, stepDelayMs) => {
             // The scenario plays on a fresh tap: show it, and keep it on screen while the scenario runs.
             setFollowNewest(true);
+            // An earlier scenario's notice ("… fired at … on tap <its title>") is about another tap:
+            // it goes when the next scenario starts. An error stays until it expires or is dismissed.
+            if (infoNotice) setNotice(undefined);
             // The command returns once the scenario starts: "done" would be untrue while its steps
             // run, and a "started" notice would outlive the scenario. The caption names the scenario
             // and its step as it runs, so only a failure to start gets a notice.
