@@ -201,7 +201,7 @@ test("the Present toggle and ?present: a query flag, the token stays out of the 
   expect(problems).toEqual([]);
 });
 
-test("Large text scales the Sequence SVG too, and the stderr panel is one line while empty", async ({
+test("Large text scales the Sequence SVG too (scrolling inside its pane, never over the caption), and the stderr panel is one line while empty", async ({
   page,
 }, testInfo) => {
   await page.setViewportSize({ width: 1280, height: 720 });
@@ -227,7 +227,32 @@ test("Large text scales the Sequence SVG too, and the stderr panel is one line w
   expect(large?.height ?? 0).toBeGreaterThan((normal.arrow?.height ?? 0) * 1.25);
   const fontLarge = await page.evaluate(() => getComputedStyle(document.body).fontSize);
   expect(Number.parseFloat(fontLarge)).toBeGreaterThan(Number.parseFloat(fontNormal) * 1.25);
+  // the diagram, now wider than its pane, scrolls inside it: nothing of it paints over the caption
+  // beside it, and the lane titles scroll sideways with the arrows
+  const caption = page.getByRole("region", { name: "Scenario caption" });
+  const overCaption = await caption.locator(".scenario-caption__rfd").evaluate((q) => {
+    const r = q.getBoundingClientRect();
+    const corners = [
+      [r.left + 2, r.top + 2],
+      [r.right - 2, r.top + 2],
+      [r.left + 2, r.bottom - 2],
+    ] as const;
+    return corners
+      .map(([x, y]) => document.elementFromPoint(x, y))
+      .filter((el) => !el || !q.contains(el))
+      .map((el) => el?.outerHTML.slice(0, 80) ?? "nothing");
+  });
+  expect(overCaption, "elements over the caption's RFD quote").toEqual([]);
   await page.screenshot({ path: testInfo.outputPath("presenter-sequence-large-text-1280x720-light.png") });
+  const scroller = page.locator(".seq__scroll");
+  const wider = await scroller.evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(wider, "the diagram is wider than its pane with large text").toBeGreaterThan(20);
+  await scroller.evaluate((el) => {
+    el.scrollLeft = 20;
+  });
+  await expect
+    .poll(() => page.locator(".seq__lanes-strip").evaluate((el) => el.scrollLeft))
+    .toBe(await scroller.evaluate((el) => el.scrollLeft));
   await page.getByRole("button", { name: "Large text" }).click();
 });
 

@@ -122,6 +122,7 @@ export function SequenceView({
     return out;
   }, [layout, filtering, showOnly, deferredMatch]);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const lanesRef = useRef<HTMLDivElement>(null);
   const previousHeight = useRef(0);
   const [view, setView] = useState({ top: 0, height: 600, width: 960 });
   const [status, setStatus] = useState("");
@@ -221,6 +222,8 @@ export function SequenceView({
 
   const onScroll = useCallback((e: UIEvent<HTMLDivElement>) => {
     const el = e.currentTarget;
+    // the lane titles move sideways with the diagram (wider than its pane with large text)
+    if (lanesRef.current) lanesRef.current.scrollLeft = el.scrollLeft;
     setView((v) => (v.top === el.scrollTop ? v : { ...v, top: el.scrollTop }));
   }, []);
 
@@ -352,19 +355,21 @@ export function SequenceView({
           {status}
         </span>
       </header>
-      <svg
-        className="seq__lanes"
-        width={width * scale}
-        height={HEADER_HEIGHT * scale}
-        viewBox={`0 0 ${width} ${HEADER_HEIGHT}`}
-        role="img"
-        aria-label="Lanes: Client, Inspector, Agent"
-      >
-        {laneHeader(width).map((s, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of shapes, never reordered
-          <ShapeEl key={i} shape={s} />
-        ))}
-      </svg>
+      <div className="seq__lanes-strip" ref={lanesRef}>
+        <svg
+          className="seq__lanes"
+          width={width * scale}
+          height={HEADER_HEIGHT * scale}
+          viewBox={`0 0 ${width} ${HEADER_HEIGHT}`}
+          role="img"
+          aria-label="Lanes: Client, Inspector, Agent"
+        >
+          {laneHeader(width).map((s, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of shapes, never reordered
+            <ShapeEl key={i} shape={s} />
+          ))}
+        </svg>
+      </div>
       <div className="seq__scroll" ref={scrollRef} onScroll={onScroll}>
         {rowCount === 0 ? (
           <EmptyState title="No frames yet">
