@@ -253,6 +253,32 @@ test("Large text scales the Sequence SVG too (scrolling inside its pane, never o
   await expect
     .poll(() => page.locator(".seq__lanes-strip").evaluate((el) => el.scrollLeft))
     .toBe(await scroller.evaluate((el) => el.scrollLeft));
+
+  // the toolbar stays one row with large text (labels beside icons are read, not shown), every
+  // control inside the window, each still named
+  const toolbar = page.locator("header.toolbar");
+  expect((await toolbar.boundingBox())?.height ?? 999).toBeLessThan(60);
+  for (const control of await toolbar.locator("button, input, select").all()) {
+    if (!(await control.isVisible())) continue;
+    const box = await control.boundingBox();
+    expect(box ? box.x + box.width : 9999, `${await control.getAttribute("aria-label")}`).toBeLessThanOrEqual(
+      1280.5,
+    );
+  }
+  for (const name of ["Follow newest", "Present", "Large text", "Dark theme"])
+    await expect(toolbar.getByRole("button", { name, exact: true })).toBeVisible();
+  await expect(toolbar.getByRole("button", { name: "Faults", exact: true })).toBeVisible();
+  // on the Timeline the squeezed view is cut at its edge: the stderr line is drawn over nothing
+  await page.getByRole("tab", { name: "Timeline" }).click();
+  await expect(page.getByRole("treegrid", { name: "Timeline" })).toBeVisible();
+  expect(
+    await stderr.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit !== null && el.contains(hit);
+    }),
+    "the stderr line is on top where it is drawn",
+  ).toBe(true);
   await page.getByRole("button", { name: "Large text" }).click();
 });
 

@@ -372,7 +372,7 @@ export function FaultsToggle() {
       onClick={() => faultDrawer.getState().setOpen(!open, true)}
     >
       <Zap className="icon" aria-hidden="true" />
-      Faults
+      <span className="toolbar__label">Faults</span>
       {armed > 0 ? <span className="faults-toggle__count">{armed} armed</span> : null}
       <ChevronDown className="icon faults-toggle__chevron" aria-hidden="true" />
     </button>

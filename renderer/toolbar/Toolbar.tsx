@@ -1,7 +1,8 @@
 /**
- * The top toolbar, one row at 1280 px: name and hub status, the trace picker, recording and files,
- * the Faults toggle (the fault drawer opens under it), and the display toggles (presenter mode,
- * dark theme, large text). Notices show in the tab row (NoticeLine.tsx).
+ * The top toolbar, one row at 1280 px, with Large text too (there the labels marked
+ * `toolbar__label` are read, not shown: the icons stay): name and hub status, the trace picker,
+ * recording and files, the Faults toggle (the fault drawer opens under it), and the display toggles
+ * (presenter mode, dark theme, large text). Notices show in the tab row (NoticeLine.tsx).
  */
 import { ALargeSmall, Moon, Presentation, ScanSearch } from "lucide-react";
 import { useInspector } from "../store/inspector-store.js";
@@ -31,7 +32,7 @@ function ViewButtons() {
         }}
       >
         <Presentation className="icon" aria-hidden="true" />
-        Present
+        <span className="toolbar__label">Present</span>
       </button>
       <button
         type="button"

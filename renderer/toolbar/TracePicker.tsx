@@ -213,7 +213,7 @@ export function TracePicker() {
         onClick={() => setFollowNewest(!follow)}
       >
         <span aria-hidden="true">{follow ? "☑ " : "☐ "}</span>
-        Follow newest
+        Follow<span className="toolbar__label"> newest</span>
       </button>
       {open ? (
         <TraceList
