@@ -12,7 +12,8 @@
  *    sample, and two runs of the same build differ by more than 1.2x (docs/benchmarks.md, session
  *    12), so the ratio is taken of the rounds' median; the goal holds for the worst round;
  * 4. (its own test, a fresh tab) import a 1M-frame trace: first rows (goal ≤ 1 s), fully analysed
- *    (goal ≤ 10 s), search (goal ≤ 100 ms, timed as on the 100k import) and the tab's memory (goal ≤ 1.5 GB; tab-memory.ts).
+ *    (goal ≤ 10 s), search (goal ≤ 100 ms, timed as on the 100k import) and the tab's memory
+ *    (goal ≤ 1.5 GB; tab-memory.ts).
  * Figures only: a missed goal prints MISSED and never fails the run.
  * With `BENCH_UI_BASELINE=/path/to/checkout` (a built checkout of an older commit) each test runs its
  * steps against that checkout's `serve` too, in a fresh tab, right after this build's, and the

@@ -268,7 +268,7 @@ test("Large text scales the Sequence SVG too (scrolling inside its pane, never o
   for (const name of ["Follow newest", "Present", "Large text", "Dark theme"])
     await expect(toolbar.getByRole("button", { name, exact: true })).toBeVisible();
   await expect(toolbar.getByRole("button", { name: "Faults", exact: true })).toBeVisible();
-  // on the Timeline the squeezed view is cut at its edge: the stderr line is drawn over nothing
+  // on the Timeline the squeezed view runs under the stderr line: nothing is drawn over it
   await page.getByRole("tab", { name: "Timeline" }).click();
   await expect(page.getByRole("treegrid", { name: "Timeline" })).toBeVisible();
   expect(
