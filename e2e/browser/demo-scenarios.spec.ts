@@ -39,11 +39,13 @@ async function play(page: Page, title: string) {
   await page.getByRole("button", { name: `Play ${title}` }).click();
   const caption = page.getByRole("region", { name: "Scenario caption" });
   await expect(caption).toContainText(title);
-  // The caption's status names the scenario and the step; the toolbar's notice (which the
-  // scenario's own fault notices soon replace) never says "Play: done" while the steps run.
-  await expect(caption.getByRole("status")).toContainText(`“${title}” · step `);
+  // The caption's header names the scenario and the step, its status what the step is doing; the
+  // toolbar's notice (which the scenario's own fault notices soon replace) never says "Play: done"
+  // while the steps run.
+  await expect(caption.locator("header")).toContainText(new RegExp(`${title} · Step \\d of \\d`));
   await expect(page.locator("output.notice-line")).not.toContainText("Play: done");
-  await expect(caption.getByRole("status")).toContainText(`“${title}” finished: all`, { timeout: 25_000 });
+  await expect(caption.getByRole("status")).toContainText("Finished: all", { timeout: 25_000 });
+  await expect(caption.locator("header")).toContainText(title);
   return caption;
 }
 
@@ -100,15 +102,14 @@ test("a presenter steps through by hand, and sends from the demo panel without a
   await page.getByRole("button", { name: "Play Agent crash, restart, resume, retry" }).click();
   const caption = page.getByRole("region", { name: "Scenario caption" });
   await expect(caption).toContainText("Step 1 of 4");
-  await expect(caption.getByRole("status")).toContainText(
-    "“Agent crash, restart, resume, retry” · step 1 of 4",
-  );
+  await expect(caption.locator("header")).toContainText("Agent crash, restart, resume, retry · Step 1 of 4");
+  await expect(caption.getByRole("status")).toContainText("Done; Next step goes on");
   await expect(caption.getByRole("status")).toContainText("kill-agent rule is armed");
   await caption.getByRole("button", { name: "Next step" }).click();
   await expect(caption).toContainText("Step 2 of 4");
   await expect(caption.getByRole("status")).toContainText("client reconnects", { timeout: 20_000 });
   await caption.getByRole("button", { name: "Stop" }).click();
-  await expect(caption.getByRole("status")).toContainText("stopped at step 2 of 4");
+  await expect(caption.getByRole("status")).toContainText("Stopped at step 2 of 4");
 
   await page.getByRole("textbox", { name: "Prompt" }).fill("hello without a key");
   await page.getByRole("button", { name: "Send without key" }).click();
@@ -152,7 +153,7 @@ test("a scenario keeps its own trace on screen while an unrelated tap attaches",
   await expect(shownTrace(page)).toHaveAccessibleName(demoTrace);
   await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText("Deploy the site");
   await caption.getByRole("button", { name: "Stop" }).click();
-  await expect(caption.getByRole("status")).toContainText("stopped at step 2 of 4");
+  await expect(caption.getByRole("status")).toContainText("Stopped at step 2 of 4");
   await expect(shownTrace(page)).toHaveAccessibleName(demoTrace);
 
   // the presenter can still look at the other tap by picking it

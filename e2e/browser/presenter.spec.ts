@@ -49,7 +49,10 @@ const STORIES = [
 
 const hubs = startDemoHubs();
 
-/** Fails unless the element's whole box lies inside the viewport (nothing to scroll to see it). */
+/**
+ * Fails unless the element's whole box lies inside the viewport (nothing to scroll to see it) and
+ * it is on top there (not under a sticky header, the stderr line or a band beside it).
+ */
 async function expectOnScreen(page: Page, what: string, locator: Locator) {
   const box = await locator.boundingBox();
   const view = page.viewportSize();
@@ -62,6 +65,15 @@ async function expectOnScreen(page: Page, what: string, locator: Locator) {
   expect(box.y + box.height, `${what} bottom edge within ${view.height}`).toBeLessThanOrEqual(
     view.height + 0.5,
   );
+  // the centre of its first and its last line box (an inline element's box spans lines it is not on)
+  const covering = await locator.evaluate((el) => {
+    const lines = [...el.getClientRects()];
+    return [lines[0], lines[lines.length - 1]]
+      .map((r) => (r ? document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) : null))
+      .filter((hit) => hit === null || !el.contains(hit))
+      .map((hit) => hit?.outerHTML.slice(0, 80) ?? "nothing");
+  });
+  expect(covering, `${what}: what is drawn over its first and last lines`).toEqual([]);
 }
 
 /** No element of the page scrolls: the document, and every box with overflow, shows all it holds. */
@@ -82,12 +94,18 @@ async function openPresenter(page: Page) {
 
 test.describe.configure({ timeout: 150_000 });
 
-for (const [width, height] of [
-  [1280, 720],
-  [1600, 1000],
+// With Large text at 1280x720 the Timeline has room for the submission and its attempts, not for
+// every row of every story: there it may scroll itself to the opened submission (the table's own
+// scroller; nothing else scrolls), and the rows the checks below name must still be on screen.
+for (const [width, height, large] of [
+  [1280, 720, false],
+  [1600, 1000, false],
+  [1280, 720, true],
 ] as const) {
   for (const colorScheme of ["light", "dark"] as const) {
-    test(`presenter mode at ${width}x${height}, ${colorScheme}: each scenario's claim is on screen in the Timeline`, async ({
+    const text = large ? ", Large text" : "";
+    const suffix = `${width}x${height}-${colorScheme}${large ? "-large-text" : ""}`;
+    test(`presenter mode at ${width}x${height}, ${colorScheme}${text}: each scenario's claim is on screen in the Timeline`, async ({
       browser,
     }, testInfo) => {
       const context = await browser.newContext({ viewport: { width, height }, colorScheme });
@@ -95,6 +113,10 @@ for (const [width, height] of [
       const problems = guardConsole(page);
       await openPresenter(page);
       await expect(page.locator("html")).toHaveAttribute("data-theme", colorScheme);
+      if (large) {
+        await page.getByRole("button", { name: "Large text" }).click();
+        await expect(page.locator("html")).toHaveAttribute("data-text", "large");
+      }
       // the fault drawer is closed in presenter mode; the toolbar is one row
       await expect(page.getByRole("button", { name: "Faults", exact: true })).toHaveAttribute(
         "aria-expanded",
@@ -113,6 +135,27 @@ for (const [width, height] of [
             `on tap ${STORIES[i - 1]!.title}`,
           );
         await expectOnScreen(page, `${story.id}: caption`, caption);
+        if (i === 0) {
+          // the lifecycle toggle and the column menu sit at the end of the filter bar's one row
+          const filters = page.getByRole("search", { name: "Timeline filters" });
+          const bar = await filters.boundingBox();
+          for (const control of [
+            filters.getByRole("checkbox", { name: "Lifecycle events" }),
+            filters.getByRole("button", { name: /^Columns/ }),
+            filters.getByRole("searchbox", { name: "Search" }),
+          ]) {
+            await expectOnScreen(
+              page,
+              `${await control.getAttribute("aria-label")}: in the filter bar`,
+              control,
+            );
+            const box = await control.boundingBox();
+            expect(box && bar ? box.y + box.height : 999, "one row").toBeLessThanOrEqual(
+              (bar?.y ?? 0) + (bar?.height ?? 0),
+            );
+          }
+          expect(bar?.height ?? 999, "the filter bar is one row").toBeLessThan(large ? 64 : 50);
+        }
         await expectOnScreen(
           page,
           `${story.id}: the caption's claim`,
@@ -145,10 +188,15 @@ for (const [width, height] of [
           await expect(result).toHaveText(/\w{3,}/);
           await expectOnScreen(page, `${story.id}: attempt ${i + 1}'s outcome`, result);
         }
-        expect(await scrolledAnywhere(page), `${story.id}: nothing is scrolled`).toEqual([]);
-        await page.screenshot({
-          path: testInfo.outputPath(`presenter-${story.id}-${width}x${height}-${colorScheme}.png`),
-        });
+        // the submission's row is still on screen with its attempts open
+        await expectOnScreen(page, `${story.id}: the opened row's prompt`, row.getByText(story.prompt));
+        await expectOnScreen(page, `${story.id}: the opened row's verdict`, verdictCell);
+        const scrolled = await scrolledAnywhere(page);
+        expect(
+          large ? scrolled.filter((el) => el !== "div.vtable") : scrolled,
+          `${story.id}: nothing is scrolled${large ? " but the Timeline's rows" : ""}`,
+        ).toEqual([]);
+        await page.screenshot({ path: testInfo.outputPath(`presenter-${story.id}-${suffix}.png`) });
         // close the row again so the next story starts from the same view
         await page.keyboard.press("ArrowLeft");
         await page.keyboard.press("Escape");
@@ -164,9 +212,7 @@ for (const [width, height] of [
       const c = await caption.boundingBox();
       expect(c && d ? c.x : 0).toBeGreaterThanOrEqual((d?.x ?? 0) + (d?.width ?? 0) - 1);
       expect(c && d ? c.y : 999).toBeLessThan((d?.y ?? 0) + (d?.height ?? 0));
-      await page.screenshot({
-        path: testInfo.outputPath(`presenter-sequence-${width}x${height}-${colorScheme}.png`),
-      });
+      await page.screenshot({ path: testInfo.outputPath(`presenter-sequence-${suffix}.png`) });
       expect(problems).toEqual([]);
       await context.close();
     });

@@ -62,12 +62,12 @@ test("after the kill scenario, the agent's exit sits between the attempt and wha
   await page.getByLabel("Speed").selectOption({ label: "No pause" });
   await page.getByRole("button", { name: "Play Agent crash, restart, resume, retry" }).click();
   const caption = page.getByRole("region", { name: "Scenario caption" });
-  await expect(caption.getByRole("status")).toContainText("finished: all", { timeout: 40_000 });
+  await expect(caption.getByRole("status")).toContainText("Finished: all", { timeout: 40_000 });
 
   const grid = page.getByRole("treegrid", { name: "Timeline" });
   // Off at first; turned on, it is remembered (the second test reloads with it).
-  await expect(page.getByLabel("Show lifecycle events")).not.toBeChecked();
-  await page.getByLabel("Show lifecycle events").check();
+  await expect(page.getByLabel("Lifecycle events")).not.toBeChecked();
+  await page.getByLabel("Lifecycle events").check();
   await expect(
     grid
       .getByRole("row")
@@ -132,7 +132,7 @@ test("columns resize, hide and sort, and the setup and the lifecycle toggle surv
   const problems = guardConsole(page);
   await openHub(page);
   let grid = await importTrace(page);
-  await page.getByLabel("Show lifecycle events").check();
+  await page.getByLabel("Lifecycle events").check();
   const header = (name: string) => grid.getByRole("columnheader", { name, exact: true });
 
   // Event rows in trace order among the requests.
@@ -171,11 +171,11 @@ test("columns resize, hide and sort, and the setup and the lifecycle toggle surv
   await expect(page.getByText("lifecycle events show in time order only")).toBeVisible();
 
   // Turn lifecycle events off, then reload: everything is as it was left.
-  await page.getByLabel("Show lifecycle events").uncheck();
+  await page.getByLabel("Lifecycle events").uncheck();
   await page.reload();
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
   grid = await importTrace(page);
-  await expect(page.getByLabel("Show lifecycle events")).not.toBeChecked();
+  await expect(page.getByLabel("Lifecycle events")).not.toBeChecked();
   await expect(header("Key")).toHaveCount(0);
   await expect(header("Latency")).toHaveAttribute("aria-sort", "descending");
   await expect(grid.getByRole("separator", { name: "Resize Result column" })).toHaveAttribute(
@@ -189,7 +189,7 @@ test("columns resize, hide and sort, and the setup and the lifecycle toggle surv
   // Back to trace order (a third click), lifecycle rows on again.
   await header("Latency").getByRole("button").click();
   await expect(header("Latency")).toHaveAttribute("aria-sort", "none");
-  await page.getByLabel("Show lifecycle events").check();
+  await page.getByLabel("Lifecycle events").check();
   texts = await rowTexts(grid);
   expect(texts[0]).toContain("agent started, pid 4242");
   expect(problems).toEqual([]);

@@ -223,8 +223,8 @@ test("the suggestions close on a chosen value and on a press outside, below the 
   await search.fill("");
   await search.pressSequentially("key:");
   await expect(list).toBeVisible();
-  await page.getByRole("checkbox", { name: "Show lifecycle events" }).click();
+  await page.getByRole("checkbox", { name: "Lifecycle events" }).click();
   await expect(list).toHaveCount(0);
-  await expect(page.getByRole("checkbox", { name: "Show lifecycle events" })).toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "Lifecycle events" })).toBeChecked();
   expect(problems).toEqual([]);
 });

@@ -76,6 +76,6 @@ export async function playScenario(page: Page, title: string): Promise<Locator> 
   const caption = page.getByRole("region", { name: "Scenario caption" });
   // a scenario starts on a fresh tap with a fresh agent process: on a loaded machine that takes a while
   await expect(caption).toContainText(title, { timeout: 20_000 });
-  await expect(caption.getByRole("status")).toContainText("finished: all", { timeout: 40_000 });
+  await expect(caption.getByRole("status")).toContainText("Finished: all", { timeout: 40_000 });
   return caption;
 }

@@ -8,7 +8,7 @@
 import { useState } from "react";
 import type { DemoStatus, DemoSubmissionView } from "../../shared/demo/demo-wire.js";
 import { AGENT_MODES, type AgentMode } from "../../shared/demo/scenario.js";
-import { demoStatusLine } from "./demo-words.js";
+import { demoStatusParts, submissionWords } from "./demo-words.js";
 
 /** What the panel shows and what it can ask for. */
 export interface DemoPanelProps {
@@ -24,7 +24,7 @@ const short = (id: string) => (id.length > 13 ? `${id.slice(0, 8)}…` : id);
 function SubmissionLine({ s }: { s: DemoSubmissionView }) {
   const dup = s.messageIds.length > 1 || (s.inspected?.inserts ?? 0) > 1;
   return (
-    <li className={`demo-sub demo-sub--${dup ? "duplicate" : s.status}`}>
+    <li className={`demo-sub demo-sub--${dup ? "duplicate" : s.status}`} title={submissionWords(s)}>
       <span className="demo-sub__text">
         {s.label ? `${s.label}: ` : `#${s.index}: `}
         {s.text}
@@ -61,7 +61,12 @@ export function DemoPanel({ status, shownTraceId, onSend, onReset }: DemoPanelPr
   return (
     <section className="demo-panel" aria-label="Demo client">
       <p className="demo-panel__status" role="status" aria-label="Demo status">
-        {demoStatusLine(status, shownTraceId)}
+        {demoStatusParts(status, shownTraceId).map((p, i) => (
+          <span key={`${p.kind}-${p.text}`} className={`demo-status__${p.kind}`}>
+            {i > 0 ? " · " : ""}
+            {p.text}
+          </span>
+        ))}
       </p>
       {status.submissions.length > 0 && (
         <ul className="demo-panel__subs" aria-label="Submissions">

@@ -1,12 +1,13 @@
 /**
  * The scenario player: the RFD stories with their summaries, Play, auto-advance at a presenter's
  * speed or Next step by hand, the current caption in large text with the RFD sentence it shows,
- * and "Step 2 of 4". Pure: props in, callbacks out.
+ * and "Step 2 of 4". Presenter mode (demo.css) shows each Play button as "▶" and the scenario's
+ * short name instead of its title and summary, which are the button's tooltip. Pure: props in, callbacks out.
  */
 import { useState } from "react";
 import type { ScenarioProgress } from "../../shared/demo/demo-wire.js";
 import type { Scenario } from "../../shared/demo/scenario.js";
-import { describeProgress } from "../../shared/demo/scenario-runner.js";
+import { describePhase } from "../../shared/demo/scenario-runner.js";
 
 /** What the player shows and what it can ask for. */
 export interface ScenarioPlayerProps {
@@ -42,9 +43,19 @@ function Caption({
   return (
     <section className={`scenario-caption scenario-caption--${progress.phase}`} aria-label="Scenario caption">
       <header>
-        <strong>{progress.title}</strong> ·{" "}
-        <span>
-          Step {progress.step + 1} of {progress.steps}
+        <span className="scenario-caption__where">
+          <strong>{progress.title}</strong> ·{" "}
+          <span>
+            Step {progress.step + 1} of {progress.steps}
+          </span>
+        </span>
+        <span className="scenario-caption__buttons">
+          <button type="button" disabled={!canNext} onClick={onNext}>
+            Next step
+          </button>
+          <button type="button" disabled={over} onClick={onStop}>
+            Stop
+          </button>
         </span>
       </header>
       <p className="scenario-caption__text" aria-live="polite">
@@ -52,7 +63,7 @@ function Caption({
       </p>
       {progress.rfd && <blockquote className="scenario-caption__rfd">RFD: “{progress.rfd}”</blockquote>}
       <p className="scenario-caption__state" role="status">
-        <span className="scenario-caption__progress">{describeProgress(progress)}</span>
+        <span className="scenario-caption__progress">{describePhase(progress)}</span>
         {progress.expectation && progress.phase !== "failed" ? (
           <>
             {" · "}
@@ -65,14 +76,6 @@ function Caption({
           The views show another trace: this caption is about the demo's own trace (Follow newest shows it).
         </p>
       ) : null}
-      <div className="scenario-caption__buttons">
-        <button type="button" disabled={!canNext} onClick={onNext}>
-          Next step
-        </button>
-        <button type="button" disabled={over} onClick={onStop}>
-          Stop
-        </button>
-      </div>
     </section>
   );
 }
@@ -110,9 +113,11 @@ export function ScenarioPlayer({
                 type="button"
                 disabled={!enabled}
                 aria-label={`Play ${s.title}`}
+                title={`${s.title}: ${s.summary}`}
                 onClick={() => onPlay(s.id, delay)}
               >
-                Play
+                <span className="scenario-player__verb">Play</span>
+                <span className="scenario-player__short">{s.short}</span>
               </button>{" "}
               <strong>{s.title}</strong> <span className="muted">{s.summary}</span>
             </li>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DemoStatus, ScenarioProgress } from "../../shared/demo/demo-wire.js";
-import { demoStatusLine, scenarioWords } from "./demo-words.js";
+import { demoStatusLine, demoStatusParts, scenarioWords, submissionWords } from "./demo-words.js";
 
 const progress = (over: Partial<ScenarioProgress>): ScenarioProgress => ({
   id: "naive-duplicate",
@@ -75,5 +75,44 @@ describe("the demo's status line", () => {
       / · the views show another trace than the demo's$/,
     );
     expect(demoStatusLine(status({}), undefined)).not.toMatch(/another trace/);
+  });
+});
+
+describe("the status line's parts and a submission's words", () => {
+  it("marks the scenario's part (presenter mode leaves it to the caption) and joins the parts as the line", () => {
+    const parts = demoStatusParts(status({}), "t-naive");
+    expect(parts.map((p) => p.kind)).toEqual(["state", "scenario", "fact", "fact", "fact", "fact"]);
+    expect(parts.find((p) => p.kind === "scenario")?.text).toBe(
+      "“The same story against a naive agent” finished (4 steps)",
+    );
+    expect(parts.map((p) => p.text).join(" · ")).toBe(demoStatusLine(status({}), "t-naive"));
+  });
+
+  it("gives a submission's line whole, its key and messageIds uncut", () => {
+    expect(
+      submissionWords({
+        index: 0,
+        label: "A",
+        text: "Deploy the site",
+        key: "0b7c9d4e-1111-4222-8333-944445555666",
+        status: "answered",
+        attempts: 2,
+        messageIds: ["5c6e93af-aaaa-4bbb-8ccc-dddddddddddd", "b1404d87-eeee-4fff-8000-111111111111"],
+        inspected: { inserts: 2, verdicts: ["duplicate-insert"] },
+      }),
+    ).toBe(
+      "A: Deploy the site key 0b7c9d4e-1111-4222-8333-944445555666 · answered, 2 attempts · messageId 5c6e93af-aaaa-4bbb-8ccc-dddddddddddd, b1404d87-eeee-4fff-8000-111111111111 · inspector: 2 inserts, duplicate-insert",
+    );
+    expect(
+      submissionWords({
+        index: 3,
+        text: "hi",
+        key: null,
+        status: "failed",
+        attempts: 1,
+        messageIds: [],
+        error: "-32603 boom",
+      }),
+    ).toBe("#3: hi no key · failed, 1 attempt · -32603 boom");
   });
 });

@@ -3,7 +3,7 @@
  * the scenario and its step, and it says only what is true now (no client or deploy count while a
  * fresh tap starts; it says so when the views show another trace than the demo's).
  */
-import type { DemoStatus, ScenarioProgress } from "../../shared/demo/demo-wire.js";
+import type { DemoStatus, DemoSubmissionView, ScenarioProgress } from "../../shared/demo/demo-wire.js";
 
 /** The scenario and its step, short: `“Lost response…” step 2 of 4`, `“…” finished (4 steps)`. */
 export function scenarioWords(p: ScenarioProgress | null): string {
@@ -29,28 +29,67 @@ export function showsAnotherTrace(status: DemoStatus, shownTraceId: string | und
   return status.traceId !== null && shownTraceId !== undefined && shownTraceId !== status.traceId;
 }
 
-/** The panel's status line; `shownTraceId` is the trace the views show. */
-export function demoStatusLine(status: DemoStatus, shownTraceId: string | undefined): string {
-  const parts = [
-    `Demo ${status.state}${status.error ? ` (${status.error})` : ""}`,
-    scenarioWords(status.scenario),
+/** One part of the status line: the demo's state, its scenario and step, or a fact about the demo's peers. */
+export interface StatusPart {
+  readonly kind: "state" | "scenario" | "fact";
+  readonly text: string;
+}
+
+/**
+ * The panel's status line in parts, `shownTraceId` being the trace the views show. The panel shows
+ * them joined by " · " (presenter mode leaves the scenario part to the caption beside it).
+ */
+export function demoStatusParts(status: DemoStatus, shownTraceId: string | undefined): StatusPart[] {
+  const fact = (text: string): StatusPart => ({ kind: "fact", text });
+  const parts: StatusPart[] = [
+    { kind: "state", text: `Demo ${status.state}${status.error ? ` (${status.error})` : ""}` },
+    { kind: "scenario", text: scenarioWords(status.scenario) },
   ];
   if (status.state === "starting") {
     // a scenario about to play already says it waits for them
     parts.push(
-      status.scenario?.phase === "waiting"
-        ? `mode ${status.mode}`
-        : `a fresh tap and agent are starting in mode ${status.mode}`,
+      fact(
+        status.scenario?.phase === "waiting"
+          ? `mode ${status.mode}`
+          : `a fresh tap and agent are starting in mode ${status.mode}`,
+      ),
     );
-    return parts.join(" · ");
+    return parts;
   }
-  if (status.state === "stopped") return parts.join(" · ");
+  if (status.state === "stopped") return parts;
   parts.push(
-    status.agentPid === null ? "agent not running" : `agent pid ${status.agentPid}`,
-    `mode ${status.mode}`,
-    `client ${status.client.state}${status.client.conn > 0 ? ` on connection #${status.client.conn}` : ""}`,
-    `${status.deploys} ${status.deploys === 1 ? "deploy" : "deploys"}`,
+    fact(status.agentPid === null ? "agent not running" : `agent pid ${status.agentPid}`),
+    fact(`mode ${status.mode}`),
+    fact(
+      `client ${status.client.state}${status.client.conn > 0 ? ` on connection #${status.client.conn}` : ""}`,
+    ),
+    fact(`${status.deploys} ${status.deploys === 1 ? "deploy" : "deploys"}`),
   );
-  if (showsAnotherTrace(status, shownTraceId)) parts.push("the views show another trace than the demo's");
+  if (showsAnotherTrace(status, shownTraceId))
+    parts.push(fact("the views show another trace than the demo's"));
+  return parts;
+}
+
+/** The panel's status line; `shownTraceId` is the trace the views show. */
+export function demoStatusLine(status: DemoStatus, shownTraceId: string | undefined): string {
+  return demoStatusParts(status, shownTraceId)
+    .map((p) => p.text)
+    .join(" · ");
+}
+
+/** A submission's line in whole (its key and messageIds uncut): the tooltip of the line the panel may cut. */
+export function submissionWords(s: DemoSubmissionView): string {
+  const parts = [
+    `${s.label ? s.label : `#${s.index}`}: ${s.text} ${s.key ? `key ${s.key}` : "no key"}`,
+    `${s.status}, ${s.attempts} ${s.attempts === 1 ? "attempt" : "attempts"}`,
+  ];
+  if (s.messageIds.length > 0) parts.push(`messageId ${s.messageIds.join(", ")}`);
+  if (s.error) parts.push(s.error);
+  if (s.inspected)
+    parts.push(
+      `inspector: ${s.inspected.inserts} ${s.inspected.inserts === 1 ? "insert" : "inserts"}${
+        s.inspected.verdicts.length > 0 ? `, ${s.inspected.verdicts.join(", ")}` : ""
+      }`,
+    );
   return parts.join(" · ");
 }

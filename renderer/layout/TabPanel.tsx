@@ -5,7 +5,6 @@ import { ConformanceView } from "../conformance/ConformanceView.js";
 import { FilteredSequence } from "../sequence/FilteredSequence.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { textScale } from "../theme/text-scale.js";
-import { FilterBar } from "../timeline/FilterBar.js";
 import { TimelineTable } from "../timeline/TimelineTable.js";
 import { RecordsView } from "./RecordsView.js";
 
@@ -69,10 +68,7 @@ export function TabPanel() {
       {nothingYet && tab !== "conformance" ? (
         <StartScreen />
       ) : tab === "timeline" ? (
-        <>
-          <FilterBar />
-          <TimelineTable />
-        </>
+        <TimelineTable />
       ) : tab === "records" ? (
         <RecordsView />
       ) : tab === "sequence" ? (

@@ -1,9 +1,10 @@
 /**
  * The timeline's filter bar, one row: the shared search box, a "Filters" menu of shortcuts (method,
  * session, key, outcome, direction, verdict) and the count of rows per verdict, which all edit the
- * same query text, so the text is the one source of truth for the Timeline, Records and Sequence.
+ * same query text, so the text is the one source of truth for the Timeline, Records and Sequence;
+ * in presenter mode the Timeline's lifecycle toggle and column menu share the row.
  */
-import { useMemo } from "react";
+import { type ReactNode, useMemo } from "react";
 import { VERDICTS } from "../../shared/analyzer/verdicts.js";
 import { singleValue } from "../../shared/filter/edit-filter.js";
 import { fieldDefinition } from "../../shared/filter/filter-fields.js";
@@ -163,8 +164,11 @@ function ShortcutMenu() {
   );
 }
 
-/** The filter bar above the timeline: one row (the search box, the field menu, the verdict chips, Clear). */
-export function FilterBar() {
+/**
+ * The filter bar above the timeline: one row (the search box, the field menu, the verdict chips,
+ * Clear, then whatever the Timeline passes as `children`: its own controls, in presenter mode).
+ */
+export function FilterBar({ children }: { readonly children?: ReactNode }) {
   const filter = useInspector((s) => s.filter);
   const setFilter = useInspector((s) => s.setFilter);
   return (
@@ -180,6 +184,7 @@ export function FilterBar() {
       >
         Clear filters
       </button>
+      {children}
     </search>
   );
 }

@@ -12,6 +12,7 @@ import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { NO_PREFS } from "../store/table-prefs.js";
 import { usePresenter } from "../theme/presenter.js";
 import { useTimesUnknown } from "../traces/imported-trace.js";
+import { FilterBar } from "./FilterBar.js";
 import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js";
 import { RowFactsContext, rowFacts, spanOfRow } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
@@ -63,9 +64,12 @@ const LifecycleToggle = memo(function LifecycleToggle(p: {
   onChange: (on: boolean) => void;
 }) {
   return (
-    <label className="tl-bar__toggle">
+    <label
+      className="tl-bar__toggle"
+      title="Show the agent's spawns, exits and kills, connections opening and closing, and faults applied as rows among the requests, in time order"
+    >
       <input type="checkbox" checked={p.checked} onChange={(e) => p.onChange(e.currentTarget.checked)} />
-      Show lifecycle events
+      Lifecycle events
     </label>
   );
 });
@@ -177,27 +181,34 @@ export function TimelineTable() {
     [expanded],
   );
 
+  // The table's own controls: a row of their own above the table, or at the end of the filter
+  // bar's row in presenter mode, where height is scarcest and the view has the full width.
+  const tableControls = (
+    <>
+      <LifecycleToggle checked={showLifecycle} onChange={setShowLifecycle} />
+      <ColumnMenu
+        table="Timeline"
+        columns={MENU_COLUMNS}
+        isVisible={isVisible}
+        onToggle={(id, on) =>
+          setTablePrefs("timeline", { ...prefs, visibility: { ...prefs.visibility, [id]: on } })
+        }
+        onReset={() => setTablePrefs("timeline", NO_PREFS)}
+      />
+    </>
+  );
+
   return (
     <RowMenuContext.Provider value={setMenu}>
       {menu ? <RowFaultMenu at={menu} onClose={closeMenu} /> : null}
-      <div className="tl-bar">
-        <LifecycleToggle checked={showLifecycle} onChange={setShowLifecycle} />
-        {showLifecycle && sortId !== undefined && sortId !== "time" ? (
-          <span className="tl-bar__note muted">
-            sorted by {MENU_COLUMNS.find((c) => c.id === sortId)?.name ?? sortId}: lifecycle events show in
-            time order only
-          </span>
-        ) : null}
-        <ColumnMenu
-          table="Timeline"
-          columns={MENU_COLUMNS}
-          isVisible={isVisible}
-          onToggle={(id, on) =>
-            setTablePrefs("timeline", { ...prefs, visibility: { ...prefs.visibility, [id]: on } })
-          }
-          onReset={() => setTablePrefs("timeline", NO_PREFS)}
-        />
-      </div>
+      <FilterBar>{present ? tableControls : null}</FilterBar>
+      {present ? null : <div className="tl-bar">{tableControls}</div>}
+      {showLifecycle && sortId !== undefined && sortId !== "time" ? (
+        <p className="tl-note muted" role="note">
+          Sorted by {MENU_COLUMNS.find((c) => c.id === sortId)?.name ?? sortId}: lifecycle events show in time
+          order only.
+        </p>
+      ) : null}
       {hidden > 0 ? (
         <p className="filter-hidden" role="status" aria-label="Rows hidden by filters">
           {hidden === tops.length ? "All " : ""}

@@ -269,7 +269,7 @@ export function topLevelOf(tops: readonly TimelineRow[]): readonly TopLevelRow[]
 
 /** What `displayRows` shows besides the rows: the lifecycle events (none: hidden) and the order. */
 export interface DisplayOptions {
-  /** The trace's events in seq order; absent or empty when "Show lifecycle events" is off. */
+  /** The trace's events in seq order; absent or empty when "Lifecycle events" is off. */
   readonly events?: readonly LifecycleEvent[];
   readonly order?: RowOrder;
 }

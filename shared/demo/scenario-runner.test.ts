@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type DemoFacts, NO_FACTS } from "./demo-facts.js";
 import type { ScenarioProgress } from "./demo-wire.js";
 import type { Scenario, StepAction } from "./scenario.js";
-import { describeProgress, ScenarioRunner, type ScenarioStage, type StageTimer } from "./scenario-runner.js";
+import { describePhase, ScenarioRunner, type ScenarioStage, type StageTimer } from "./scenario-runner.js";
 
 /** A stage whose facts a test changes by hand and whose timers fire when the test says so. */
 class TestStage implements ScenarioStage {
@@ -45,6 +45,7 @@ class TestStage implements ScenarioStage {
 const STORY: Scenario = {
   id: "t",
   title: "Test story",
+  short: "Story",
   summary: "A story for tests.",
   agentMode: "correct",
   turn: "normal",
@@ -151,13 +152,13 @@ describe("ScenarioRunner", () => {
 });
 
 describe("the scenario's status in words", () => {
-  it("names the scenario and the step at every phase, and says finished only after the last step", async () => {
+  it("says what each phase is doing, and says finished only after the last step", async () => {
     const stage = new TestStage();
     const seen: string[] = [];
     const runner = new ScenarioRunner(STORY, stage, {
       stepDelayMs: null,
       stepTimeoutMs: 1000,
-      onProgress: (p) => seen.push(describeProgress(p)),
+      onProgress: (p) => seen.push(describePhase(p)),
     });
     const done = runner.run();
     await flush();
@@ -165,18 +166,17 @@ describe("the scenario's status in words", () => {
     await flush();
     stage.set({ submissions: { A: { key: "k", status: "answered", attempts: 1, messageIds: ["m"] } } });
     expect(await done).toBe("finished");
-    const title = `“${STORY.title}”`;
     expect(seen).toEqual([
-      `${title} · step 1 of 2: running…`,
-      `${title} · step 1 of 2: done; Next step goes on`,
-      `${title} · step 2 of 2: running…`,
-      `${title} · step 2 of 2: waiting for an answer to prompt A…`,
-      `${title} · step 2 of 2: done`,
-      `${title} finished: all 2 steps played`,
+      "Running…",
+      "Done; Next step goes on",
+      "Running…",
+      "Waiting for an answer to prompt A…",
+      "Done",
+      "Finished: all 2 steps played",
     ]);
     // While a step runs or waits, nothing says done or finished.
-    for (const text of seen.filter((t) => t.includes("running") || t.includes("waiting")))
-      expect(text).not.toMatch(/done|finished/);
+    for (const text of seen.filter((t) => t.includes("Running") || t.includes("Waiting")))
+      expect(text).not.toMatch(/done|finished/i);
   });
 
   it("says where a scenario stopped or failed, and why", () => {
@@ -190,12 +190,10 @@ describe("the scenario's status in words", () => {
       phase: "stopped",
       stepDelayMs: 0,
     };
-    expect(describeProgress(base)).toBe("“Story” stopped at step 2 of 4");
-    expect(describeProgress({ ...base, phase: "failed", error: "waited 10 ms" })).toBe(
-      "“Story” failed at step 2 of 4: waited 10 ms",
+    expect(describePhase(base)).toBe("Stopped at step 2 of 4");
+    expect(describePhase({ ...base, phase: "failed", error: "waited 10 ms" })).toBe(
+      "Failed at step 2 of 4: waited 10 ms",
     );
-    expect(describeProgress({ ...base, phase: "shown" })).toBe(
-      "“Story” · step 2 of 4: done; the next step follows",
-    );
+    expect(describePhase({ ...base, phase: "shown" })).toBe("Done; the next step follows");
   });
 });

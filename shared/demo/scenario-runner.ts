@@ -171,25 +171,25 @@ export class ScenarioRunner {
 }
 
 /**
- * The scenario's status in words, naming the scenario and its step: `“Title” · step 2 of 4:
- * running…`. It says finished only once the last step played out, never while a step runs.
+ * Where the scenario stands, in words for its caption, whose header names the scenario and the
+ * step: `Running…`, `Done; Next step goes on`, `Finished: all 4 steps played`. It says done only
+ * once the step's condition held, and finished only after the last step, never while a step runs.
  */
-export function describeProgress(p: ScenarioProgress): string {
-  const at = `“${p.title}” · step ${p.step + 1} of ${p.steps}`;
+export function describePhase(p: ScenarioProgress): string {
   switch (p.phase) {
     case "acting":
-      return `${at}: running…`;
+      return "Running…";
     case "waiting":
-      return `${at}: waiting for ${p.waitingFor ?? "the step's condition"}…`;
+      return `Waiting for ${p.waitingFor ?? "the step's condition"}…`;
     case "shown":
       return p.step < p.steps - 1
-        ? `${at}: done; ${p.stepDelayMs === null ? "Next step goes on" : "the next step follows"}`
-        : `${at}: done`;
+        ? `Done; ${p.stepDelayMs === null ? "Next step goes on" : "the next step follows"}`
+        : "Done";
     case "finished":
-      return `“${p.title}” finished: all ${p.steps} steps played`;
+      return `Finished: all ${p.steps} steps played`;
     case "stopped":
-      return `“${p.title}” stopped at step ${p.step + 1} of ${p.steps}`;
+      return `Stopped at step ${p.step + 1} of ${p.steps}`;
     case "failed":
-      return `“${p.title}” failed at step ${p.step + 1} of ${p.steps}: ${p.error ?? "unknown error"}`;
+      return `Failed at step ${p.step + 1} of ${p.steps}: ${p.error ?? "unknown error"}`;
   }
 }

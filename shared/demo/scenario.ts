@@ -66,6 +66,8 @@ export interface Scenario {
   /** Stable, URL-safe id (`lost-response`, ...). */
   readonly id: string;
   readonly title: string;
+  /** Two or three words for a Play button where the title does not fit (presenter mode). */
+  readonly short: string;
   /** One sentence for the scenario list. */
   readonly summary: string;
   readonly agentMode: AgentMode;

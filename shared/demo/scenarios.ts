@@ -36,6 +36,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: "lost-response",
     title: "Lost response, then a keyed retry",
+    short: "Lost response",
     summary:
       "The agent's answer is lost; the client resends with the same key and gets the original messageId.",
     agentMode: "correct",
@@ -61,6 +62,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: "crash-restart",
     title: "Agent crash, restart, resume, retry",
+    short: "Crash and restart",
     summary:
       "The agent dies after inserting the prompt; a new agent process resumes the stored session and answers the retry.",
     agentMode: "correct",
@@ -105,6 +107,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: "held-cancel",
     title: "Retry while held, then cancel",
+    short: "Held, then cancel",
     summary:
       "A prompt held behind a long turn is retried with its key; cancelling one request withdraws it and answers both with -32800.",
     agentMode: "correct",
@@ -145,6 +148,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     id: "naive-duplicate",
     title: "The same story against a naive agent",
+    short: "Naive agent",
     summary: "The agent ignores keys (--mode naive): the retry inserts a second message and deploys twice.",
     agentMode: "naive",
     turn: "normal",
