@@ -4,8 +4,8 @@
  * own format is read as a stream (`importTraceFile`), so the first rows are on screen after its
  * first lines, long before the last one is read, and the whole text is never held at once. While a
  * file loads, its rows are published for the first slice, then at most once a second (less often
- * as it goes on), and at the end: the analysis runs at full speed instead of re-rendering the
- * growing table every frame. The progress bar moves every second.
+ * as it goes on, and not just before the end), and at the end: the analysis runs at full speed
+ * instead of re-rendering the growing table every frame. The progress bar moves every second.
  */
 import { decodeHeader, encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
 import type { LineConversion } from "../../shared/trace/interchange/conversion.js";
@@ -14,9 +14,10 @@ import { detectFormat } from "../../shared/trace/interchange/detect.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
 import type { InvalidRecord } from "../../shared/trace/record-check.js";
 import type { InspectorContextValue } from "../store/inspector-store.js";
+import { type TextChunks, textChunks } from "./file-bytes.js";
 import { asTraceText } from "./foreign-file.js";
 import type { LoadedTrace } from "./loaded-trace.js";
-import { decodeLines, splitTraceText } from "./trace-file.js";
+import { decodeLines, LineSplitter, splitTraceText } from "./trace-file.js";
 
 /** Lines in the first slice: few, so the first rows show at once. */
 const FIRST_LINES = 2_000;
@@ -27,7 +28,9 @@ const SLICE_MS = 40;
 /**
  * While a file loads, its rows are published at most every second, and less often as the import
  * goes on (half the time it has taken so far), as each publish re-renders a growing table; the first
- * slice and the end are always published. The progress bar alone moves every second between them.
+ * slice and the end are always published, and a publish that would come less than that interval
+ * before the end (at the pace so far) is left to the end's. The progress bar alone moves every
+ * second between them.
  */
 const PUBLISH_EVERY_MS = 1_000;
 const PUBLISH_SHARE = 0.5;
@@ -86,8 +89,14 @@ class ImportRun {
   /** Queues what is decoded, publishing the rows when it is time; `progress` undefined: the import is done. */
   flush(progress: { done: number; total: number } | undefined): void {
     const now = performance.now();
-    const every = Math.max(PUBLISH_EVERY_MS, (now - this.startedAt) * PUBLISH_SHARE);
-    const publish = progress === undefined || now - this.publishedAt >= every;
+    const took = now - this.startedAt;
+    const every = Math.max(PUBLISH_EVERY_MS, took * PUBLISH_SHARE);
+    // A publish due less than an interval before the end (by the pace so far) is left to the end's.
+    const left = progress ? (took * (progress.total - progress.done)) / Math.max(1, progress.done) : 0;
+    const publish =
+      progress === undefined ||
+      this.publishedAt === Number.NEGATIVE_INFINITY ||
+      (now - this.publishedAt >= every && left >= every);
     if (publish) this.publishedAt = now;
     const moveBar = publish || now - this.progressAt >= PROGRESS_EVERY_MS;
     if (moveBar) this.progressAt = now;
@@ -184,19 +193,16 @@ export async function importTraceFile(
   // Progress: characters read against the file's bytes (the same for ASCII, close enough else).
   const total = Math.max(1, file.size);
   const progress = () => read;
-  carry = header.rest;
+  const splitter = new LineSplitter();
+  await run.take(splitter.push(header.rest), progress, total);
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
     read += value.length;
-    carry += value;
-    const nl = carry.lastIndexOf("\n");
-    if (nl === -1) continue;
-    const lines = carry.slice(0, nl).split("\n");
-    carry = carry.slice(nl + 1);
-    await run.take(lines, progress, total);
+    const lines = splitter.push(value);
+    if (lines.length > 0) await run.take(lines, progress, total);
   }
-  await run.take(carry.split("\n"), progress, total);
+  await run.take([splitter.end()], progress, total);
   return run.finish();
 }
 
@@ -209,7 +215,7 @@ export async function importTraceFile(
 async function importForeignLines(
   ctx: InspectorContextValue,
   file: Pick<File, "name" | "size">,
-  reader: { read(): Promise<TextChunk> },
+  reader: TextChunks,
   start: string,
   startRead: number,
   conversion: LineConversion,
@@ -247,45 +253,17 @@ async function importForeignLines(
     await run.take(encoded, progress, total);
   };
   const earlyProblems: string[] = [];
-  let carry = start;
-  for (;;) {
-    const nl = carry.lastIndexOf("\n");
-    if (nl !== -1) {
-      const lines = carry.slice(0, nl).split("\n");
-      carry = carry.slice(nl + 1);
-      await feed(lines, false);
-    }
+  const splitter = new LineSplitter();
+  for (let text = start; ; ) {
+    const lines = splitter.push(text);
+    if (lines.length > 0) await feed(lines, false);
     const { value, done } = await reader.read();
     if (done) break;
     read += value.length;
-    carry += value;
+    text = value;
   }
-  await feed([carry], true);
+  await feed([splitter.end()], true);
   const finished = run as ImportRun | null;
   if (!finished) throw new Error(`${file.name}: nothing to import`);
   return finished.finish();
-}
-
-/** A file's text, a chunk at a time. */
-type TextChunk = { done: true; value?: undefined } | { done: false; value: string };
-
-/**
- * Reads `file` as UTF-8 text in chunks, each chunk of bytes decoded by one streaming
- * `TextDecoder` (its last characters, if any, after the last chunk). Not a `TextDecoderStream`:
- * piping through one cost a 1M-frame import about a third of its time in the tab (docs/benchmarks.md).
- */
-function textChunks(file: Pick<File, "stream">): { read(): Promise<TextChunk> } {
-  const reader = file.stream().getReader();
-  const decoder = new TextDecoder();
-  let ended = false;
-  return {
-    async read() {
-      if (ended) return { done: true };
-      const { value, done } = await reader.read();
-      if (!done) return { done: false, value: decoder.decode(value, { stream: true }) };
-      ended = true;
-      const tail = decoder.decode();
-      return tail === "" ? { done: true } : { done: false, value: tail };
-    },
-  };
 }

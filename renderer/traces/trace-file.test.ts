@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { exportTrace } from "./trace-export.js";
-import { decodeLines, splitTraceText } from "./trace-file.js";
+import { decodeLines, LineSplitter, splitTraceText } from "./trace-file.js";
 
 describe("trace files in the renderer", () => {
   it("splits the header from record lines and reports unreadable lines by number", () => {
@@ -28,5 +28,39 @@ describe("trace files in the renderer", () => {
     const full = exportTrace("t", sc.header(), sc.records, true);
     expect(full.fileName).toBe("t-full.jsonl");
     expect(full.text).toBe(sc.jsonl());
+  });
+});
+
+describe("LineSplitter", () => {
+  it("gives the lines of the whole text however the text is cut into chunks", () => {
+    const text = 'one\n{"a":1}\n\nthree ü\n\n€ four\nlast without a break';
+    const whole = text.split("\n");
+    // every way of cutting it in two and in three pieces, and one character at a time
+    const cuts: number[][] = [];
+    for (let i = 0; i <= text.length; i++) {
+      cuts.push([i]);
+      for (let j = i; j <= text.length; j += 3) cuts.push([i, j]);
+    }
+    cuts.push([...text].map((_, i) => i));
+    for (const at of cuts) {
+      const splitter = new LineSplitter();
+      const lines: string[] = [];
+      let from = 0;
+      for (const to of [...at, text.length]) {
+        lines.push(...splitter.push(text.slice(from, to)));
+        from = to;
+      }
+      lines.push(splitter.end());
+      expect(lines, `cut at ${at.join(", ")}`).toEqual(whole);
+    }
+  });
+
+  it("ends with an empty line when the text ends with a break, and holds nothing after end()", () => {
+    const splitter = new LineSplitter();
+    expect(splitter.push("a\nb")).toEqual(["a"]);
+    expect(splitter.push("c\n")).toEqual(["bc"]);
+    expect(splitter.end()).toBe("");
+    expect(splitter.push("d")).toEqual([]);
+    expect(splitter.end()).toBe("d");
   });
 });

@@ -62,3 +62,33 @@ export function decodeLines(
 function describeLine(e: InvalidRecord): string {
   return e.faults.map((f) => `${f.field} ${f.reason}`).join("; ");
 }
+
+/**
+ * Cuts a file's text, given a chunk at a time, into its lines. A chunk's lines are cut from the
+ * chunk itself and only the part line left over from the chunk before is joined to its first:
+ * appending each chunk of megabytes to the leftover and searching that would copy the whole file
+ * once more on the way in.
+ */
+export class LineSplitter {
+  private carry = "";
+
+  /** The lines `text` completes, in order (none when it has no line break). */
+  push(text: string): string[] {
+    const last = text.lastIndexOf("\n");
+    if (last === -1) {
+      this.carry += text;
+      return [];
+    }
+    const lines = text.slice(0, last).split("\n");
+    if (this.carry !== "") lines[0] = this.carry + lines[0];
+    this.carry = text.slice(last + 1);
+    return lines;
+  }
+
+  /** The text after the last line break (the last line, when the file does not end with one). */
+  end(): string {
+    const rest = this.carry;
+    this.carry = "";
+    return rest;
+  }
+}
