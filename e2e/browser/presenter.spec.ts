@@ -65,15 +65,36 @@ async function expectOnScreen(page: Page, what: string, locator: Locator) {
   expect(box.y + box.height, `${what} bottom edge within ${view.height}`).toBeLessThanOrEqual(
     view.height + 0.5,
   );
-  // the centre of its first and its last line box (an inline element's box spans lines it is not on)
-  const covering = await locator.evaluate((el) => {
+  expect(await drawnOver(locator, "lines"), `${what}: what is drawn over its first and last lines`).toEqual(
+    [],
+  );
+}
+
+/**
+ * What the page draws on top of the element at some of its points, other than the element itself
+ * (the start of each, as HTML): `lines`, the centre of its first and last line boxes (an inline
+ * element's box spans lines it is not on); `corners`, three corners 2 px in; `centre`, its centre.
+ */
+async function drawnOver(locator: Locator, where: "lines" | "corners" | "centre"): Promise<string[]> {
+  return locator.evaluate((el, at) => {
+    const box = el.getBoundingClientRect();
     const lines = [...el.getClientRects()];
-    return [lines[0], lines[lines.length - 1]]
-      .map((r) => (r ? document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) : null))
+    const centre = (r: DOMRect | undefined) => (r ? [[r.left + r.width / 2, r.top + r.height / 2]] : []);
+    const points =
+      at === "lines"
+        ? [...centre(lines[0]), ...centre(lines[lines.length - 1])]
+        : at === "corners"
+          ? [
+              [box.left + 2, box.top + 2],
+              [box.right - 2, box.top + 2],
+              [box.left + 2, box.bottom - 2],
+            ]
+          : centre(box);
+    return points
+      .map(([x, y]) => document.elementFromPoint(x as number, y as number))
       .filter((hit) => hit === null || !el.contains(hit))
       .map((hit) => hit?.outerHTML.slice(0, 80) ?? "nothing");
-  });
-  expect(covering, `${what}: what is drawn over its first and last lines`).toEqual([]);
+  }, where);
 }
 
 /** No element of the page scrolls: the document, and every box with overflow, shows all it holds. */
@@ -276,19 +297,10 @@ test("Large text scales the Sequence SVG too (scrolling inside its pane, never o
   // the diagram, now wider than its pane, scrolls inside it: nothing of it paints over the caption
   // beside it, and the lane titles scroll sideways with the arrows
   const caption = page.getByRole("region", { name: "Scenario caption" });
-  const overCaption = await caption.locator(".scenario-caption__rfd").evaluate((q) => {
-    const r = q.getBoundingClientRect();
-    const corners = [
-      [r.left + 2, r.top + 2],
-      [r.right - 2, r.top + 2],
-      [r.left + 2, r.bottom - 2],
-    ] as const;
-    return corners
-      .map(([x, y]) => document.elementFromPoint(x, y))
-      .filter((el) => !el || !q.contains(el))
-      .map((el) => el?.outerHTML.slice(0, 80) ?? "nothing");
-  });
-  expect(overCaption, "elements over the caption's RFD quote").toEqual([]);
+  expect(
+    await drawnOver(caption.locator(".scenario-caption__rfd"), "corners"),
+    "elements over the caption's RFD quote",
+  ).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath("presenter-sequence-large-text-1280x720-light.png") });
   const scroller = page.locator(".seq__scroll");
   const wider = await scroller.evaluate((el) => el.scrollWidth - el.clientWidth);
@@ -317,14 +329,7 @@ test("Large text scales the Sequence SVG too (scrolling inside its pane, never o
   // on the Timeline the squeezed view runs under the stderr line: nothing is drawn over it
   await page.getByRole("tab", { name: "Timeline" }).click();
   await expect(page.getByRole("treegrid", { name: "Timeline" })).toBeVisible();
-  expect(
-    await stderr.evaluate((el) => {
-      const r = el.getBoundingClientRect();
-      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      return hit !== null && el.contains(hit);
-    }),
-    "the stderr line is on top where it is drawn",
-  ).toBe(true);
+  expect(await drawnOver(stderr, "centre"), "the stderr line is on top where it is drawn").toEqual([]);
   await page.getByRole("button", { name: "Large text" }).click();
 });
 

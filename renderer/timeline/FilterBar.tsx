@@ -4,7 +4,7 @@
  * same query text, so the text is the one source of truth for the Timeline, Records and Sequence;
  * in presenter mode the Timeline's lifecycle toggle and column menu share the row.
  */
-import { type ReactNode, useMemo } from "react";
+import { memo, type ReactNode, useMemo } from "react";
 import { VERDICTS } from "../../shared/analyzer/verdicts.js";
 import { singleValue } from "../../shared/filter/edit-filter.js";
 import { fieldDefinition } from "../../shared/filter/filter-fields.js";
@@ -167,8 +167,10 @@ function ShortcutMenu() {
 /**
  * The filter bar above the timeline: one row (the search box, the field menu, the verdict chips,
  * Clear, then whatever the Timeline passes as `children`: its own controls, in presenter mode).
+ * Memoised: a live publish re-renders the Timeline, and React would set the search box's
+ * attributes again on each render (live.spec.ts watches for that).
  */
-export function FilterBar({ children }: { readonly children?: ReactNode }) {
+export const FilterBar = memo(function FilterBar({ children }: { readonly children?: ReactNode }) {
   const filter = useInspector((s) => s.filter);
   const setFilter = useInspector((s) => s.setFilter);
   return (
@@ -187,4 +189,4 @@ export function FilterBar({ children }: { readonly children?: ReactNode }) {
       {children}
     </search>
   );
-}
+});

@@ -183,19 +183,23 @@ export function TimelineTable() {
 
   // The table's own controls: a row of their own above the table, or at the end of the filter
   // bar's row in presenter mode, where height is scarcest and the view has the full width.
-  const tableControls = (
-    <>
-      <LifecycleToggle checked={showLifecycle} onChange={setShowLifecycle} />
-      <ColumnMenu
-        table="Timeline"
-        columns={MENU_COLUMNS}
-        isVisible={isVisible}
-        onToggle={(id, on) =>
-          setTablePrefs("timeline", { ...prefs, visibility: { ...prefs.visibility, [id]: on } })
-        }
-        onReset={() => setTablePrefs("timeline", NO_PREFS)}
-      />
-    </>
+  // The same element across live publishes, so the memoised filter bar holding it is not rendered again.
+  const tableControls = useMemo(
+    () => (
+      <>
+        <LifecycleToggle checked={showLifecycle} onChange={setShowLifecycle} />
+        <ColumnMenu
+          table="Timeline"
+          columns={MENU_COLUMNS}
+          isVisible={isVisible}
+          onToggle={(id, on) =>
+            setTablePrefs("timeline", { ...prefs, visibility: { ...prefs.visibility, [id]: on } })
+          }
+          onReset={() => setTablePrefs("timeline", NO_PREFS)}
+        />
+      </>
+    ),
+    [showLifecycle, setShowLifecycle, isVisible, prefs, setTablePrefs],
   );
 
   return (
