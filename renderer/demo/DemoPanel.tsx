@@ -8,7 +8,7 @@
 import { useState } from "react";
 import type { DemoStatus, DemoSubmissionView } from "../../shared/demo/demo-wire.js";
 import { AGENT_MODES, type AgentMode } from "../../shared/demo/scenario.js";
-import { demoStatusParts, submissionWords } from "./demo-words.js";
+import { demoStatusParts, submissionParts, submissionSeparator, submissionWords } from "./demo-words.js";
 
 /** What the panel shows and what it can ask for. */
 export interface DemoPanelProps {
@@ -25,28 +25,12 @@ function SubmissionLine({ s }: { s: DemoSubmissionView }) {
   const dup = s.messageIds.length > 1 || (s.inspected?.inserts ?? 0) > 1;
   return (
     <li className={`demo-sub demo-sub--${dup ? "duplicate" : s.status}`} title={submissionWords(s)}>
-      <span className="demo-sub__text">
-        {s.label ? `${s.label}: ` : `#${s.index}: `}
-        {s.text}
-      </span>{" "}
-      <span className="muted">{s.key ? `key ${short(s.key)}` : "no key"}</span> ·{" "}
-      <span>
-        {s.status}, {s.attempts} {s.attempts === 1 ? "attempt" : "attempts"}
-      </span>
-      {s.messageIds.length > 0 && (
-        <>
-          {" "}
-          · <span title={s.messageIds.join("\n")}>messageId {s.messageIds.map(short).join(", ")}</span>
-        </>
-      )}
-      {s.error && <span className="muted"> · {s.error}</span>}
-      {s.inspected && (
-        <span className="demo-sub__inspected">
-          {" "}
-          · inspector: {s.inspected.inserts} {s.inspected.inserts === 1 ? "insert" : "inserts"}
-          {s.inspected.verdicts.length > 0 ? `, ${s.inspected.verdicts.join(", ")}` : ""}
+      {submissionParts(s, short).map((p, i) => (
+        <span key={p.text} className={p.muted ? "muted" : undefined}>
+          {submissionSeparator(i)}
+          {p.text}
         </span>
-      )}
+      ))}
     </li>
   );
 }

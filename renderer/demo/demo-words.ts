@@ -1,7 +1,8 @@
 /**
  * The demo panel's status line, from the hub's demo status and the trace the views show: it names
  * the scenario and its step, and it says only what is true now (no client or deploy count while a
- * fresh tap starts; it says so when the views show another trace than the demo's).
+ * fresh tap starts; it says so when the views show another trace than the demo's); and each
+ * submission's line, shortened on screen and whole in its tooltip.
  */
 import type { DemoStatus, DemoSubmissionView, ScenarioProgress } from "../../shared/demo/demo-wire.js";
 
@@ -70,26 +71,42 @@ export function demoStatusParts(status: DemoStatus, shownTraceId: string | undef
   return parts;
 }
 
-/** The panel's status line; `shownTraceId` is the trace the views show. */
-export function demoStatusLine(status: DemoStatus, shownTraceId: string | undefined): string {
-  return demoStatusParts(status, shownTraceId)
-    .map((p) => p.text)
-    .join(" · ");
+/** One part of a submission's line; `muted` parts (its key, an error) are shown in a quieter colour. */
+export interface SubmissionPart {
+  readonly text: string;
+  readonly muted?: boolean;
 }
+
+/**
+ * A submission's line in parts, each after the one before with " · " (the key after the prompt
+ * with a space). `id` writes a key or messageId (the panel shortens them; whole by default).
+ */
+export function submissionParts(
+  s: DemoSubmissionView,
+  id: (id: string) => string = (x) => x,
+): SubmissionPart[] {
+  const parts: SubmissionPart[] = [
+    { text: `${s.label ? s.label : `#${s.index}`}: ${s.text}` },
+    { text: s.key ? `key ${id(s.key)}` : "no key", muted: true },
+    { text: `${s.status}, ${s.attempts} ${s.attempts === 1 ? "attempt" : "attempts"}` },
+  ];
+  if (s.messageIds.length > 0) parts.push({ text: `messageId ${s.messageIds.map(id).join(", ")}` });
+  if (s.error) parts.push({ text: s.error, muted: true });
+  if (s.inspected)
+    parts.push({
+      text: `inspector: ${s.inspected.inserts} ${s.inspected.inserts === 1 ? "insert" : "inserts"}${
+        s.inspected.verdicts.length > 0 ? `, ${s.inspected.verdicts.join(", ")}` : ""
+      }`,
+    });
+  return parts;
+}
+
+/** The separator before part `i` of a submission's line. */
+export const submissionSeparator = (i: number): string => (i === 0 ? "" : i === 1 ? " " : " · ");
 
 /** A submission's line in whole (its key and messageIds uncut): the tooltip of the line the panel may cut. */
 export function submissionWords(s: DemoSubmissionView): string {
-  const parts = [
-    `${s.label ? s.label : `#${s.index}`}: ${s.text} ${s.key ? `key ${s.key}` : "no key"}`,
-    `${s.status}, ${s.attempts} ${s.attempts === 1 ? "attempt" : "attempts"}`,
-  ];
-  if (s.messageIds.length > 0) parts.push(`messageId ${s.messageIds.join(", ")}`);
-  if (s.error) parts.push(s.error);
-  if (s.inspected)
-    parts.push(
-      `inspector: ${s.inspected.inserts} ${s.inspected.inserts === 1 ? "insert" : "inserts"}${
-        s.inspected.verdicts.length > 0 ? `, ${s.inspected.verdicts.join(", ")}` : ""
-      }`,
-    );
-  return parts.join(" · ");
+  return submissionParts(s)
+    .map((p, i) => submissionSeparator(i) + p.text)
+    .join("");
 }

@@ -16,12 +16,9 @@ export type BytesFromWorker =
   | { readonly kind: "end" }
   | { readonly kind: "error"; readonly message: string };
 
-/** One chunk of a file's text, or its end. */
-export type TextChunk = { done: true; value?: undefined } | { done: false; value: string };
-
 /** Something that reads a file's text a chunk at a time. */
 export interface TextChunks {
-  read(): Promise<TextChunk>;
+  read(): Promise<ReadableStreamReadResult<string>>;
 }
 
 /** The file's text, read in a worker when one can start, else from its stream here. */
@@ -30,7 +27,7 @@ export function textChunks(file: Pick<File, "stream">): TextChunks {
     const worker = startWorker();
     if (worker) return workerChunks(worker, file);
   }
-  return decoded(streamBytes(file));
+  return decoded(file.stream().getReader());
 }
 
 function startWorker(): Worker | undefined {
@@ -41,30 +38,23 @@ function startWorker(): Worker | undefined {
   }
 }
 
-type ByteChunk = { done: true } | { done: false; bytes: Uint8Array };
-
-function streamBytes(file: Pick<File, "stream">): { read(): Promise<ByteChunk> } {
-  const reader = file.stream().getReader();
-  return {
-    async read() {
-      const { value, done } = await reader.read();
-      return done ? { done: true } : { done: false, bytes: value };
-    },
-  };
+/** A file's bytes, a chunk at a time: a reader of the file's stream, or the worker's chunks. */
+interface ByteChunks {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
 }
 
 /** Decodes byte chunks as UTF-8, one decoder for the whole file. */
-function decoded(bytes: { read(): Promise<ByteChunk> }): TextChunks {
+function decoded(bytes: ByteChunks): TextChunks {
   const decoder = new TextDecoder();
   let ended = false;
   return {
     async read() {
-      if (ended) return { done: true };
+      if (ended) return { done: true, value: undefined };
       const chunk = await bytes.read();
-      if (!chunk.done) return { done: false, value: decoder.decode(chunk.bytes, { stream: true }) };
+      if (!chunk.done) return { done: false, value: decoder.decode(chunk.value, { stream: true }) };
       ended = true;
       const tail = decoder.decode();
-      return tail === "" ? { done: true } : { done: false, value: tail };
+      return tail === "" ? { done: true, value: undefined } : { done: false, value: tail };
     },
   };
 }
@@ -78,7 +68,7 @@ function workerChunks(worker: Worker, file: Blob): TextChunks {
   const queue: BytesFromWorker[] = [];
   let wake: (() => void) | undefined;
   let started = false;
-  let fallback: { read(): Promise<ByteChunk> } | undefined;
+  let fallback: ByteChunks | undefined;
   const arrive = (m: BytesFromWorker) => {
     queue.push(m);
     wake?.();
@@ -90,20 +80,20 @@ function workerChunks(worker: Worker, file: Blob): TextChunks {
     arrive({ kind: "error", message: e.message || "the file reader stopped" });
   };
   worker.postMessage({ kind: "read", file } satisfies BytesToWorker);
-  const bytes = {
-    async read(): Promise<ByteChunk> {
+  const bytes: ByteChunks = {
+    async read() {
       if (fallback) return fallback.read();
       while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
       const m = queue.shift() as BytesFromWorker;
       if (m.kind === "bytes") {
         started = true;
         worker.postMessage({ kind: "took" } satisfies BytesToWorker);
-        return { done: false, bytes: m.bytes };
+        return { done: false, value: m.bytes };
       }
       worker.terminate();
-      if (m.kind === "end") return { done: true };
+      if (m.kind === "end") return { done: true, value: undefined };
       if (!started) {
-        fallback = streamBytes(file);
+        fallback = file.stream().getReader();
         return fallback.read();
       }
       throw new Error(`reading the file failed: ${m.message}`);

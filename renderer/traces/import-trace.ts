@@ -155,34 +155,28 @@ export async function importTraceFile(
 ): Promise<ImportResult> {
   const reader = textChunks(file);
   const whole: string[] = [];
-  let carry = "";
+  // One splitter cuts the whole file: the lines before the header's, then the rest.
+  const splitter = new LineSplitter();
   let read = 0;
   // Until the first non-empty line is complete: is it our header?
-  let header: { line: string; rest: string } | undefined;
-  while (header === undefined) {
+  const lines: string[] = [];
+  let at = -1;
+  while (at === -1) {
     const { value, done } = await reader.read();
     if (done) break;
     whole.push(value);
     read += value.length;
-    carry += value;
-    let at = 0;
-    for (let nl = carry.indexOf("\n", at); nl !== -1; nl = carry.indexOf("\n", at)) {
-      const line = carry.slice(at, nl);
-      at = nl + 1;
-      if (line.trim() !== "") {
-        header = { line, rest: carry.slice(at) };
-        break;
-      }
-    }
-    if (header === undefined) carry = carry.slice(at);
+    for (const line of splitter.push(value)) lines.push(line);
+    at = lines.findIndex((line) => line.trim() !== "");
   }
-  const head = header && decodeHeader(header.line);
-  if (!header || head?.kind !== "header") {
+  const headLine = lines[at];
+  const head = headLine === undefined ? undefined : decodeHeader(headLine);
+  if (headLine === undefined || head?.kind !== "header") {
     // Another tool's file of one JSON object per line (sacp, ACP-inspector) is converted as it is
     // read, like our own; the others (Zed's array, HAR) are parsed whole.
-    const detected = header ? detectFormat(header.line) : null;
-    const lines = detected && "format" in detected ? lineConversion(detected.format) : null;
-    if (lines) return importForeignLines(ctx, file, reader, whole.join(""), read, lines);
+    const detected = headLine === undefined ? null : detectFormat(headLine);
+    const conversion = detected && "format" in detected ? lineConversion(detected.format) : null;
+    if (conversion) return importForeignLines(ctx, file, { reader, splitter, lines, read }, conversion);
     for (let r = await reader.read(); !r.done; r = await reader.read()) whole.push(r.value);
     return importTraceText(ctx, file.name, whole.join(""));
   }
@@ -193,8 +187,7 @@ export async function importTraceFile(
   // Progress: characters read against the file's bytes (the same for ASCII, close enough else).
   const total = Math.max(1, file.size);
   const progress = () => read;
-  const splitter = new LineSplitter();
-  await run.take(splitter.push(header.rest), progress, total);
+  await run.take(lines.slice(at + 1), progress, total);
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
@@ -215,13 +208,19 @@ export async function importTraceFile(
 async function importForeignLines(
   ctx: InspectorContextValue,
   file: Pick<File, "name" | "size">,
-  reader: TextChunks,
-  start: string,
-  startRead: number,
+  source: {
+    readonly reader: TextChunks;
+    readonly splitter: LineSplitter;
+    /** The lines cut so far. */
+    readonly lines: readonly string[];
+    /** Characters read so far. */
+    readonly read: number;
+  },
   conversion: LineConversion,
 ): Promise<ImportResult> {
+  const { reader, splitter } = source;
   const total = Math.max(1, file.size);
-  let read = startRead;
+  let read = source.read;
   const progress = () => read;
   let lineNo = 0;
   let run: ImportRun | null = null;
@@ -253,14 +252,13 @@ async function importForeignLines(
     await run.take(encoded, progress, total);
   };
   const earlyProblems: string[] = [];
-  const splitter = new LineSplitter();
-  for (let text = start; ; ) {
-    const lines = splitter.push(text);
-    if (lines.length > 0) await feed(lines, false);
+  await feed(source.lines, false);
+  for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
     read += value.length;
-    text = value;
+    const lines = splitter.push(value);
+    if (lines.length > 0) await feed(lines, false);
   }
   await feed([splitter.end()], true);
   const finished = run as ImportRun | null;
