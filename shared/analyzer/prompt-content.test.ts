@@ -33,6 +33,14 @@ describe("canonicalJson", () => {
     expect(canonicalJson({})).toBe("{}");
     expect(canonicalJson(undefined)).toBe("undefined");
   });
+
+  it("writes a prompt nested 100,000 deep without using the call stack (issue 31)", () => {
+    const depth = 100_000;
+    const text = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    expect(canonicalJson(JSON.parse(text))).toBe(text);
+    const objects = `${'{"b":1,"a":'.repeat(depth)}null${"}".repeat(depth)}`;
+    expect(canonicalJson(JSON.parse(objects))).toBe(`${'{"a":'.repeat(depth)}null${',"b":1}'.repeat(depth)}`);
+  });
 });
 
 describe("promptPreview", () => {

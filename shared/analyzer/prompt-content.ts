@@ -25,26 +25,58 @@ export function canonicalJson(value: unknown): string {
   return parts.join("");
 }
 
-/** Appends the canonical JSON of `value` to `parts` (joined once at the end: one flat string, no nested joins). */
+/** What is left to write of one array or object: its items (or keys) from `next` on. */
+interface Open {
+  readonly value: readonly unknown[] | Record<string, unknown>;
+  /** The object's keys, sorted; null for an array. */
+  readonly keys: readonly string[] | null;
+  next: number;
+}
+
+/**
+ * Appends the canonical JSON of `value` to `parts` (joined once at the end: one flat string, no
+ * nested joins). Iterative, with its own stack: a prompt nested 100,000 deep from the wire costs
+ * memory in proportion to its size, never the call stack (issue 31: 8,000 nested arrays killed the tap).
+ */
 function writeCanonical(value: unknown, parts: string[]): void {
-  if (value === null || typeof value !== "object") {
-    parts.push(JSON.stringify(value) ?? "undefined");
-  } else if (Array.isArray(value)) {
-    parts.push("[");
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) parts.push(",");
-      writeCanonical(value[i], parts);
+  const stack: Open[] = [];
+  let item: unknown = value;
+  for (;;) {
+    if (item === null || typeof item !== "object") parts.push(JSON.stringify(item) ?? "undefined");
+    else if (Array.isArray(item)) {
+      parts.push("[");
+      stack.push({ value: item, keys: null, next: 0 });
+    } else {
+      const obj = item as Record<string, unknown>;
+      parts.push("{");
+      stack.push({ value: obj, keys: Object.keys(obj).sort(), next: 0 });
     }
-    parts.push("]");
-  } else {
-    const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj).sort();
-    parts.push("{");
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i] as string;
-      parts.push(i > 0 ? `,${JSON.stringify(k)}:` : `${JSON.stringify(k)}:`);
-      writeCanonical(obj[k], parts);
+    // The next item to write: the next entry of the innermost open value, closing the finished ones.
+    let found = false;
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as Open;
+      const i = top.next++;
+      if (top.keys === null) {
+        const arr = top.value as readonly unknown[];
+        if (i < arr.length) {
+          if (i > 0) parts.push(",");
+          item = arr[i];
+          found = true;
+          break;
+        }
+        parts.push("]");
+      } else {
+        if (i < top.keys.length) {
+          const k = top.keys[i] as string;
+          parts.push(i > 0 ? `,${JSON.stringify(k)}:` : `${JSON.stringify(k)}:`);
+          item = (top.value as Record<string, unknown>)[k];
+          found = true;
+          break;
+        }
+        parts.push("}");
+      }
+      stack.pop();
     }
-    parts.push("}");
+    if (!found) return;
   }
 }
