@@ -17,6 +17,7 @@
  * the same steps for a caller that streams the trace twice, keys first (the CLI's `export`).
  */
 import { classifyFrame } from "../protocol/frame.js";
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from "./json-depth.js";
 import { Placeholders } from "./placeholders.js";
 import type { AgentSpanRecord, FrameRecord, TraceHeader, TraceRecord } from "./record.js";
 import { type Hide, hideSecretsInArgv, hideSecretsInText, isSecretName } from "./secret-shapes.js";
@@ -127,12 +128,40 @@ export class TraceRedactor {
 
   /** The export's header: marked `redacted: true`, secrets in the agent's argv replaced. */
   header(h: TraceHeader): TraceHeader {
-    const agent = h.agent && { ...h.agent, command: hideSecretsInArgv(h.agent.command, this.hide) };
+    // A header from a file or a UI may be unchecked: a command that is not a list is hidden whole.
+    const command = h.agent?.command;
+    const agent = h.agent && {
+      ...h.agent,
+      command: Array.isArray(command)
+        ? hideSecretsInArgv(
+            command.map((w) => (typeof w === "string" ? w : String(JSON.stringify(w)))),
+            this.hide,
+          )
+        : [this.hide(String(JSON.stringify(command) ?? ""))],
+    };
     return { ...h, ...(agent && { agent }), redacted: true };
   }
 
-  /** The record as the export shows it. */
+  /**
+   * The record as the export shows it. Never a throw: a record this cannot redact leaves the export
+   * as a `warn` note that says so (with its seq and type, nothing of its content).
+   */
   record(r: TraceRecord): TraceRecord {
+    try {
+      return this.redacted(r);
+    } catch (err) {
+      const why = err instanceof Error ? err.name : "error";
+      return {
+        type: "note",
+        seq: r.seq,
+        ts: r.ts,
+        level: "warn",
+        text: `${String(r.type).slice(0, 40)} record seq ${r.seq} left out of the redacted export (${why})`,
+      };
+    }
+  }
+
+  private redacted(r: TraceRecord): TraceRecord {
     switch (r.type) {
       case "frame":
         return this.frame(r);
@@ -164,6 +193,7 @@ export class TraceRedactor {
       );
     return {
       ...r,
+      name: hideSecretsInText(r.name, this.hide),
       ...(attributes && { attributes }),
       ...(r.statusMessage !== undefined && { statusMessage: this.hide(r.statusMessage) }),
     };
@@ -171,14 +201,17 @@ export class TraceRedactor {
 
   private frame(r: FrameRecord): FrameRecord {
     const flagged = r.encoding === "base64" || (r.flags !== undefined && r.flags.length > 0);
-    const frame = flagged ? null : classifyFrame(r.raw);
+    // Deeper than the walk below follows: hidden whole (its structure is the attack, not evidence).
+    const tooDeep = !flagged && jsonTextTooDeep(r.raw);
+    const frame = flagged || tooDeep ? null : classifyFrame(r.raw);
     if (frame === null || frame.kind === "malformed") {
       const { encoding: _encoding, ...rest } = r;
       const size =
         r.encoding === "base64"
           ? `${r.bytes ?? base64Bytes(r.raw)} bytes`
           : `${r.bytes ?? r.raw.length} chars`;
-      return { ...rest, raw: `[redacted frame: ${size}]` };
+      const why = tooDeep ? `, nested deeper than ${MAX_JSON_DEPTH}` : "";
+      return { ...rest, raw: `[redacted frame: ${size}${why}]` };
     }
     const before = JSON.stringify(frame.message);
     const after = JSON.stringify(redactValue(frame.message, this.hide));

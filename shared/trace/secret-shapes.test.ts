@@ -69,3 +69,26 @@ describe("secret shapes", () => {
     ]);
   });
 });
+
+describe("secret shapes missed before issue 31", () => {
+  it("hides a lowercase or mixed-case basic credential that decodes to user:password", () => {
+    expect(hideSecretsInText("authorization: basic dXNlcjpwYXNz", hide)).toBe("authorization: basic <12>");
+    expect(hideSecretsInText("BASIC dXNlcjpwYXNz", hide)).toBe("BASIC <12>");
+    expect(hideSecretsInText("a basic understanding", hide)).toBe("a basic understanding");
+  });
+
+  it("hides a quoted Bearer token", () => {
+    expect(hideSecretsInText(`Bearer "abc.def-123_456"`, hide)).toBe(`Bearer "<15>"`);
+    expect(hideSecretsInText(`bearer: 'abcdefgh12'`, hide)).toBe(`bearer: '<10>'`);
+    expect(hideSecretsInText(`{"Bearer":"abcdefgh12"}`, hide)).not.toContain("abcdefgh12");
+    expect(hideSecretsInText(`token=Bearer \\"abcdefgh12\\"`, hide)).not.toContain("abcdefgh12");
+  });
+
+  it("hides the query values of a relative URL", () => {
+    expect(hideSecretsInText("redirected to /callback?code=abc123&state=xy.", hide)).toBe(
+      "redirected to /callback?code=<6>&state=<2>.",
+    );
+    expect(hideSecretsInText("cb?code=secret#token=t", hide)).toBe("cb?code=<6>#token=<1>");
+    expect(hideSecretsInText("what? really?", hide)).toBe("what? really?");
+  });
+});

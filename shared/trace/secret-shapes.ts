@@ -4,6 +4,7 @@
  * `Bearer`/`Basic` credentials inside text, and secret-named options of an agent's argv. Pure: each
  * function takes `hide`, which turns one secret into its placeholder.
  */
+import { base64Bytes } from "./interchange/bytes.js";
 
 /** Turns one secret string into what an export shows instead (a placeholder). */
 export type Hide = (secret: string) => string;
@@ -33,12 +34,20 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAMES.includes(folded) || SECRET_NAME_PARTS.some((part) => folded.includes(part));
 }
 
-/** A URL with a scheme, up to the first character that cannot be part of it in running text. */
-const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]*/gi;
+/**
+ * A URL with a scheme, up to the first character that cannot be part of it in running text; or a
+ * relative URL with a query of parameters (`/callback?code=...`, `cb?state=1&code=...`).
+ */
+const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]*|(?<![\w.~%/-])[\w.~%/-]*\?[\w.~%[\]-]+=[^\s"'<>`]*/gi;
 const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/is;
-/** `Bearer <token68>` (any case) and `Basic <base64>`: HTTP credentials quoted in text. */
-const BEARER = /\b(bearer)(\s+)([A-Za-z0-9\-._~+/]{8,}=*)/gi;
-const BASIC = /\b(Basic)(\s+)([A-Za-z0-9+/]{8,}={0,2})/g;
+const RELATIVE_URL_PARTS = /^([^?#]*)(\?[^#]*)(#.*)?$/s;
+/**
+ * `Bearer <token68>` (any case), the token bare or quoted (`Bearer "abc"`, `bearer: 'abc'`,
+ * `"Bearer":"abc"`, and the same with JSON's escaped quotes).
+ */
+const BEARER = /\b(bearer)(?=[\s"'`:=\\])(\s*\\?["'`]?\s*[:=]?\s*\\?["'`]?)([A-Za-z0-9\-._~+/]{8,}=*)/gi;
+/** `Basic <base64>` in any case, the credential bare or quoted (`basic` only when it decodes to `user:password`). */
+const BASIC = /\b(basic)(\s+\\?["'`]?|\s*[:=]\s*\\?["'`]?)([A-Za-z0-9+/]{8,}={0,2})/gi;
 
 /** `a=1&b=2` with every value (and every bare parameter) hidden, names kept. */
 function hideParams(params: string, hide: Hide): string {
@@ -67,19 +76,38 @@ function hideInUrl(url: string, hide: Hide): string {
   return `${scheme}${host}${path}${q}${f}`;
 }
 
+/** A relative URL (no scheme) with its query values and `key=value` fragment values hidden. */
+function hideInRelativeUrl(url: string, hide: Hide): string {
+  const m = RELATIVE_URL_PARTS.exec(url);
+  if (!m) return url;
+  const [, path = "", query = "?", fragment] = m;
+  const f = fragment?.includes("=") ? `#${hideParams(fragment.slice(1), hide)}` : (fragment ?? "");
+  return `${path}?${hideParams(query.slice(1), hide)}${f}`;
+}
+
+/** Whether a `basic` credential is one: the exact `Basic` scheme, or base64 that decodes to `user:password`. */
+function isBasicCredential(scheme: string, secret: string): boolean {
+  if (scheme === "Basic") return true;
+  const bytes = base64Bytes(secret);
+  return bytes !== null && bytes.includes(0x3a);
+}
+
 /** `text` with the secrets it may quote hidden: URL userinfo and query values, Bearer and Basic credentials. */
 export function hideSecretsInText(text: string, hide: Hide): string {
   let out = text;
-  if (out.includes("://"))
+  if (out.includes("://") || out.includes("?"))
     out = out.replace(URL_IN_TEXT, (match) => {
       // Punctuation that ends a sentence or a quote is not part of the URL in running text.
       const url = match.replace(/[.,:;!?)\]]+$/, "");
-      return hideInUrl(url, hide) + match.slice(url.length);
+      const hidden = url.includes("://") ? hideInUrl(url, hide) : hideInRelativeUrl(url, hide);
+      return hidden + match.slice(url.length);
     });
   if (/bearer|basic/i.test(out)) {
     out = out
       .replace(BEARER, (_, scheme: string, gap: string, secret: string) => `${scheme}${gap}${hide(secret)}`)
-      .replace(BASIC, (_, scheme: string, gap: string, secret: string) => `${scheme}${gap}${hide(secret)}`);
+      .replace(BASIC, (all: string, scheme: string, gap: string, secret: string) =>
+        isBasicCredential(scheme, secret) ? `${scheme}${gap}${hide(secret)}` : all,
+      );
   }
   return out;
 }
