@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
 import { TRACE_FORMAT, type TraceHeader, type TraceRecord } from "../../shared/trace/record.js";
-import { readTrace, TraceReadError, type TraceReadEvent } from "./trace-reader.js";
+import { MAX_LINE_BYTES, readTrace, TraceReadError, type TraceReadEvent } from "./trace-reader.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acp-ri-reader-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,11 +28,18 @@ function file(text: string): string {
   writeFileSync(path, text);
   return path;
 }
-async function read(path: string): Promise<TraceReadEvent[]> {
+async function read(path: string, maxLineBytes?: number): Promise<TraceReadEvent[]> {
   const out: TraceReadEvent[] = [];
-  for await (const ev of readTrace(path)) out.push(ev);
+  for await (const ev of readTrace(path, maxLineBytes !== undefined ? { maxLineBytes } : {})) out.push(ev);
   return out;
 }
+/** What each event is, in a word: `record 3`, `problem 4 oversize 5000`, ... */
+const shape = (e: TraceReadEvent) =>
+  e.kind === "record"
+    ? `record ${e.record.seq}`
+    : e.kind === "problem"
+      ? `problem ${e.line}${e.oversize !== undefined ? ` oversize ${e.oversize}` : ""}${e.truncated ? " truncated" : ""}`
+      : e.kind;
 
 describe("readTrace", () => {
   it("reads only the first `bytes` when asked, so two passes over a growing trace see the same lines", async () => {
@@ -137,4 +144,66 @@ describe("readTrace", () => {
     expect(bigSeen).toBe(20);
     expect(peak - before).toBeLessThan(100 * 1024 * 1024);
   }, 60_000);
+
+  it("reads a 30 MB record line whole and exact, multi-byte text across chunk boundaries included", async () => {
+    // 1 MiB chunks: a three-byte character on every boundary of some chunk, and a line spanning 30 of them
+    const big = `{"jsonrpc":"2.0","id":1,"result":{"text":"${"a€é".repeat(5_000_000)}"}}`;
+    const events = await read(
+      file(
+        encodeHeader(header) + encodeRecord(frame(1)) + encodeRecord(frame(2, big)) + encodeRecord(frame(3)),
+      ),
+    );
+    expect(events.map(shape)).toEqual(["header", "record 1", "record 2", "record 3"]);
+    const r = events[2] as Extract<TraceReadEvent, { kind: "record" }>;
+    expect(r.line).toBe(3);
+    expect(r.record.type === "frame" && r.record.raw === big).toBe(true);
+  }, 60_000);
+
+  it("reports a line over the cap as oversize by its line number and byte length, skips it and reads on", async () => {
+    const cap = 4096;
+    const within = encodeRecord(frame(2, `"${"x".repeat(cap - 200)}"`)); // under the cap, read
+    const spanning = encodeRecord(frame(3, `"${"€".repeat(1_500_000)}"`)); // 4.5 MB, over many chunks
+    const inChunk = encodeRecord(frame(5, `"${"y".repeat(cap * 2)}"`)); // over the cap inside one chunk
+    const truncatedLast = `{"seq":7,"ts":1,"type":"frame","raw":"${"z".repeat(3_000_000)}`;
+    const text = [
+      encodeHeader(header),
+      encodeRecord(frame(1)),
+      within,
+      spanning,
+      encodeRecord(frame(4)),
+      inChunk,
+      encodeRecord(frame(6)),
+      truncatedLast,
+    ].join("");
+    const bytes = (line: string) => Buffer.byteLength(line) - 1; // without its newline
+    const events = await read(file(text), cap);
+    expect(events.map(shape)).toEqual([
+      "header",
+      "record 1",
+      "record 2",
+      `problem 4 oversize ${bytes(spanning)}`,
+      "record 4",
+      `problem 6 oversize ${bytes(inChunk)}`,
+      "record 6",
+      `problem 8 oversize ${Buffer.byteLength(truncatedLast)} truncated`,
+    ]);
+    expect((events[3] as { message: string }).message).toMatch(/over the reader's 4096-byte cap: skipped/);
+    // a line of exactly the cap is read
+    const exact = encodeRecord(frame(2));
+    expect((await read(file(encodeHeader(header) + exact), bytes(exact))).map(shape)).toEqual([
+      "header",
+      "record 2",
+    ]);
+    expect((await read(file(encodeHeader(header) + exact), bytes(exact) - 1)).map(shape)).toEqual([
+      "header",
+      `problem 2 oversize ${bytes(exact)}`,
+    ]);
+  });
+
+  it("refuses a file whose first line is over the cap, and states the cap", async () => {
+    expect(MAX_LINE_BYTES).toBe(256 * 1024 * 1024);
+    await expect(read(file(`${"x".repeat(5000)}\n`), 1000)).rejects.toThrow(
+      /first line of 5000 bytes is over/,
+    );
+  });
 });
