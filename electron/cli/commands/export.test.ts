@@ -156,6 +156,18 @@ describe("acp-retry-inspector export", { timeout: 60_000 }, () => {
     expect(readFileSync(out, "utf8")).not.toContain(TOKEN);
   });
 
+  it("-o of a trace of many chunks: every chunk waits for drain without leaving a listener behind (no MaxListenersExceededWarning)", async () => {
+    // 64 records of 64 KB: 16 chunks of 256 KiB, each written to a file stream that wants a drain
+    const t = new TraceScript().open(1);
+    for (let i = 1; i <= 64; i++)
+      t.request(1, "client->agent", i, "fs/write_text_file", { path: "/p", content: "w".repeat(64_000) });
+    const out = fresh();
+    const r = await exportCli(writeTrace(t.jsonl()), "--full", "-o", out);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/Warning/);
+    expect(readFileSync(out, "utf8")).toBe(t.jsonl());
+  });
+
   it("prints terminal-safe JSON on stdout: still the same records", async () => {
     const t = new TraceScript().request(1, "client->agent", 1, "x/\u009b2J", { sessionId: "s\u202e1" });
     const r = await exportCli(writeTrace(t.jsonl()), "--full");

@@ -5,7 +5,7 @@ import { encodeHeader, encodeRecord } from "../../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../../shared/trace/record.js";
 import { promptKey, TraceRedactor } from "../../../shared/trace/redact.js";
 import { createPrivateFile, PrivateFileError } from "../../trace/private-files.js";
-import { readTrace, TraceReadError } from "../../trace/trace-reader.js";
+import { MAX_LINE_BYTES, readTrace, TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
 import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
@@ -26,8 +26,8 @@ Options:
                       for someone who may see all of it
 
 TRACE is read as analyze reads it: an unreadable line (a half-written last line, when the tap was
-killed mid-write) is left out, reported on stderr by its line number (never its text) and listed
-in a closing "note" record of the export. Written to stdout, lines are terminal safe (the few
+killed mid-write, or a line over the reader's 256 MiB cap) is left out, reported on stderr by its
+line number (never its text) and listed in a closing "note" record of the export. Written to stdout, lines are terminal safe (the few
 characters JSON leaves raw that a terminal acts on are \\u-escaped); to FILE, byte for byte.
 
 Exit status: 0 written, 1 the output could not be written (a partly written FILE is removed),
@@ -120,8 +120,9 @@ class LineSink {
     this.check();
     const text = this.chunk;
     this.chunk = "";
-    if (text !== "" && !this.out.write(text))
-      await Promise.race([once(this.out, "drain"), once(this.out, "error")]);
+    // `once` rejects on the stream's `error` and removes its own listener when `drain` comes; a
+    // second `once(out, "error")` here would stay behind on every drain (MaxListenersExceededWarning).
+    if (text !== "" && !this.out.write(text)) await once(this.out, "drain");
     this.check();
   }
 
@@ -178,7 +179,7 @@ export const exportCommand: CliCommand = {
           };
     const redactor = full ? null : new TraceRedactor(keys);
     const sink = new LineSink(out);
-    const problems: { line: number; truncated: boolean }[] = [];
+    const problems: { line: number; truncated: boolean; oversize?: number }[] = [];
     let records = 0;
     let lastSeq = 0;
     let lastTs = 0;
@@ -191,10 +192,18 @@ export const exportCommand: CliCommand = {
           lastSeq = Math.max(lastSeq, ev.record.seq);
           lastTs = Math.max(lastTs, ev.record.ts);
           await sink.add(line.record(redactor ? redactor.record(ev.record) : ev.record));
-        } else problems.push({ line: ev.line, truncated: ev.truncated });
+        } else
+          problems.push({
+            line: ev.line,
+            truncated: ev.truncated,
+            ...(ev.kind === "problem" && ev.oversize !== undefined && { oversize: ev.oversize }),
+          });
       }
       if (problems.length > 0) {
-        const listed = problems.map((p) => `line ${p.line}${p.truncated ? " (truncated last line)" : ""}`);
+        const listed = problems.map(
+          (p) =>
+            `line ${p.line}${p.oversize !== undefined ? ` (${p.oversize} bytes, over the reader's cap)` : ""}${p.truncated ? " (truncated last line)" : ""}`,
+        );
         const note: TraceRecord = {
           seq: lastSeq + 1,
           ts: lastTs,
@@ -219,9 +228,11 @@ export const exportCommand: CliCommand = {
     }
     for (const p of problems.slice(0, LISTED_PROBLEMS)) {
       say(
-        p.truncated
-          ? `the last line (${p.line}) of ${trace} is half-written (a tap killed mid-write): left out, every record before it exported`
-          : `line ${p.line} of ${trace} is not a readable record: left out`,
+        p.oversize !== undefined
+          ? `line ${p.line} of ${trace} is ${p.oversize} bytes, over the reader's ${MAX_LINE_BYTES}-byte cap: left out unread`
+          : p.truncated
+            ? `the last line (${p.line}) of ${trace} is half-written (a tap killed mid-write): left out, every record before it exported`
+            : `line ${p.line} of ${trace} is not a readable record: left out`,
       );
     }
     if (problems.length > LISTED_PROBLEMS)

@@ -1,9 +1,11 @@
 import { analyzerBench } from "./analyzer.bench.js";
 import type { Bench, BenchRow } from "./bench-row.js";
+import { frontBench } from "./front.bench.js";
 import { fullSizeBench } from "./full-size.bench.js";
 import { hubBench } from "./hub.bench.js";
 import { hubBoundsBench } from "./hub-bounds.bench.js";
 import { otlpBench, proxyBench } from "./proxy.bench.js";
+import { readerBench } from "./reader.bench.js";
 import { stressBench } from "./stress.bench.js";
 
 /** Every benchmark `npm run bench` runs, by name, in order. */
@@ -12,9 +14,11 @@ const benches: Record<string, Bench> = {
   analyzer: analyzerBench,
   hub: hubBench,
   bounds: hubBoundsBench,
+  front: frontBench,
   stress: stressBench,
   fullsize: fullSizeBench,
   otlp: otlpBench,
+  reader: readerBench,
 };
 
 /** Benches run only when named: `fullsize` writes 3.1 GB; `otlp` is a part of `proxy` measured alone. */

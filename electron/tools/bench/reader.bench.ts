@@ -1,0 +1,138 @@
+/**
+ * The trace reader on very long lines (issue 31, "the reader is linear"), through the real
+ * `analyze` (dist/cli.js) under `/usr/bin/time` for its peak RSS:
+ *
+ * - one 500 MB record line, over the reader's 256 MiB cap (MAX_LINE_BYTES): reported as oversize by
+ *   its line number and skipped unread, against five 100 MB lines read whole (the baseline). Before
+ *   the fix the 500 MB line took 169 s and 3.65 GB (the reader re-flattened the growing line on
+ *   every 1 MiB chunk: quadratic).
+ * - one 250 MB line, under the cap, read whole: its time per MB against the five 100 MB lines' (a
+ *   linear reader gives about 1), and its peak RSS per byte of the line.
+ *
+ * `npm run bench -- reader`; writes about 1.25 GB under the temp folder and deletes it.
+ */
+import { spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../../shared/trace/record.js";
+import { MAX_LINE_BYTES } from "../../trace/trace-reader.js";
+import type { Bench } from "./bench-row.js";
+
+const MB = 1_000_000;
+const TIME_GOAL = 2;
+const RSS_GOAL_MB = 1500;
+const RATE_GOAL = 1.5;
+
+const cli = () => join(process.cwd(), "dist", "cli.js");
+
+/**
+ * Writes a trace of one `session/update` frame per entry of `lineBytes`, each record line about that
+ * many bytes (ASCII with some two- and three-byte characters), in 1 MiB writes.
+ */
+async function writeLongLines(path: string, lineBytes: readonly number[]): Promise<void> {
+  const out = createWriteStream(path);
+  const header = {
+    format: TRACE_FORMAT,
+    version: TRACE_FORMAT_VERSION,
+    tool: "reader bench",
+    startedAt: new Date().toISOString(),
+  };
+  out.write(`${JSON.stringify(header)}\n`);
+  const unit = Buffer.from("abc é€ defgh ".repeat(80_000)); // about 1.1 MB, no JSON escapes
+  let seq = 0;
+  for (const bytes of lineBytes) {
+    seq++;
+    const head = `{"seq":${seq},"ts":${1000 + seq},"type":"frame","conn":1,"dir":"agent->client","raw":"{\\"jsonrpc\\":\\"2.0\\",\\"method\\":\\"session/update\\",\\"params\\":{\\"sessionId\\":\\"s1\\",\\"update\\":{\\"sessionUpdate\\":\\"agent_message_chunk\\",\\"content\\":{\\"type\\":\\"text\\",\\"text\\":\\"`;
+    const tail = `\\"}}}}"}\n`;
+    out.write(head);
+    let left = bytes - head.length - tail.length;
+    while (left > 0) {
+      // cut on a character boundary: the unit's ASCII letters
+      let n = Math.min(left, unit.length);
+      while (n < unit.length && n > 0 && (unit[n] as number) >= 0x80) n--;
+      if (!out.write(unit.subarray(0, n))) await once(out, "drain");
+      left -= n;
+    }
+    out.write(tail);
+  }
+  out.end();
+  await once(out, "finish");
+}
+
+/** `analyze --json` of `path` under `/usr/bin/time`: exit status, wall seconds, peak RSS in MB. */
+function analyzeRss(path: string): { status: number | null; seconds: number; rssMb: number; stderr: string } {
+  const t0 = performance.now();
+  const r = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, cli(), "analyze", path, "--json"], {
+    stdio: ["ignore", "ignore", "pipe"],
+    maxBuffer: 1 << 20,
+  });
+  const lines = r.stderr.toString().trim().split("\n");
+  return {
+    status: r.status,
+    seconds: (performance.now() - t0) / 1000,
+    rssMb: (Number(lines.at(-1)) * 1024) / MB,
+    stderr: lines.slice(0, -1).join(" ").slice(0, 200),
+  };
+}
+
+/** One 500 MB line (over the cap) and one 250 MB line (under it) against five 100 MB lines, through `analyze`. */
+export const readerBench: Bench = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "acp-ri-bench-reader-"));
+  try {
+    const five = join(dir, "five-100mb.jsonl");
+    const huge = join(dir, "one-500mb.jsonl");
+    const whole = join(dir, "one-250mb.jsonl");
+    await writeLongLines(
+      five,
+      [100, 100, 100, 100, 100].map((n) => n * MB),
+    );
+    await writeLongLines(huge, [500 * MB]);
+    await writeLongLines(whole, [250 * MB]);
+    const mbOf = (p: string) => statSync(p).size / MB;
+    const b = analyzeRss(five);
+    const h = analyzeRss(huge);
+    const w = analyzeRss(whole);
+    const fig = (r: ReturnType<typeof analyzeRss>) =>
+      `${r.seconds.toFixed(2)} s, peak RSS ${r.rssMb.toFixed(0)} MB${r.status === 0 ? "" : `, exit ${r.status} ${r.stderr}`}`;
+    const rateRatio = w.seconds / mbOf(whole) / (b.seconds / mbOf(five));
+    return [
+      {
+        name: `analyze, one 500 MB line (over the ${MAX_LINE_BYTES / 2 ** 20} MiB cap: oversize, skipped unread)`,
+        measured: fig(h),
+        baseline: `five 100 MB lines read whole: ${fig(b)}`,
+        ratio: h.seconds / b.seconds,
+        goal: `<= ${TIME_GOAL}x the five lines' time (169 s before)`,
+        met: h.status === 0 && b.status === 0 && h.seconds <= TIME_GOAL * b.seconds,
+      },
+      {
+        name: "analyze, one 500 MB line: peak RSS",
+        measured: `${h.rssMb.toFixed(0)} MB`,
+        baseline: "",
+        ratio: h.rssMb,
+        goal: `<= ${RSS_GOAL_MB} MB (3,650 MB before)`,
+        met: h.status === 0 && h.rssMb <= RSS_GOAL_MB,
+      },
+      {
+        name: "analyze, one 250 MB line read whole: time per MB against the five 100 MB lines'",
+        measured: `${fig(w)}, ${((w.seconds * 1000) / mbOf(whole)).toFixed(1)} ms/MB`,
+        baseline: `${((b.seconds * 1000) / mbOf(five)).toFixed(1)} ms/MB`,
+        ratio: rateRatio,
+        goal: `<= ${RATE_GOAL} (linear in the line's length)`,
+        met: w.status === 0 && rateRatio <= RATE_GOAL,
+      },
+      {
+        name: "analyze, one 250 MB line read whole: peak RSS per byte of the line",
+        measured: `${w.rssMb.toFixed(0)} MB`,
+        baseline: `${mbOf(whole).toFixed(0)} MB line`,
+        ratio: w.rssMb / mbOf(whole),
+        goal: `<= ${RSS_GOAL_MB} MB (the reader holds about 2x the line; the analyzer parses the frame once more)`,
+        met: w.status === 0 && w.rssMb <= RSS_GOAL_MB,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
