@@ -19,8 +19,14 @@ submission, created at submit time and kept in a pending file; every attempt is 
 the same key. Submissions are sent one at a time, in order. On a timeout it resends on the same
 connection; when the connection drops or the agent exits it reconnects (respawns or redials),
 initializes, resumes the session and resends every pending submission. A session/new whose answer
-was lost is not sent again (it could create a second session): the submissions fail. Exit status 0
-when every submission got a messageId, 1 otherwise.
+was lost is not sent again (it could create a second session): the submissions fail. A resume
+refused with -32002 for a session it never prompted gets a new session instead (not with --session).
+Reconnects back off: 50 ms after the first failed connection, doubling up to 5 s; after 10
+connections in a row that fail before the session is set up it gives up. Each failure is named:
+connection refused, 401/403 (the token), agent missing (the command cannot be started: no retry),
+agent exited with code N or was killed by a signal. Exit status 0 when every submission got a
+messageId, 1 otherwise (also when there was no submission, or the agent could not be reached; the
+report is printed either way).
 
 Options:
   --url URL            connect to a remote agent: ws://... (WebSocket) or http://... (Streamable HTTP)
@@ -166,6 +172,8 @@ export const demoClientCommand: CliCommand = {
     const misbehave = values.misbehave as string | undefined;
     if (misbehave !== undefined && !MISBEHAVIOURS.includes(misbehave as Misbehaviour))
       throw new CliError(`--misbehave expects one of ${MISBEHAVIOURS.join(", ")}, got ${misbehave}`);
+    // Should the run ever stop short (nothing left to wait on), the exit says it failed, not 0.
+    process.exitCode = 1;
     const report = await runDemoClient({
       ...(misbehave !== undefined && { misbehave: misbehave as Misbehaviour }),
       target,

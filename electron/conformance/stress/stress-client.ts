@@ -75,7 +75,18 @@ export async function runStressClient(options: StressClientOptions): Promise<Str
       const work = (async () => {
         // Setting up (initialize, session/new or resume) waits as long as the run may: a slow start
         // is not a lost answer, and giving up on it would only start yet another agent.
-        await startSession(peer, tracker, options.cwd, Math.max(1, options.deadline - Date.now()), conn, log);
+        // A resume refused (-32002) for a session never prompted gets a new session: the RFD lets an
+        // agent forget an empty session, and that is not the failure a stress run looks for.
+        await startSession(
+          peer,
+          tracker,
+          options.cwd,
+          Math.max(1, options.deadline - Date.now()),
+          conn,
+          log,
+          undefined,
+          { newSessionIfRefused: true },
+        );
         const delivering = tracker
           .pending()
           .map((s) => deliver(s, peer, tracker, conn, options.attemptTimeoutMs, options.maxAttempts, log));

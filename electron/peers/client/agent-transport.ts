@@ -14,11 +14,21 @@ export type AgentTarget =
   | { readonly kind: "ws"; readonly url: string; readonly token?: string }
   | { readonly kind: "http"; readonly url: string; readonly token?: string };
 
+/** Why a connection failed, as far as the transport can tell. */
+export interface ConnectionFailure {
+  /** One line: `connection refused (...)`, `401 ...`, `agent missing: ...`, `agent exited with code N`. */
+  readonly reason: string;
+  /** Trying again cannot help (the agent command does not exist, the token was refused). */
+  readonly fatal: boolean;
+}
+
 /** One open connection to the agent. */
 export interface OpenConnection {
   readonly stream: Stream;
   /** Ends the connection (a spawned agent gets its stdin closed, then SIGTERM if it lingers). */
   close(): Promise<void>;
+  /** Why the connection failed (read it after `close`), or undefined when the transport saw nothing wrong. */
+  failure(): ConnectionFailure | undefined;
 }
 
 /** Observers for tests and demos. */
@@ -52,16 +62,16 @@ export async function openConnection(
       // Loaded on demand so a stdio client never pays for them. Node 20 has no global WebSocket.
       const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");
       const { WebSocket } = await import("ws");
-      const stream = createWebSocketStream(target.url, {
-        WebSocket: WebSocket as never,
-        headers: authHeaders(target.token),
-      });
-      return { stream, close: () => closeStream(stream) };
+      return watched(
+        createWebSocketStream(target.url, {
+          WebSocket: WebSocket as never,
+          headers: authHeaders(target.token),
+        }),
+      );
     }
     case "http": {
       const { createHttpStream } = await import("@agentclientprotocol/sdk/experimental/http-client");
-      const stream = createHttpStream(target.url, { headers: authHeaders(target.token) });
-      return { stream, close: () => closeStream(stream) };
+      return watched(createHttpStream(target.url, { headers: authHeaders(target.token) }));
     }
   }
 }
@@ -75,6 +85,62 @@ async function closeStream(stream: Stream): Promise<void> {
   await stream.writable.close().catch(() => undefined);
 }
 
+/** The HTTP status in a transport error: `Unexpected server response: 401` (ws), or a `status` member (the SDK's HTTP errors). */
+function httpStatus(err: unknown): number | undefined {
+  const own = (err as { status?: unknown } | null)?.status;
+  if (typeof own === "number") return own;
+  const m = /\b(?:response|status)[: ]+(\d{3})\b/i.exec(err instanceof Error ? err.message : String(err));
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The socket error code in a transport error or its cause (`ECONNREFUSED`, ...). */
+function errorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
+}
+
+/** A remote transport's error in words: refused, unauthorised, not found, or the error's own message. */
+export function describeRemoteFailure(err: unknown): ConnectionFailure {
+  const status = httpStatus(err);
+  if (status === 401 || status === 403)
+    return {
+      reason: `${status} ${status === 401 ? "Unauthorized" : "Forbidden"}: the agent refused the token (give the right one with --token-file)`,
+      fatal: true,
+    };
+  if (status !== undefined) return { reason: `the agent answered HTTP ${status}`, fatal: status === 404 };
+  const code = errorCode(err);
+  const text = err instanceof Error ? err.message : String(err);
+  if (code === "ECONNREFUSED") return { reason: `connection refused (${text})`, fatal: false };
+  if (code === "ENOTFOUND") return { reason: `host not found (${text})`, fatal: false };
+  return { reason: code ? `${code}: ${text}` : text, fatal: false };
+}
+
+/** `stream` with its read errors kept, so `failure()` can say why the connection ended. */
+function watched(stream: Stream): OpenConnection {
+  let failed: ConnectionFailure | undefined;
+  const reader = stream.readable.getReader();
+  const readable = new ReadableStream({
+    async pull(controller) {
+      try {
+        const { value, done } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (err) {
+        failed ??= describeRemoteFailure(err);
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  const out = { readable, writable: stream.writable } as Stream;
+  return { stream: out, close: () => closeStream(stream), failure: () => failed };
+}
+
 function spawnAgent(
   command: readonly string[],
   cwd: string | undefined,
@@ -84,7 +150,14 @@ function spawnAgent(
   if (!file) throw new Error("no agent command given");
   const child = spawn(file, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
   hooks.onSpawn?.(child);
-  child.on("error", () => undefined);
+  let spawnError: NodeJS.ErrnoException | undefined;
+  let lastStderr = "";
+  let closing = false;
+  let killed = false;
+  let exitedFirst = false;
+  child.on("error", (err: NodeJS.ErrnoException) => {
+    if (child.pid === undefined) spawnError = err;
+  });
   child.stdin.on("error", () => undefined);
   let stderrLine = "";
   child.stderr.setEncoding("utf8");
@@ -92,22 +165,50 @@ function spawnAgent(
     stderrLine += chunk;
     let nl = stderrLine.indexOf("\n");
     while (nl >= 0) {
-      hooks.onAgentStderr?.(stderrLine.slice(0, nl));
+      const line = stderrLine.slice(0, nl);
+      if (line.trim() !== "") lastStderr = line.slice(0, 200);
+      hooks.onAgentStderr?.(line);
       stderrLine = stderrLine.slice(nl + 1);
       nl = stderrLine.indexOf("\n");
     }
   });
+  // A command that could not be started never emits `exit`: its `error` ends it.
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once("exit", () => resolve());
+    else {
+      child.once("exit", () => {
+        exitedFirst = !closing;
+        resolve();
+      });
+      child.once("error", () => {
+        if (child.pid === undefined) resolve();
+      });
+    }
   });
   return {
     stream: nodeNdJsonStream(child.stdin, child.stdout),
     async close() {
+      closing = true;
       child.stdin.end();
-      const timer = setTimeout(() => child.kill("SIGTERM"), 2000);
+      const timer = setTimeout(() => {
+        killed = true;
+        child.kill("SIGTERM");
+      }, 2000);
       await exited;
       clearTimeout(timer);
+    },
+    failure() {
+      if (spawnError)
+        return {
+          reason: `agent missing: cannot start '${file}' (${spawnError.code === "ENOENT" ? "ENOENT: no such file or directory" : spawnError.message})`,
+          fatal: spawnError.code === "ENOENT" || spawnError.code === "EACCES",
+        };
+      const said = lastStderr ? `; its last stderr line: ${lastStderr}` : "";
+      if (child.signalCode !== null && !killed)
+        return { reason: `agent was killed by ${child.signalCode}${said}`, fatal: false };
+      if (child.exitCode !== null && (exitedFirst || child.exitCode !== 0))
+        return { reason: `agent exited with code ${child.exitCode}${said}`, fatal: false };
+      return undefined;
     },
   };
 }

@@ -61,10 +61,17 @@ export interface DemoClientOptions extends TransportHooks {
   readonly maxAttempts?: number;
   /** Connections to open before giving up (default 50). */
   readonly maxConnections?: number;
+  /** Connections in a row that may fail before any progress (no session set up) before giving up (default 10). */
+  readonly maxFailedConnections?: number;
   /** After every submission is answered, wait until the session is idle (default true). */
   readonly waitIdle?: boolean;
-  /** Pause between reconnects, ms (default 50). */
+  /**
+   * Pause before the first reconnect, ms (default 50); it doubles with every connection in a row
+   * that fails before setting up the session, up to `maxReconnectDelayMs`.
+   */
   readonly reconnectDelayMs?: number;
+  /** The longest pause between reconnects, ms (default 5000). */
+  readonly maxReconnectDelayMs?: number;
   /** Pending input older than this is shown, not resent, ms (default 1 h). */
   readonly maxPendingAgeMs?: number;
   /** Progress lines for humans. */
@@ -84,13 +91,18 @@ export interface ClientReport {
   readonly keyed: boolean;
   /** Connections opened (1 when nothing went wrong). */
   readonly connections: number;
-  /** True when every submission got a messageId and (with waitIdle) the session went idle. */
+  /** True when there was a submission, every one got a messageId and (with waitIdle) the session went idle. */
   readonly ok: boolean;
   readonly submissions: readonly Submission[];
   readonly observed: ObservedUpdates;
 }
 
 const PROMPT_TIMEOUT = Symbol("timeout");
+
+/** The pause before reconnecting after `failures` connections in a row that failed: `base`, doubled each time, at most `max`. */
+export function reconnectDelay(failures: number, base: number, max: number): number {
+  return Math.min(max, base * 2 ** Math.min(30, Math.max(0, failures - 1)));
+}
 
 function timeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof PROMPT_TIMEOUT> {
   let timer: NodeJS.Timeout | undefined;
@@ -130,19 +142,41 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
   }
 
   const observer = new SessionObserver(options.onUpdate);
+  const maxFailed = options.maxFailedConnections ?? 10;
   let connections = 0;
   let idle = !waitIdle;
-  while ((tracker.pending().length > 0 || !idle) && connections < maxConnections) {
-    if (connections > 0) await new Promise((r) => setTimeout(r, options.reconnectDelayMs ?? 50));
+  /** Connections in a row that failed before the session was set up (the back-off grows with it). */
+  let failedInARow = 0;
+  /** Why the last connection failed, for the give-up reason. */
+  let lastFailure: string | undefined;
+  /** Stop reconnecting: trying again cannot help. */
+  let hopeless = false;
+  while (
+    (tracker.pending().length > 0 || !idle) &&
+    connections < maxConnections &&
+    failedInARow < maxFailed &&
+    !hopeless
+  ) {
+    if (connections > 0) {
+      const ms = reconnectDelay(
+        Math.max(1, failedInARow),
+        options.reconnectDelayMs ?? 50,
+        options.maxReconnectDelayMs ?? 5000,
+      );
+      await new Promise((r) => setTimeout(r, ms));
+    }
     connections++;
     const conn = connections;
     let open: Awaited<ReturnType<typeof openConnection>>;
     try {
       open = await openConnection(options.target, options, conn);
     } catch (err) {
-      log(`[conn ${conn}] could not connect: ${err instanceof Error ? err.message : String(err)}`);
+      lastFailure = err instanceof Error ? err.message : String(err);
+      failedInARow++;
+      log(`[conn ${conn}] could not connect: ${lastFailure}`);
       continue;
     }
+    let setUp = false;
     const peer = new JsonRpcPeer(open.stream, {
       onNotification: (method, params) => {
         if (method === "session/update") observer.handle(params);
@@ -152,7 +186,11 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
       },
     });
     try {
-      await startSession(peer, tracker, options.cwd, attemptTimeoutMs, conn, log, misbehave);
+      await startSession(peer, tracker, options.cwd, attemptTimeoutMs, conn, log, misbehave, {
+        newSessionIfRefused: options.sessionId === undefined,
+      });
+      setUp = true;
+      failedInARow = 0;
       // All pending submissions at once (prompts queue in the session), or one at a time, oldest
       // first, as a user submits them (`oneAtATime`, for the client suite's runs).
       let results: readonly ("settled" | "disconnected" | "lost")[];
@@ -191,11 +229,33 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
         for (const s of tracker.pending()) await tracker.giveUp(s, `session not found: ${err.message}`);
         break;
       }
-      log(`[conn ${conn}] ${err instanceof Error ? err.message : String(err)}: reconnecting`);
+      lastFailure = err instanceof Error ? err.message : String(err);
     } finally {
       peer.close();
       await open.close();
     }
+    // What the transport saw (refused, 401, the agent missing or exited) says more than "connection closed".
+    const failure = open.failure();
+    if (failure) {
+      lastFailure = failure.reason;
+      hopeless = failure.fatal;
+    }
+    if (!setUp) failedInARow++;
+    if (failure || !setUp)
+      log(
+        `[conn ${conn}] ${lastFailure ?? "connection closed"}${hopeless ? ": not reconnecting (trying again cannot help)" : ": reconnecting"}`,
+      );
+  }
+  const stopped = hopeless
+    ? lastFailure
+    : failedInARow >= maxFailed
+      ? `${failedInARow} connections in a row failed; the last: ${lastFailure ?? "connection closed"}`
+      : connections >= maxConnections
+        ? `gave up after ${connections} connections; the last failure: ${lastFailure ?? "none"}`
+        : undefined;
+  if (stopped !== undefined) {
+    for (const s of tracker.pending()) await tracker.giveUp(s, stopped);
+    log(`gave up: ${stopped}`);
   }
   await tracker.flush();
   const submissions = tracker.all();
@@ -204,7 +264,7 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
     transport: options.target.kind,
     keyed,
     connections,
-    ok: idle && submissions.every((s) => s.status === "answered"),
+    ok: idle && submissions.length > 0 && submissions.every((s) => s.status === "answered"),
     submissions,
     observed: observer.observed,
   };
@@ -216,7 +276,19 @@ async function call(peer: JsonRpcPeer, method: string, params: unknown, ms: numb
   return result;
 }
 
-/** `initialize`, then `session/new` the first time and `session/resume` on every reconnect. */
+/** How `startSession` treats a refused resume. */
+export interface SessionPolicy {
+  /**
+   * When `session/resume` is refused with -32002 (session not found) and no prompt was ever sent in
+   * it, create a new session instead of failing (default false: the session was named by the user).
+   */
+  readonly newSessionIfRefused?: boolean;
+}
+
+/**
+ * `initialize`, then `session/new` the first time and `session/resume` on every reconnect (with
+ * `newSessionIfRefused`, `session/new` again when the resume of a session never prompted is refused).
+ */
 export async function startSession(
   peer: JsonRpcPeer,
   tracker: ClientSubmissionTracker,
@@ -225,6 +297,7 @@ export async function startSession(
   conn: number,
   log: (line: string) => void,
   misbehave?: Misbehaviour,
+  policy: SessionPolicy = {},
 ): Promise<void> {
   await call(
     peer,
@@ -232,11 +305,24 @@ export async function startSession(
     { protocolVersion: 2, info: { name: "acp-retry-inspector-demo-client", version: "1" }, capabilities: {} },
     ms,
   );
+  let resumed = false;
   if (tracker.sessionId) {
     if (misbehave === "no-resume" && conn > 1) return;
-    await call(peer, "session/resume", { sessionId: tracker.sessionId, cwd }, ms);
-    log(`[conn ${conn}] resumed session ${tracker.sessionId}`);
-  } else {
+    try {
+      await call(peer, "session/resume", { sessionId: tracker.sessionId, cwd }, ms);
+      resumed = true;
+      log(`[conn ${conn}] resumed session ${tracker.sessionId}`);
+    } catch (err) {
+      // A session never prompted holds nothing to keep: an agent may rightly forget it (-32002).
+      const neverPrompted = tracker.all().every((s) => s.attempts.length === 0);
+      if (!(err instanceof RpcError && err.code === -32002 && policy.newSessionIfRefused && neverPrompted))
+        throw err;
+      log(
+        `[conn ${conn}] session ${tracker.sessionId} not found (${err.message}); it was never prompted: creating a new one`,
+      );
+    }
+  }
+  if (!resumed) {
     let answer: unknown;
     try {
       answer = await call(peer, "session/new", { cwd }, ms);
