@@ -6,7 +6,7 @@ import { WebSocketServer } from "ws";
 import { uiLink } from "../../shared/hub/hub-auth.js";
 import { HUB_PROTOCOL_VERSION, TAP_PATH, UI_PATH } from "../../shared/hub/protocol-version.js";
 import { removeRendezvous, writeRendezvous } from "../hub-client/rendezvous.js";
-import { limitConnections } from "./connection-limits.js";
+import { DEFAULT_CONNECTION_LIMITS, limitConnections } from "../platform/connection-limits.js";
 import { EventFeed } from "./event-feed.js";
 import { FAULT_ACK_TIMEOUT_MS, FaultBoard } from "./fault-board.js";
 import { createOperationHandlers } from "./operation-handlers.js";
@@ -232,8 +232,8 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   server.on("upgrade", onUpgrade);
   server.on("clientError", (_err, socket) => socket.destroy());
   const connections = limitConnections(server, {
-    maxConnections: options.maxConnections ?? 512,
-    headersTimeoutMs: options.headersTimeoutMs ?? 5_000,
+    maxConnections: options.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections,
+    headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

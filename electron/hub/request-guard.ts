@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { HUB_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "../../shared/hub/hub-auth.js";
+import { isLoopbackHost, isOwnOrigin } from "../platform/loopback-guard.js";
 
 /** The only address the hub ever binds. */
 export const HUB_HOST = "127.0.0.1";
@@ -19,16 +20,6 @@ export function tokenMatches(expected: string, candidate: string | undefined): b
   const a = createHash("sha256").update(expected, "utf8").digest();
   const b = createHash("sha256").update(candidate, "utf8").digest();
   return timingSafeEqual(a, b);
-}
-
-/** Loopback names a browser may put in `Host` for this hub (anything else may be DNS rebinding). */
-function allowedHosts(port: number): Set<string> {
-  return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-}
-
-/** Origins that are the hub's own pages. */
-function allowedOrigins(port: number): Set<string> {
-  return new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 }
 
 /** The subprotocols a WebSocket upgrade offers, in order. */
@@ -89,12 +80,9 @@ export function checkRequest(
   token: string,
   kind: RequestKind,
 ): Refusal | undefined {
-  const host = req.headers.host?.toLowerCase();
-  if (!host || !allowedHosts(port).has(host))
+  if (!isLoopbackHost(req.headers.host, port))
     return { status: 403, reason: "Host is not this hub on loopback" };
-  const origin = req.headers.origin;
-  if (origin !== undefined && !allowedOrigins(port).has(origin.toLowerCase()))
-    return { status: 403, reason: "Origin is not this hub" };
+  if (!isOwnOrigin(req.headers.origin, port)) return { status: 403, reason: "Origin is not this hub" };
   if (url.searchParams.has("token"))
     return {
       status: 400,

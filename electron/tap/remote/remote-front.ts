@@ -1,8 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
+import {
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  limitConnections,
+} from "../../platform/connection-limits.js";
+import { isLoopbackHost, isOwnOrigin } from "../../platform/loopback-guard.js";
 import { type FrontDeps, type ServedConnection, serveConnection } from "./front-connection.js";
 import { bearerMatches } from "./front-token.js";
 import { HttpChannel } from "./http-channel.js";
@@ -20,6 +26,12 @@ export interface FrontAdmission {
   readonly token: string | null;
   /** Client connections served at the same time (each has its agent process or upstream connection). */
   readonly maxAgents: number;
+  /**
+   * TCP connections held and how long one may stay silent, as the hub's (default
+   * `DEFAULT_CONNECTION_LIMITS`: 512, 5 s); see `limitConnections`. Connections that showed the
+   * token are dropped last.
+   */
+  readonly connections?: Partial<ConnectionLimits>;
 }
 
 /** WebSocket close code for a connection refused because the front is full ("Try Again Later"). */
@@ -92,7 +104,10 @@ function rawToBuffer(data: RawData): Buffer {
  * `serveConnection`). Requests whose `Host` is not this loopback address, or that carry a foreign
  * `Origin` (a web page), are refused with `403`; requests without the front's bearer token with
  * `401`. At most `maxAgents` connections are served at once: one more is refused with a reason
- * (`503` for an HTTP `initialize`, a WebSocket close `1013`) and a `note` in the trace.
+ * (`503` for an HTTP `initialize`, a WebSocket close `1013`) and a `note` in the trace. The TCP
+ * connections themselves have the hub's limits (`limitConnections`): a cap, the oldest silent or
+ * tokenless connection dropped over it, and a header deadline, so idle sockets cannot lock out
+ * the token holder.
  */
 export async function startRemoteFront(
   where: ListenAddress,
@@ -115,17 +130,13 @@ export async function startRemoteFront(
     return s;
   };
   const allowed = (req: IncomingMessage): "ok" | "forbidden" | "unauthorized" | "not-found" => {
-    const host = header(req, "host");
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return "forbidden";
-    const origin = header(req, "origin");
-    if (
-      origin !== undefined &&
-      origin !== `http://127.0.0.1:${port}` &&
-      origin !== `http://localhost:${port}`
-    )
+    if (!isLoopbackHost(header(req, "host"), port) || !isOwnOrigin(header(req, "origin"), port))
       return "forbidden";
-    if (admission.token !== null && !bearerMatches(header(req, "authorization"), admission.token))
-      return "unauthorized";
+    if (admission.token !== null) {
+      if (!bearerMatches(header(req, "authorization"), admission.token)) return "unauthorized";
+      // with --no-auth no connection is told apart: all of them go oldest first over the cap
+      connections.trust(req.socket as Socket);
+    }
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     return path === where.path ? "ok" : "not-found";
   };
@@ -241,6 +252,12 @@ export async function startRemoteFront(
     else if (req.method === "GET") onGet(req, res);
     else if (req.method === "DELETE") onDelete(req, res);
     else text(res, 405, "Method Not Allowed");
+  });
+
+  server.on("clientError", (_err, socket) => socket.destroy());
+  const connections = limitConnections(server, {
+    maxConnections: admission.connections?.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections,
+    headersTimeoutMs: admission.connections?.headersTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.headersTimeoutMs,
   });
 
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {

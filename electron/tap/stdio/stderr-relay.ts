@@ -5,9 +5,28 @@ import { LineSplitter } from "../frames/line-splitter.js";
 /** Longest agent stderr line recorded whole; longer lines are recorded as a prefix. */
 export const MAX_STDERR_LINE_BYTES = 64 * 1024;
 
+/** Destinations that failed; each gets one `error` listener, however many agents write to it. */
+const brokenDests = new WeakMap<Writable, { broken: boolean }>();
+
+/** Whether `dest` has failed; the first call for a `dest` starts watching it. */
+function destState(dest: Writable): { broken: boolean } {
+  let state = brokenDests.get(dest);
+  if (state === undefined) {
+    const s = { broken: false };
+    // our own stderr outlives every agent: one listener for all (not one per agent, which a
+    // `--listen` front serving many connections piled up: MaxListenersExceededWarning)
+    dest.on("error", () => {
+      s.broken = true;
+    });
+    brokenDests.set(dest, s);
+    state = s;
+  }
+  return state;
+}
+
 /**
  * Passes the agent's stderr through unchanged and records it one `agent-stderr` record per line
- * (recorded first, then passed on). Pauses the agent's stderr while our own stderr is full.
+ * (recorded and committed to the trace file first, then passed on). Pauses the agent's stderr while our own stderr is full.
  */
 export function relayStderr(
   source: Readable,
@@ -17,10 +36,8 @@ export function relayStderr(
   onEnd: () => void,
 ): void {
   const splitter = new LineSplitter(MAX_STDERR_LINE_BYTES, MAX_STDERR_LINE_BYTES);
-  let destBroken = false;
-  dest.on("error", () => {
-    destBroken = true;
-  });
+  const destStatus = destState(dest);
+  const resume = () => source.resume();
   const record = (bytes: Buffer) => {
     const text = bytes.toString("utf8");
     trace.emit({ type: "agent-stderr", pid, text: text.endsWith("\n") ? text.slice(0, -1) : text });
@@ -33,16 +50,18 @@ export function relayStderr(
   };
   source.on("data", (chunk: Buffer) => {
     recordAll(splitter.push(chunk));
-    if (destBroken || dest.destroyed) return;
+    if (destStatus.broken || dest.destroyed) return;
+    trace.commit();
     if (!dest.write(chunk)) {
       source.pause();
-      dest.once("drain", () => source.resume());
+      dest.once("drain", resume);
     }
   });
   let ended = false;
   const end = () => {
     if (ended) return;
     ended = true;
+    dest.off("drain", resume);
     recordAll(splitter.end());
     onEnd();
   };

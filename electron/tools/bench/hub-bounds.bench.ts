@@ -185,7 +185,7 @@ async function streamFrames(count: number, bytes: number, inFlight: number): Pro
  * A helper process that opens `n` idle TCP sockets to `port` (500 at a time) and holds them, sending
  * nothing; prints `connected C open O` every 200 ms (C: sockets that connected so far, O: still open).
  */
-function holder(port: number, n: number): ChildProcess {
+export function holder(port: number, n: number): ChildProcess {
   const code = `
     const net = require("node:net");
     let open = 0, connected = 0, started = 0;
@@ -203,7 +203,7 @@ function holder(port: number, n: number): ChildProcess {
 }
 
 /** The kernel's count of connections dropped because a listen queue was full (Linux, every socket of the machine). */
-function listenOverflows(): number {
+export function listenOverflows(): number {
   try {
     const lines = readFileSync("/proc/net/netstat", "utf8")
       .split("\n")

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 
-/** How many connections the hub holds, and how long one may stay silent. */
+/** How many connections a loopback server (the hub, the `--listen` front) holds, and how long one may stay silent. */
 export interface ConnectionLimits {
   /** Most TCP connections open at once, WebSockets included. */
   readonly maxConnections: number;
@@ -9,9 +9,12 @@ export interface ConnectionLimits {
   readonly headersTimeoutMs: number;
 }
 
-/** What the hub tells the limits about a connection once it has checked a request on it. */
+/** The defaults the hub and the `--listen` front both use. */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxConnections: 512, headersTimeoutMs: 5_000 };
+
+/** What a server tells the limits about a connection once it has checked a request on it. */
 export interface ConnectionTrust {
-  /** `socket` presented the hub's token: it is the last to be dropped over the cap. */
+  /** `socket` presented the server's token: it is the last to be dropped over the cap. */
   trust(socket: Socket): void;
 }
 
@@ -19,7 +22,7 @@ export interface ConnectionTrust {
  * Caps the TCP connections of `server` and closes those that never send a request. Over the cap,
  * a connection that has not shown the token goes, not the new one: first the oldest that has sent
  * nothing yet, then the oldest that sent only requests without the token (the UI's static files
- * need none, and a kept-alive connection can keep asking for them). A flood of idle or tokenless
+ * need none, and a kept-alive connection can keep asking for them; the front's refusals). A flood of idle or tokenless
  * sockets (which need no token) then cannot starve an authenticated client, whose request arrives
  * right after it connects. The new connection is dropped only when every other one has shown the
  * token. (`server.maxConnections` would refuse the newcomer, which is the starvation.)
