@@ -1,7 +1,6 @@
 import { analyzerBench } from "./analyzer.bench.js";
 import type { Bench, BenchRow } from "./bench-row.js";
 import { frontBench } from "./front.bench.js";
-import { frontBench } from "./front.bench.js";
 import { fullSizeBench } from "./full-size.bench.js";
 import { hubBench } from "./hub.bench.js";
 import { hubBoundsBench } from "./hub-bounds.bench.js";
@@ -15,7 +14,6 @@ const benches: Record<string, Bench> = {
   analyzer: analyzerBench,
   hub: hubBench,
   bounds: hubBoundsBench,
-  front: frontBench,
   front: frontBench,
   stress: stressBench,
   fullsize: fullSizeBench,
