@@ -1,6 +1,7 @@
 import type { WebSocket } from "ws";
 import { HUB_PROTOCOL_VERSION } from "../../shared/hub/protocol-version.js";
 import { decodeTapMessage, type HubToTap } from "../../shared/hub/tap-wire.js";
+import { checkHeader } from "../../shared/trace/header-check.js";
 import type { EventFeed } from "./event-feed.js";
 import type { FaultBoard } from "./fault-board.js";
 import { IngestTurns } from "./ingest-turns.js";
@@ -85,9 +86,13 @@ export class TapEndpoint {
         if (trace) return fail("hello sent twice");
         if (m.v !== HUB_PROTOCOL_VERSION)
           return fail(`hub protocol ${m.v} not supported (${HUB_PROTOCOL_VERSION})`);
+        // Checked field by field like a record: a wrong optional field is dropped and named in headerFaults.
+        const checked = checkHeader(m.header);
+        if ("problem" in checked) return fail(`hello: ${checked.problem}`);
+        const header = checked.header;
         clearTimeout(helloTimer);
         tapId = m.tapId;
-        trace = deps.store.attach(m.tapId, m.header);
+        trace = deps.store.attach(m.tapId, header);
         this.sockets.set(ws, trace.traceId);
         send({
           t: "welcome",
@@ -101,10 +106,10 @@ export class TapEndpoint {
           kind: "tap-attached",
           traceId: trace.traceId,
           tapId: m.tapId,
-          header: m.header,
+          header,
           at: Date.now(),
         });
-        deps.taps.attached(trace.traceId, m.tapId, m.header, m.pid, trace.lastSeq);
+        deps.taps.attached(trace.traceId, m.tapId, header, m.pid, trace.lastSeq);
         deps.board.refresh();
         return;
       }

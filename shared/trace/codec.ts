@@ -1,4 +1,5 @@
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader, type TraceRecord } from "./record.js";
+import { checkHeader } from "./header-check.js";
+import type { TraceHeader, TraceRecord } from "./record.js";
 import { InvalidRecord, invalidRecord, RECORD_TYPES, recordFaults } from "./record-check.js";
 
 /** Serialises the header as one JSONL line (with its newline). */
@@ -27,17 +28,10 @@ export function decodeHeader(line: string): DecodedLine {
   } catch {
     return { kind: "problem", message: "the first line is not JSON, so this is not a trace file" };
   }
-  const h = v as Partial<TraceHeader> | null;
-  if (!h || typeof h !== "object" || h.format !== TRACE_FORMAT) {
-    return { kind: "problem", message: `the first line is not a "${TRACE_FORMAT}" header` };
-  }
-  if (typeof h.version !== "number" || h.version > TRACE_FORMAT_VERSION) {
-    return {
-      kind: "problem",
-      message: `trace format version ${String(h.version)} is newer than this tool reads (${TRACE_FORMAT_VERSION})`,
-    };
-  }
-  return { kind: "header", header: h as TraceHeader };
+  const checked = checkHeader(v);
+  return "problem" in checked
+    ? { kind: "problem", message: checked.problem }
+    : { kind: "header", header: checked.header };
 }
 
 /** Decodes one record line; a problem (never a throw) when it is not a record, an invalid entry when a field is wrong. */

@@ -42,3 +42,71 @@ export function valueTooDeep(value: unknown, limit = MAX_JSON_DEPTH): boolean {
   }
   return false;
 }
+
+/** What is left to write of one array or object. */
+interface OpenValue {
+  readonly value: readonly unknown[] | Record<string, unknown>;
+  readonly keys: readonly string[] | null;
+  next: number;
+  wrote: boolean;
+}
+
+/**
+ * `JSON.stringify(value)` for plain JSON data at any depth: the native writer, and for a value too
+ * deep for it (it recurses) the same text written with a stack of its own. Keys keep their order;
+ * `undefined` and functions are left out of objects and written `null` in arrays, as JSON.stringify does.
+ */
+export function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+  }
+  const parts: string[] = [];
+  const stack: OpenValue[] = [];
+  let item: unknown = value;
+  for (;;) {
+    if (item !== null && typeof item === "object") {
+      const isArray = Array.isArray(item);
+      parts.push(isArray ? "[" : "{");
+      stack.push({
+        value: item as OpenValue["value"],
+        keys: isArray ? null : Object.keys(item),
+        next: 0,
+        wrote: false,
+      });
+    } else parts.push(JSON.stringify(item) ?? "null");
+    let found = false;
+    while (stack.length > 0 && !found) {
+      const top = stack[stack.length - 1] as OpenValue;
+      if (top.keys === null) {
+        const arr = top.value as readonly unknown[];
+        if (top.next < arr.length) {
+          if (top.wrote) parts.push(",");
+          top.wrote = true;
+          const v = arr[top.next++];
+          item = typeof v === "function" ? undefined : v;
+          found = true;
+          continue;
+        }
+        parts.push("]");
+      } else {
+        const obj = top.value as Record<string, unknown>;
+        while (top.next < top.keys.length) {
+          const k = top.keys[top.next++] as string;
+          const v = obj[k];
+          if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+          parts.push(`${top.wrote ? "," : ""}${JSON.stringify(k)}:`);
+          top.wrote = true;
+          item = v;
+          found = true;
+          break;
+        }
+        if (found) continue;
+        parts.push("}");
+      }
+      stack.pop();
+    }
+    if (!found) return parts.join("");
+  }
+}

@@ -37,6 +37,11 @@ export interface TraceHeader {
    * docs/interchange.md): which format, and what that source does not record.
    */
   readonly imported?: ImportedFrom;
+  /**
+   * Set by a reader, never by a tap: the header fields it dropped because they were wrong, and why
+   * (`imported must be {format: string, lacks: list of strings}; left out`). See header-check.ts.
+   */
+  readonly headerFaults?: readonly string[];
 }
 
 /** Where a converted trace came from and what its source lacks (docs/interchange.md). */

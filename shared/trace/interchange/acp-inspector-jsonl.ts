@@ -8,10 +8,12 @@
 import type { Direction, TraceHeader } from "../record.js";
 import {
   type Conversion,
+  convertEntry,
   convertedHeader,
   isoTime,
   type LineConversion,
   RecordBuilder,
+  safeJson,
 } from "./conversion.js";
 
 /** The `imported.format` of a converted ACP-inspector recording. */
@@ -47,6 +49,11 @@ export class AcpInspectorLines implements LineConversion {
   }
 
   line(line: string, lineNo: number): void {
+    convertEntry(this.builder, this.lastTs, `line ${lineNo}`, line, () => this.entry(line, lineNo));
+  }
+
+  /** One line of the source (`line` keeps it as a note when this throws). */
+  private entry(line: string, lineNo: number): void {
     const b = this.builder;
     if (line.trim() === "") return;
     const where = `line ${lineNo}`;
@@ -72,7 +79,7 @@ export class AcpInspectorLines implements LineConversion {
     }
     const dir = inspectorDirection(e.direction);
     if (!dir) {
-      b.unreadable(ts, where, `unknown direction ${JSON.stringify(e.direction)}`, line);
+      b.unreadable(ts, where, `unknown direction ${safeJson(e.direction).slice(0, 80)}`, line);
       return;
     }
     if (typeof e.json !== "string") {

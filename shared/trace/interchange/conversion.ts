@@ -4,6 +4,7 @@
  * is also kept in the trace as a `note` or a flagged frame, so nothing is lost).
  */
 import { classifyFrame } from "../../protocol/frame.js";
+import { jsonText } from "../json-depth.js";
 import {
   type Direction,
   type FrameFlag,
@@ -129,12 +130,35 @@ export interface LineConversion {
   header(): TraceHeader;
 }
 
-/** JSON text of any value, never a throw. */
+/** JSON text of any value at any depth, never a throw (a value that is no JSON says what it is). */
 export function safeJson(v: unknown): string {
   try {
-    return JSON.stringify(v) ?? String(v);
+    const text = jsonText(v);
+    if (text !== undefined) return text;
   } catch {
-    return String(v);
+    // a toJSON that throws, a BigInt: described below
+  }
+  return v === null || typeof v !== "object"
+    ? `(${typeof v})`
+    : `(${Array.isArray(v) ? "array" : "object"} that is not JSON)`;
+}
+
+/**
+ * Converts one entry of a source, never a throw: an entry that breaks its converter is kept as a
+ * note with its text and listed as a problem, and the next entry is read (issue 31: one HAR entry
+ * whose `startedDateTime` was `{"toString":0}` ended the whole import).
+ */
+export function convertEntry(
+  b: RecordBuilder,
+  ts: number,
+  where: string,
+  entry: unknown,
+  convert: () => void,
+): void {
+  try {
+    convert();
+  } catch (err) {
+    b.unreadable(ts, where, `could not be read (${err instanceof Error ? err.name : "error"})`, entry);
   }
 }
 
@@ -148,5 +172,5 @@ export function isoTime(ms: number): string {
 export function jsonRpcText(parts: Record<string, unknown>): string {
   const out: Record<string, unknown> = { jsonrpc: "2.0" };
   for (const [k, v] of Object.entries(parts)) if (v !== undefined) out[k] = v;
-  return JSON.stringify(out);
+  return jsonText(out) ?? "null";
 }

@@ -195,3 +195,53 @@ describe("trace -> HAR -> trace", () => {
     expect(traceText(r.header, r.records).split("\n")[0]).toContain('"imported":{"format":"har","lacks":[]}');
   });
 });
+
+describe("HAR entries that are not what they say (issue 31)", () => {
+  it("reads the 96-byte HAR whose startedDateTime is {toString: 0}, and an object opcode, without a throw", () => {
+    const tiny = convertToTrace(
+      '{"log":{"version":"1.2","entries":[{"startedDateTime":{"toString":0},"_webSocketMessages":[]}]}}',
+    );
+    expect("error" in tiny).toBe(false);
+    const opcode = convertToTrace(
+      JSON.stringify({
+        log: {
+          entries: [
+            { _webSocketMessages: [{ type: "send", opcode: { toString: 0 }, data: "x" }] },
+            {
+              _webSocketMessages: [
+                { type: "send", time: 1, opcode: 1, data: '{"jsonrpc":"2.0","method":"m"}' },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    if ("error" in opcode) throw new Error(opcode.error);
+    expect(opcode.records.some((r) => r.type === "frame" && r.raw.includes('"m"'))).toBe(true);
+  });
+
+  it("checks our own export's frame metadata and header like any record", () => {
+    const har = {
+      log: {
+        entries: [
+          {
+            _webSocketMessages: [
+              { data: "{}", _acpRetryInspector: { seq: "x", ts: 1, conn: 1, dir: "client->agent" } },
+              { data: "{}", _acpRetryInspector: null },
+              { data: "{}", _acpRetryInspector: { seq: 2, ts: 2, conn: 1, dir: "client->agent" } },
+            ],
+          },
+        ],
+        _acpRetryInspector: {
+          header: { format: "acp-retry-inspector-trace", version: 1, agent: 5 },
+          records: [],
+        },
+      },
+    };
+    const r = convertToTrace(JSON.stringify(har));
+    if ("error" in r) throw new Error(r.error);
+    expect(r.records.map((x) => x.seq)).toEqual([2]);
+    expect(r.problems.some((p) => p.includes("metadata is wrong"))).toBe(true);
+    expect(r.header.agent).toBeUndefined();
+  });
+});

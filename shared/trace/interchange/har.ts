@@ -19,9 +19,18 @@
  * gives the same records in the same order, with every frame's bytes read from the HAR's own fields.
  */
 import { parseRecordLine } from "../codec.js";
+import { checkHeader } from "../header-check.js";
 import type { FrameRecord, TraceHeader, TraceRecord } from "../record.js";
+import { checkRecord, isInvalidRecord } from "../record-check.js";
 import { base64Bytes, bytesBase64, utf8Decode, utf8Encode } from "./bytes.js";
-import { type Conversion, isoTime, RecordBuilder, safeJson } from "./conversion.js";
+import {
+  type Conversion,
+  convertEntry,
+  convertedHeader,
+  isoTime,
+  RecordBuilder,
+  safeJson,
+} from "./conversion.js";
 
 /** The `imported.format` of a converted HAR. */
 export const HAR = "har";
@@ -139,16 +148,27 @@ function fromOurExport(entries: readonly unknown[], meta: LogMeta): Conversion {
   const problems: string[] = [];
   const notes: TraceRecord[] = [];
   const keep = (where: string, m: FrameMeta, text: string | undefined) => {
-    const f = text === undefined ? "no frame text" : frameFrom(m, text);
+    let f: FrameRecord | string;
+    try {
+      f = text === undefined ? "no frame text" : frameFrom(m, text);
+      // The metadata is the file's word: the frame it describes is checked like any record.
+      const checked = typeof f === "string" ? null : checkRecord(f);
+      if (checked !== null && isInvalidRecord(checked))
+        f = `its metadata is wrong (${checked.faults.map((x) => `${x.field} ${x.reason}`).join("; ")})`;
+    } catch (err) {
+      f = `could not be read (${err instanceof Error ? err.name : "error"})`;
+    }
     if (typeof f !== "string") return frames.push(f);
     problems.push(`${where}: ${f}`);
-    notes.push({
-      type: "note",
-      seq: m.seq,
-      ts: m.ts,
-      level: "warn",
-      text: `frame seq ${m.seq} lost in the HAR: ${f}`,
-    });
+    const seq = (m as Partial<FrameMeta> | null)?.seq;
+    if (typeof seq === "number" && Number.isSafeInteger(seq) && seq > 0)
+      notes.push({
+        type: "note",
+        seq,
+        ts: typeof m?.ts === "number" && Number.isFinite(m.ts) ? m.ts : 0,
+        level: "warn",
+        text: `frame seq ${seq} lost in the HAR: ${f}`,
+      });
   };
   for (const [i, entry] of entries.entries()) {
     const e = obj(entry);
@@ -181,7 +201,10 @@ function fromOurExport(entries: readonly unknown[], meta: LogMeta): Conversion {
     else problems.push(`log record ${k + 1}: a frame outside the entries, left out`);
   }
   const records = [...frames, ...notes, ...others].sort((x, y) => x.seq - y.seq);
-  const { imported: _dropped, ...header } = meta.header;
+  const checked = checkHeader(meta.header);
+  if ("problem" in checked) problems.push(`log header: ${checked.problem}; a new one is written`);
+  const { imported: _dropped, ...header } =
+    "header" in checked ? checked.header : convertedHeader({ format: HAR, lacks: [] }, isoTime(0));
   return { header: { ...header, imported: { format: HAR, lacks: [] } }, records, problems };
 }
 
@@ -194,6 +217,24 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
   const add = (p: Omit<Pending, "order">) => pending.push({ ...p, order: order++ });
   entries.forEach((entry, i) => {
     const where = `entry ${i + 1}`;
+    const before = pending.length;
+    try {
+      browserEntry(entry, i, where);
+    } catch (err) {
+      // This entry broke its reading: what it added goes, and it is kept as one note.
+      pending.length = before;
+      const why = `could not be read (${err instanceof Error ? err.name : "error"})`;
+      add({
+        ts: 0,
+        connKey: "",
+        transport: "",
+        peer: "",
+        emit: (b, ts) => b.unreadable(ts, where, why, entry),
+      });
+    }
+  });
+  /** One entry: its frames, or a note, added to `pending`; skipped when it carries no ACP frames. */
+  function browserEntry(entry: unknown, i: number, where: string): void {
     const e = obj(entry);
     if (!e) {
       add({
@@ -208,7 +249,7 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
     const req = obj(e.request);
     const res = obj(e.response);
     const url = typeof req?.url === "string" ? req.url : "";
-    const started = Date.parse(String(e.startedDateTime));
+    const started = typeof e.startedDateTime === "string" ? Date.parse(e.startedDateTime) : Number.NaN;
     const start = Number.isNaN(started) ? 0 : started;
     const ws = e._webSocketMessages;
     if (Array.isArray(ws)) {
@@ -246,7 +287,7 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
                 ? "ping"
                 : opcode === 10
                   ? "pong"
-                  : `opcode ${String(opcode)}`;
+                  : `opcode ${safeJson(opcode).slice(0, 40)}`;
           add({
             ...base,
             emit: (b, ts) =>
@@ -295,7 +336,7 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
     const texts = mime.includes("text/event-stream") ? sseEvents(body) : [body];
     for (const text of texts)
       add({ ...base, ts: end, emit: (b, ts, conn) => b.frame(ts, conn, "agent->client", text) });
-  });
+  }
   pending.sort((a, b) => a.ts - b.ts || a.order - b.order);
   const b = new RecordBuilder();
   const conns = new Map<string, number>();
@@ -309,7 +350,7 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
       conns.set(p.connKey, conn);
       b.push({ type: "conn-open", ts, conn, transport: p.transport, ...(p.peer ? { peer: p.peer } : {}) });
     }
-    p.emit(b, ts, conn ?? 0);
+    convertEntry(b, ts, "HAR entry", null, () => p.emit(b, ts, conn ?? 0));
   }
   if (skipped > 0)
     b.push({

@@ -12,10 +12,12 @@
 import type { Direction, TraceHeader } from "../record.js";
 import {
   type Conversion,
+  convertEntry,
   convertedHeader,
   jsonRpcText,
   type LineConversion,
   RecordBuilder,
+  safeJson,
 } from "./conversion.js";
 
 /** The `imported.format` of a converted sacp trace. */
@@ -37,6 +39,11 @@ export class SacpTraceLines implements LineConversion {
   private lastTs = 0;
 
   line(line: string, lineNo: number): void {
+    convertEntry(this.builder, this.lastTs, `line ${lineNo}`, line, () => this.entry(line, lineNo));
+  }
+
+  /** One line of the source (`line` keeps it as a note when this throws). */
+  private entry(line: string, lineNo: number): void {
     const b = this.builder;
     const conns = this.conns;
     const lastTs = this.lastTs;
@@ -60,7 +67,12 @@ export class SacpTraceLines implements LineConversion {
     const rf = rank(from);
     const rt = rank(to);
     if (rf === null || rt === null || rf === rt) {
-      b.unreadable(ts, where, `unknown hop ${JSON.stringify(from)} -> ${JSON.stringify(to)}`, line);
+      b.unreadable(
+        ts,
+        where,
+        `unknown hop ${safeJson(from).slice(0, 80)} -> ${safeJson(to).slice(0, 80)}`,
+        line,
+      );
       return;
     }
     const dir: Direction = rf < rt ? "client->agent" : "agent->client";
@@ -89,7 +101,7 @@ export class SacpTraceLines implements LineConversion {
         );
         return;
       default:
-        b.unreadable(ts, where, `unknown type ${JSON.stringify(e.type)}`, line);
+        b.unreadable(ts, where, `unknown type ${safeJson(e.type).slice(0, 80)}`, line);
     }
   }
 

@@ -8,7 +8,7 @@
  * (1 ms per row from the epoch) so rows keep their order but no time or duration is known.
  */
 import type { Direction } from "../record.js";
-import { type Conversion, jsonRpcText, RecordBuilder } from "./conversion.js";
+import { type Conversion, convertEntry, jsonRpcText, RecordBuilder, safeJson } from "./conversion.js";
 
 /** The `imported.format` of a converted Zed log. */
 export const ZED_LOG = "zed-log";
@@ -37,25 +37,36 @@ export function convertZedLog(entries: readonly unknown[]): Conversion {
   for (const [i, entry] of entries.entries()) {
     const ts = i + 1;
     const where = `entry ${i + 1}`;
+    convertEntry(b, ts, where, entry, () => zedEntry(b, ts, where, entry));
+  }
+  return b.done({ format: ZED_LOG, lacks: ["timestamps", "exact-bytes"] }, new Date(0).toISOString(), {
+    transport: "stdio",
+    name: "Zed ACP log",
+  });
+}
+
+/** One entry of the log. */
+function zedEntry(b: RecordBuilder, ts: number, where: string, entry: unknown): void {
+  {
     const e = entry as Record<string, unknown> | null;
     if (e === null || typeof e !== "object" || Array.isArray(e)) {
       b.unreadable(ts, where, "not an object", entry);
-      continue;
+      return;
     }
     const dir = typeof e._direction === "string" ? DIRECTIONS[e._direction] : undefined;
     if (!dir) {
-      b.unreadable(ts, where, `unknown _direction ${JSON.stringify(e._direction)}`, entry);
-      continue;
+      b.unreadable(ts, where, `unknown _direction ${safeJson(e._direction).slice(0, 80)}`, entry);
+      return;
     }
     const params = e.params === null ? undefined : e.params;
     switch (e._type) {
       case "request": {
         b.frame(ts, 1, dir, jsonRpcText({ id: e.id, method: e.method, params }));
-        continue;
+        return;
       }
       case "notification": {
         b.frame(ts, 1, dir, jsonRpcText({ method: e.method, params }));
-        continue;
+        return;
       }
       case "response": {
         b.frame(
@@ -66,16 +77,12 @@ export function convertZedLog(entries: readonly unknown[]): Conversion {
             ? jsonRpcText({ id: e.id, error: e.params })
             : jsonRpcText({ id: e.id, result: e.params ?? null }),
         );
-        continue;
+        return;
       }
       default: {
-        b.unreadable(ts, where, `unknown _type ${JSON.stringify(e._type)}`, entry);
-        continue;
+        b.unreadable(ts, where, `unknown _type ${safeJson(e._type).slice(0, 80)}`, entry);
+        return;
       }
     }
   }
-  return b.done({ format: ZED_LOG, lacks: ["timestamps", "exact-bytes"] }, new Date(0).toISOString(), {
-    transport: "stdio",
-    name: "Zed ACP log",
-  });
 }
