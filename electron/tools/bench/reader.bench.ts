@@ -7,7 +7,11 @@
  *   the fix the 500 MB line took 169 s and 3.65 GB (the reader re-flattened the growing line on
  *   every 1 MiB chunk: quadratic).
  * - one 250 MB line, under the cap, read whole: its time per MB against the five 100 MB lines' (a
- *   linear reader gives about 1), and its peak RSS per byte of the line.
+ *   linear reader gives about 1), and its peak RSS per byte of the line (the reader holds the line's
+ *   pieces, then the joined line, then the line and the parsed record: about 2x live, more in RSS
+ *   until V8 collects the pieces; the analyzer then parses the frame's JSON once more).
+ *
+ * Times are CPU seconds (user + system) from `/usr/bin/time`, wall time beside them.
  *
  * `npm run bench -- reader`; writes about 1.25 GB under the temp folder and deletes it.
  */
@@ -30,7 +34,7 @@ const cli = () => join(process.cwd(), "dist", "cli.js");
 
 /**
  * Writes a trace of one `session/update` frame per entry of `lineBytes`, each record line about that
- * many bytes (ASCII with some two- and three-byte characters), in 1 MiB writes.
+ * many bytes, in 1 MiB writes.
  */
 async function writeLongLines(path: string, lineBytes: readonly number[]): Promise<void> {
   const out = createWriteStream(path);
@@ -41,7 +45,9 @@ async function writeLongLines(path: string, lineBytes: readonly number[]): Promi
     startedAt: new Date().toISOString(),
   };
   out.write(`${JSON.stringify(header)}\n`);
-  const unit = Buffer.from("abc é€ defgh ".repeat(80_000)); // about 1.1 MB, no JSON escapes
+  // ASCII with a Latin-1 letter: V8 keeps such text one byte a character (text outside Latin-1, say
+  // CJK or emoji, takes two bytes a character in memory, so twice the figures below)
+  const unit = Buffer.from("abc déf ghijk lmnop ".repeat(55_000)); // about 1.1 MB, no JSON escapes
   let seq = 0;
   for (const bytes of lineBytes) {
     seq++;
@@ -62,18 +68,33 @@ async function writeLongLines(path: string, lineBytes: readonly number[]): Promi
   await once(out, "finish");
 }
 
-/** `analyze --json` of `path` under `/usr/bin/time`: exit status, wall seconds, peak RSS in MB. */
-function analyzeRss(path: string): { status: number | null; seconds: number; rssMb: number; stderr: string } {
+/**
+ * `analyze --json` of `path` under `/usr/bin/time`: exit status, CPU seconds (user + system: far less
+ * skewed than wall time by other load on a shared machine), wall seconds, peak RSS in MB.
+ */
+function analyzeRss(path: string): {
+  status: number | null;
+  seconds: number;
+  wall: number;
+  rssMb: number;
+  stderr: string;
+} {
   const t0 = performance.now();
-  const r = spawnSync("/usr/bin/time", ["-f", "%M", process.execPath, cli(), "analyze", path, "--json"], {
-    stdio: ["ignore", "ignore", "pipe"],
-    maxBuffer: 1 << 20,
-  });
+  const r = spawnSync(
+    "/usr/bin/time",
+    ["-f", "%M %U %S", process.execPath, cli(), "analyze", path, "--json"],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+      maxBuffer: 1 << 20,
+    },
+  );
   const lines = r.stderr.toString().trim().split("\n");
+  const [rssKb, user, sys] = (lines.at(-1) ?? "").split(" ").map(Number);
   return {
     status: r.status,
-    seconds: (performance.now() - t0) / 1000,
-    rssMb: (Number(lines.at(-1)) * 1024) / MB,
+    seconds: (user ?? Number.NaN) + (sys ?? Number.NaN),
+    wall: (performance.now() - t0) / 1000,
+    rssMb: ((rssKb ?? Number.NaN) * 1024) / MB,
     stderr: lines.slice(0, -1).join(" ").slice(0, 200),
   };
 }
@@ -96,7 +117,7 @@ export const readerBench: Bench = async () => {
     const h = analyzeRss(huge);
     const w = analyzeRss(whole);
     const fig = (r: ReturnType<typeof analyzeRss>) =>
-      `${r.seconds.toFixed(2)} s, peak RSS ${r.rssMb.toFixed(0)} MB${r.status === 0 ? "" : `, exit ${r.status} ${r.stderr}`}`;
+      `${r.seconds.toFixed(2)} s CPU (${r.wall.toFixed(1)} s wall), peak RSS ${r.rssMb.toFixed(0)} MB${r.status === 0 ? "" : `, exit ${r.status} ${r.stderr}`}`;
     const rateRatio = w.seconds / mbOf(whole) / (b.seconds / mbOf(five));
     return [
       {
