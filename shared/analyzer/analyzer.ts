@@ -272,6 +272,7 @@ export class Analyzer {
       kind: "lost",
       reason: `held by a delay and never delivered to the Agent (${detail ?? "no release"})`,
       seq: frameSeq,
+      cause: "held",
     };
     if (p?.kind === "prompt") this.prompts.lost(p, lost);
     else if (p) this.requests.lost(p.row, lost);
@@ -309,9 +310,27 @@ export class Analyzer {
   ): void {
     this.links.connectionGone(conn);
     const lost: Outcome = { kind: "lost", reason, seq, cause };
-    for (const p of this.pending.takeConnection(conn)) {
+    // A frame a delay holds belongs to the Agent process it is finally delivered to: an Agent that
+    // exits while it is held loses neither a held request nor the request of a held answer.
+    const keep = cause === "agent-exit" ? this.heldOn(conn) : undefined;
+    for (const p of this.pending.takeConnection(conn, keep)) {
       if (p.kind === "prompt") this.prompts.lost(p, lost);
       else this.requests.lost(p.row, lost);
     }
+    if (keep === undefined) return;
+    for (const k of keep) {
+      const p = this.pending.get(conn, k.dir, k.id);
+      if (p?.kind === "prompt") this.links.queuePrompt(conn, p.state.row.sessionId ?? "", p.attempt, p.state);
+    }
+  }
+
+  /** The pending requests of `conn` a delay holds, or whose answer it holds: (direction, id). */
+  private heldOn(conn: number): { dir: FrameRecord["dir"]; id: string | number }[] {
+    const out: { dir: FrameRecord["dir"]; id: string | number }[] = [];
+    for (const h of this.heldRequests.values())
+      if (h.conn === conn) out.push({ dir: "client->agent", id: h.id });
+    for (const { r, frame } of this.heldAnswers.values())
+      if (r.conn === conn && frame.id !== null) out.push({ dir: opposite(r.dir), id: frame.id });
+    return out;
   }
 }

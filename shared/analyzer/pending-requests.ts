@@ -40,17 +40,26 @@ export class PendingRequests {
     return p;
   }
 
-  /** Removes and returns every pending request of a connection (both directions). */
-  takeConnection(conn: number): Pending[] {
+  /**
+   * Removes and returns every pending request of a connection (both directions), except those
+   * named in `keep` (direction and id), which stay pending.
+   */
+  takeConnection(
+    conn: number,
+    keep?: readonly { readonly dir: string; readonly id: string | number }[],
+  ): Pending[] {
     const keys = this.byConn.get(conn);
     if (!keys) return [];
+    const kept = new Set((keep ?? []).map((k) => pendingKey(conn, k.dir, k.id)));
     const out: Pending[] = [];
     for (const k of keys) {
+      if (kept.has(k)) continue;
       const p = this.byKey.get(k);
       this.byKey.delete(k);
+      keys.delete(k);
       if (p) out.push(p);
     }
-    this.byConn.delete(conn);
+    if (keys.size === 0) this.byConn.delete(conn);
     return out;
   }
 }

@@ -25,6 +25,17 @@ export function newAttempt(r: FrameRecord, id: string | number): Attempt {
     frameSeqs: [r.seq],
     effect: dropped ? "not-delivered" : "pending",
     words: dropped ? NOT_DELIVERED : "pending",
+    agentEffect: dropped ? { kind: "not-delivered" } : { kind: "pending" },
+    clientSaw: dropped ? { kind: "nothing-ever", why: "request-dropped" } : { kind: "nothing-yet" },
+    sender:
+      r.origin === undefined
+        ? { kind: "client" }
+        : {
+            kind: "inspector",
+            role: r.origin === "inspector" ? "retry" : "replay",
+            replaces: r.replaces ?? null,
+          },
+    tone: dropped ? "unknown" : "pending",
     ...(r.origin === "inspector" && { origin: "inspector" as const, forwarded: false }),
   };
   return r.origin === undefined ? attempt : { ...attempt, origin: r.origin };
@@ -105,6 +116,7 @@ export function newSubmissionRow(
     inserts: 0,
     finalMessageId: null,
     clientMessageId: null,
+    clientAnswered: false,
     result: "pending",
     resendOf: null,
     resentAs: null,

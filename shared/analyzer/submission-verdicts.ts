@@ -6,7 +6,7 @@
  */
 import { CANCELLED_INVALID_KEY_IS_ACCEPTED } from "../protocol/decisions.js";
 import { ErrorCode } from "../protocol/error-codes.js";
-import { agentAnswer, answerSignature, clientSawAnswer, describeOutcome } from "./outcome.js";
+import { agentAnswer, answerSignature, describeOutcome } from "./outcome.js";
 import { insertCount, type SubmissionState } from "./submission-state.js";
 import { attemptRef, submissionRef } from "./submission-words.js";
 import type { Attempt, Outcome, VerdictHit } from "./timeline-model.js";
@@ -112,14 +112,22 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
     }
   }
 
-  const anyPending = attempts.some((a) => a.outcome.kind === "pending");
-  // An inspector attempt's answer reached the Client only when the tap forwarded it.
-  const seen = attempts.filter(
-    (a) =>
-      clientSawAnswer(a.outcome) &&
-      (a.origin === undefined || (a.origin === "inspector" && a.forwarded === true)),
-  );
-  if (client.length > 0 && !anyPending && seen.length === 0 && s.resentAs === null) {
+  if (row.keyStatus === "absent" && inserts > 1) {
+    // No key to dedupe by: a retry (the inspector's) of an unkeyed prompt inserted it again.
+    const inserting = attempts.filter((a) => a.agentEffect.kind === "inserted");
+    hits.push(
+      hit(
+        "unkeyed-retry-inserted",
+        `${inserts} user messages for one unkeyed prompt${row.messageIds.length > 0 ? ` (${row.messageIds.join(", ")})` : ""}: ${inserting.map(label).join(", ")} each inserted it`,
+        answerSeqs(inserting),
+      ),
+    );
+  }
+
+  const anyPending = attempts.some((a) => a.agentEffect.kind === "pending");
+  // The Client has an answer: its own, or one the inspector forwarded under its id (attempt-outcome.ts).
+  const seen = row.clientAnswered;
+  if (client.length > 0 && !anyPending && !seen && s.resentAs === null) {
     const what = client.map((a) => `${label(a)}: ${a.words}`).join("; ");
     hits.push(
       v2
@@ -172,7 +180,7 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
   }
 
   // Arrays built by push keep spare room; the verdicts a row keeps are copied at their exact length.
-  if (hits.length > 0 || seen.length === 0) return hits.length === 0 ? [] : hits.slice();
+  if (hits.length > 0 || !seen) return hits.length === 0 ? [] : hits.slice();
   if (inserts === 0 && attempts.every((a) => agentAnswer(a.outcome)?.kind === "cancelled")) {
     return [
       hit(

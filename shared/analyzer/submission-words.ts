@@ -4,7 +4,8 @@
  * only for an error response (v2) or a -32800; an answer lost with its connection or Agent is
  * "unknown"; a dropped answer's messageId is the Agent's, never the Client's.
  */
-import { agentAnswer, clientSawAnswer } from "./outcome.js";
+import { ErrorCode } from "../protocol/error-codes.js";
+import { describeOutcomes } from "./attempt-outcome.js";
 import { NOT_DELIVERED } from "./rows.js";
 import type { SubmissionState } from "./submission-state.js";
 import type { Attempt, AttemptEffect, Outcome, Submission } from "./timeline-model.js";
@@ -22,166 +23,152 @@ export function submissionRef(s: Pick<Submission, "attempts">): string {
 
 const DROPPED_ANSWER = "answer dropped by the inspector: the client never saw it";
 
-/** The effect and words of the Agent's answer `answer` to attempt `i`. */
-function answerWords(
-  s: SubmissionState,
-  i: number,
-  answer: Outcome,
-): { effect: AttemptEffect; words: string } {
-  switch (answer.kind) {
-    case "inserted": {
-      const id = answer.messageId;
-      if (id === null) {
-        return {
-          effect: "inserted",
-          words: `inserted (v1 answer at the end of the turn, stopReason ${answer.stopReason ?? "?"}; v1 has no messageId)`,
-        };
-      }
-      if (isOriginal(s, i, id))
-        return { effect: "original", words: `answered with the original messageId ${id} (no new insert)` };
-      return { effect: "inserted", words: `inserted → messageId ${id}` };
-    }
-    case "error":
-      return {
-        effect: "error",
-        words: s.v1
-          ? `error ${answer.code} (${answer.message}); v1: whether it inserted is unknown`
-          : `error ${answer.code} (${answer.message}): not inserted`,
-      };
-    case "cancelled":
-      return { effect: "cancelled", words: "cancelled (-32800) before insertion" };
+/** The words of the Agent's answer `answer` to attempt `a`, from its effect. */
+function answerWords(s: SubmissionState, a: Attempt, answer: Outcome): string {
+  const e = a.agentEffect;
+  switch (e.kind) {
+    case "inserted":
+      return e.messageId === null
+        ? `inserted (v1 answer at the end of the turn, stopReason ${answer.kind === "inserted" ? (answer.stopReason ?? "?") : "?"}; v1 has no messageId)`
+        : `inserted → messageId ${e.messageId}`;
+    case "deduplicated":
+      return `answered with the original messageId ${e.messageId} (no new insert)`;
+    case "not-inserted":
+      return answer.kind === "error"
+        ? `error ${answer.code} (${answer.message}): not inserted`
+        : "cancelled (-32800) before insertion";
+    case "unknown":
+      return answer.kind === "error"
+        ? `error ${answer.code} (${answer.message}); v1: whether it inserted is unknown`
+        : "whether it inserted is unknown";
     default:
-      return { effect: "inserted", words: answer.kind };
+      return s.v1 ? "pending (a v1 answer comes at the end of the turn)" : "pending (held)";
   }
 }
 
-/**
- * True when messageId `id`, answered to attempt `i`, existed before it: an earlier attempt's answer
- * named it, or a user message showed it before this attempt was sent.
- */
-function isOriginal(s: SubmissionState, i: number, id: string): boolean {
-  const attempts = s.row.attempts;
-  for (let j = 0; j < i; j++) {
-    const earlier = agentAnswer((attempts[j] as Attempt).outcome);
-    if (earlier?.kind === "inserted" && earlier.messageId === id) return true;
+/** The old `effect` of an attempt, read from its `agentEffect`. */
+function effectOf(a: Attempt): AttemptEffect {
+  const e = a.agentEffect;
+  switch (e.kind) {
+    case "deduplicated":
+      return "original";
+    case "not-inserted":
+      return e.code === ErrorCode.RequestCancelled ? "cancelled" : "error";
+    case "unknown":
+      return e.cause === "v1-error" ? "error" : "unknown";
+    default:
+      return e.kind;
   }
-  const at = s.row.messageIds.indexOf(id);
-  const firstSeen = at === -1 ? undefined : s.messageIdSeqs[at];
-  return firstSeen !== undefined && firstSeen < (attempts[i] as Attempt).requestSeq;
 }
 
-/**
- * The messageId a user message update showed for attempt `i` between its request and its loss at
- * `lostSeq`, when no earlier answer of the submission had named it (so it is this attempt's
- * insert), or null.
- */
-function shownBeforeLoss(s: SubmissionState, i: number, lostSeq: number): string | null {
-  const attempts = s.row.attempts;
-  const from = (attempts[i] as Attempt).requestSeq;
-  for (let k = 0; k < s.row.messageIds.length; k++) {
-    const seen = s.messageIdSeqs[k] as number;
-    if (seen < from || seen > lostSeq) continue;
-    const id = s.row.messageIds[k] as string;
-    const answered = attempts.some((a) => {
-      const answer = agentAnswer(a.outcome);
-      return answer?.kind === "inserted" && answer.messageId === id && (a.responseSeq ?? seen) < seen;
-    });
-    if (!answered) return id;
+/** What the Client saw of attempt `a`, as a clause after the Agent's words ("" when it saw this answer). */
+function clientClause(a: Attempt): string {
+  const saw = a.clientSaw;
+  switch (saw.kind) {
+    case "forwarded": {
+      const what =
+        saw.messageId !== null
+          ? `messageId ${saw.messageId}`
+          : saw.code !== null
+            ? `error ${saw.code}`
+            : "its answer";
+      return a.sender.kind === "client"
+        ? `; answer dropped by the inspector; the client got its retry's answer (${what}) under its id ${JSON.stringify(saw.clientId)}`
+        : `; forwarded to the client under its id ${JSON.stringify(saw.clientId)}`;
+    }
+    case "nothing-yet":
+      return a.outcome.kind === "pending" ? "" : "; answer dropped by the inspector: its retry is pending";
+    case "nothing-ever":
+      if (saw.why === "answer-dropped") return `; ${DROPPED_ANSWER}`;
+      if (saw.why === "answer-held")
+        return "; answer held by a delay and never delivered: the client never saw it";
+      return "";
+    default:
+      return "";
   }
-  return null;
 }
 
-/** Sets `effect` and `words` of attempt `i` from its outcome. */
+/** Sets `effect` and `words` of attempt `i` from its outcome model fields. */
 function describeAttempt(s: SubmissionState, i: number): void {
   const a = s.row.attempts[i] as Attempt;
   const o = a.outcome;
-  switch (o.kind) {
-    case "pending":
-      a.effect = "pending";
-      a.words = s.v1 ? "pending (a v1 answer comes at the end of the turn)" : "pending (held)";
-      return;
-    case "lost": {
-      const agent = o.cause === "agent-exit" || (o.cause === undefined && o.reason.startsWith("agent "));
-      const why = agent
-        ? "the agent died before answering"
-        : `connection #${a.conn} closed before the answer`;
-      const shown = shownBeforeLoss(s, i, o.seq);
-      a.effect = shown === null ? "unknown" : "inserted";
-      a.words =
-        shown === null
-          ? `lost: ${why}; whether it inserted is unknown`
-          : `lost: ${why}, after a user message update showed it inserted → messageId ${shown}`;
+  a.effect = effectOf(a);
+  if (o.kind === "lost") {
+    if (o.cause === "held") {
+      a.words = "request held by a delay and never delivered: the Agent never saw it";
       return;
     }
-    case "dropped": {
-      if (o.frame === "request" || !o.answer) {
-        a.effect = "not-delivered";
-        a.words = NOT_DELIVERED;
-        return;
-      }
-      const w = answerWords(s, i, o.answer);
-      a.effect = w.effect;
-      a.words = `${w.words}; ${DROPPED_ANSWER}`;
-      return;
-    }
-    default: {
-      const w = answerWords(s, i, o);
-      a.effect = w.effect;
-      a.words = w.words;
-    }
+    const agent = o.cause === "agent-exit" || (o.cause === undefined && o.reason.startsWith("agent "));
+    const why = agent ? "the agent died before answering" : `connection #${a.conn} closed before the answer`;
+    const e = a.agentEffect;
+    a.words =
+      e.kind === "inserted" && e.messageId !== null
+        ? `lost: ${why}, after a user message update showed it inserted → messageId ${e.messageId}`
+        : `lost: ${why}; whether it inserted is unknown`;
+    return;
   }
+  if (o.kind === "dropped" && (o.frame === "request" || !o.answer)) {
+    a.words = NOT_DELIVERED;
+    return;
+  }
+  const answer = o.kind === "dropped" ? (o.answer as Outcome) : o;
+  a.words = `${answerWords(s, a, answer)}${clientClause(a)}`;
 }
 
-/** Where the Client stands with the submission, in words. */
+/** Where the Client stands with the submission, in words (read from its attempts' `clientSaw`). */
 function resultWords(s: SubmissionState): string {
   const row = s.row;
-  const client = row.attempts.filter((a) => a.origin === undefined);
-  const seen = client.filter((a) => clientSawAnswer(a.outcome));
+  const client = row.attempts.filter((a) => a.sender.kind === "client");
   const ids = row.messageIds.join(", ");
   if (row.clientMessageId !== null) {
     return row.inserts > 1
       ? `${row.inserts} inserts (${ids}); the client has messageId ${row.clientMessageId}`
       : `inserted once → messageId ${row.clientMessageId}`;
   }
-  if (seen.some((a) => a.outcome.kind === "inserted")) {
+  const sawInsert = client.some(
+    (a) => a.clientSaw.kind === "answer" || (a.clientSaw.kind === "forwarded" && a.clientSaw.code === null),
+  );
+  if (sawInsert) {
     return row.inserts > 1
       ? `${row.inserts} inserts (v1 answers, no messageId)`
       : "inserted (v1 answer, no messageId)";
   }
-  if (row.attempts.some((a) => a.outcome.kind === "pending")) {
+  if (row.attempts.some((a) => a.agentEffect.kind === "pending")) {
     if (ids !== "") return `pending; the Agent inserted messageId ${ids}, the client has not seen it yet`;
     return s.v1 ? "pending (a v1 answer comes at the end of the turn)" : "pending (held)";
   }
   if (ids !== "" || s.nullInserts > 0) {
     return `inserted${ids !== "" ? ` → messageId ${ids}` : ""}, but the client never saw an answer`;
   }
-  if (row.attempts.length > 0 && row.attempts.every((a) => agentAnswer(a.outcome)?.kind === "cancelled")) {
+  if (
+    row.attempts.length > 0 &&
+    row.attempts.every(
+      (a) => a.agentEffect.kind === "not-inserted" && a.agentEffect.code === ErrorCode.RequestCancelled,
+    )
+  ) {
     return "withdrawn: every attempt cancelled (-32800), nothing inserted";
   }
-  const error = seen.find((a) => a.outcome.kind === "error")?.outcome;
-  if (error?.kind === "error") {
-    return s.v1
-      ? `error ${error.code}; v1: whether it inserted is unknown`
-      : `not inserted (error ${error.code})`;
+  const codes = client.flatMap((a) =>
+    a.clientSaw.kind === "error"
+      ? [a.clientSaw.code]
+      : a.clientSaw.kind === "forwarded" && a.clientSaw.code !== null
+        ? [a.clientSaw.code]
+        : [],
+  );
+  const error = codes.find((c) => c !== ErrorCode.RequestCancelled);
+  if (error !== undefined) {
+    return s.v1 ? `error ${error}; v1: whether it inserted is unknown` : `not inserted (error ${error})`;
   }
-  if (seen.some((a) => a.outcome.kind === "cancelled")) return "not inserted (cancelled, -32800)";
-  if (row.attempts.length > 0 && row.attempts.every((a) => a.effect === "not-delivered")) {
+  if (codes.length > 0) return "not inserted (cancelled, -32800)";
+  if (row.attempts.length > 0 && row.attempts.every((a) => a.agentEffect.kind === "not-delivered")) {
     return "never delivered: the inspector dropped the request, the Agent never saw it";
   }
   return "unknown: no answer reached the client; whether it inserted is unknown";
 }
 
-/** Brings the words of a submission and of each of its attempts up to date with their outcomes. */
+/** Brings the outcome model, the words of a submission and those of each of its attempts up to date. */
 export function describeSubmission(s: SubmissionState): void {
-  const row = s.row;
-  const attempts = row.attempts;
-  let clientMessageId: string | null = null;
-  for (let i = 0; i < attempts.length; i++) {
-    describeAttempt(s, i);
-    const a = attempts[i] as Attempt;
-    if (clientMessageId === null && a.origin === undefined && a.outcome.kind === "inserted")
-      clientMessageId = a.outcome.messageId;
-  }
-  row.clientMessageId = clientMessageId;
-  row.result = resultWords(s);
+  describeOutcomes(s);
+  for (let i = 0; i < s.row.attempts.length; i++) describeAttempt(s, i);
+  s.row.result = resultWords(s);
 }

@@ -22,14 +22,14 @@ export type Outcome =
   /** A -32800 (request cancelled) error response. */
   | { readonly kind: "cancelled"; readonly message: string }
   /**
-   * The connection closed or the Agent exited before an answer (`cause` says which; absent in
-   * models built before it was recorded).
+   * The connection closed or the Agent exited before an answer, or a delay held the request and
+   * never delivered it (`cause` says which; absent in models built before it was recorded).
    */
   | {
       readonly kind: "lost";
       readonly reason: string;
       readonly seq: number;
-      readonly cause?: "conn-close" | "agent-exit";
+      readonly cause?: "conn-close" | "agent-exit" | "held";
     }
   /**
    * The inspector's fault injection swallowed the request (the Agent never saw it) or the response
@@ -76,6 +76,68 @@ export type AttemptEffect =
   | "unknown"
   | "not-delivered";
 
+/**
+ * What an attempt did to the Agent's conversation, from the frames alone (attempt-outcome.ts):
+ * - `pending`: no answer yet (also while a delay holds the request or its answer);
+ * - `inserted`: this attempt inserted the user message (`messageId` null: a v1 answer);
+ * - `deduplicated`: answered with a messageId an earlier attempt or user message showed;
+ * - `not-inserted`: an error answer (v2) or a -32800 (`code` -32800);
+ * - `not-delivered`: the inspector dropped the request (or held it and never delivered it);
+ * - `unknown`: the answer was lost with its connection or Agent, or a v1 error (indeterminate).
+ */
+export type AgentEffect =
+  | { readonly kind: "pending" }
+  | { readonly kind: "inserted"; readonly messageId: string | null }
+  | { readonly kind: "deduplicated"; readonly messageId: string }
+  | { readonly kind: "not-inserted"; readonly code: number }
+  | { readonly kind: "not-delivered" }
+  | { readonly kind: "unknown"; readonly cause: "conn-close" | "agent-exit" | "v1-error" };
+
+/** Why the Client never saw an answer to an attempt. */
+export type NeverSeenReason = "answer-dropped" | "answer-held" | "request-dropped" | "lost" | "not-forwarded";
+
+/**
+ * What the Client saw of an attempt (attempt-outcome.ts):
+ * - `answer`: this attempt's own result reached the Client;
+ * - `error`: its own error response reached the Client (-32800 included);
+ * - `forwarded`: the inspector forwarded an answer under the Client's id `clientId`: that of its
+ *   retry `retryId` (on a Client attempt whose own answer was dropped, and on the retry itself);
+ * - `nothing-yet`: nothing so far, and an answer may still come;
+ * - `nothing-ever`: no answer will reach the Client for it (`why`).
+ */
+export type ClientSaw =
+  | { readonly kind: "answer"; readonly messageId: string | null }
+  | { readonly kind: "error"; readonly code: number }
+  | {
+      readonly kind: "forwarded";
+      readonly clientId: string | number;
+      readonly retryId: string | number;
+      readonly messageId: string | null;
+      readonly code: number | null;
+    }
+  | { readonly kind: "nothing-yet" }
+  | { readonly kind: "nothing-ever"; readonly why: NeverSeenReason };
+
+/** Who sent an attempt: the Client, or the inspector (a `retry` of a Client attempt, or a `replay`). */
+export type AttemptSender =
+  | { readonly kind: "client" }
+  | {
+      readonly kind: "inspector";
+      readonly role: "retry" | "replay";
+      /** The Client's JSON-RPC id the retry copies, when the trace names it. */
+      readonly replaces: string | number | null;
+    };
+
+/**
+ * The colour of an attempt, about the Agent and the RFD (never about transport):
+ * `ok` inserted once, deduplicated, withdrawn (-32800) or an invalid key rejected (-32602);
+ * `violation` an insert that breaks dedup (a key's second messageId, v2) or an invalid key accepted;
+ * `warn` an error answer (not inserted) or a second insert with no key to dedupe by;
+ * `unknown` the Agent's effect is unknown or it never got the request (transport);
+ * `pending` no answer yet.
+ */
+export type AttemptTone = "ok" | "violation" | "warn" | "unknown" | "pending";
+
 /** One `session/prompt` request of a submission. */
 export interface Attempt {
   readonly conn: number;
@@ -105,6 +167,14 @@ export interface Attempt {
   readonly origin?: string;
   /** For an inspector attempt: true once its answer reached the Client, rewritten to the Client's id. */
   forwarded?: boolean;
+  /** What it did to the Agent's conversation (see `AgentEffect`). */
+  agentEffect: AgentEffect;
+  /** What the Client saw of it (see `ClientSaw`). */
+  clientSaw: ClientSaw;
+  /** Who sent it (see `AttemptSender`). */
+  sender: AttemptSender;
+  /** Its colour: about the Agent and the RFD (see `AttemptTone`). */
+  tone: AttemptTone;
 }
 
 /** How a submission's key was read: absent (null/omitted), valid, or invalid (must be answered -32602). */
@@ -129,8 +199,13 @@ export interface Submission {
   inserts: number;
   /** The messageId the submission settled on (the first one answered, dropped answers included), or null. */
   finalMessageId: string | null;
-  /** The first messageId in an answer the Client saw, or null (a dropped answer's messageId is not here). */
+  /**
+   * The first messageId in an answer the Client saw (its own attempt's, or one the inspector
+   * forwarded under its id), or null (a dropped answer's messageId is not here).
+   */
   clientMessageId: string | null;
+  /** True when the Client has a definite answer (a result or an error, its own or forwarded by the inspector). */
+  clientAnswered: boolean;
   /** The submission's result as the Client stands, in the words every view shows. */
   result: string;
   /**

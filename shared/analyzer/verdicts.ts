@@ -19,12 +19,13 @@ export type VerdictName =
   | "duplicating-resend"
   | "new-key-on-resend"
   | "v1-answer-lost"
-  | "v1-resend";
+  | "v1-resend"
+  | "unkeyed-retry-inserted";
 
 /**
  * `ok`: behaved as the RFD intends; `violation`: the Agent broke an RFD rule; `client-issue`: the
  * Client did something the RFD warns against; `info`: worth knowing, but no rule applies (a v1
- * session, which the RFD does not change).
+ * session, which the RFD does not change, or a retry without a key).
  */
 export type VerdictSeverity = "ok" | "violation" | "client-issue" | "info";
 
@@ -143,6 +144,13 @@ export const VERDICTS: readonly VerdictDefinition[] = [
     explanation:
       "In a v1 session the Client resent a request after its answer was lost or failed: v1 has no keys, so this resend may insert twice (or, for session/new, create a second session).",
     rule: V1_RULE,
+  },
+  {
+    name: "unkeyed-retry-inserted",
+    severity: "info",
+    explanation:
+      "A prompt without an idempotencyKey was retried (by the inspector) and inserted again: with no key the Agent cannot tell a retry from a new prompt, so even a correct Agent inserts it twice.",
+    rule: "It sends the same key on every attempt, including after reconnecting or restarting.",
   },
 ];
 

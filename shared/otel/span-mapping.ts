@@ -122,7 +122,8 @@ export function submissionEnd(
   const lead = leadingVerdict(s.verdicts);
   attrs[ACP.verdict] = lead?.name ?? "pending";
   if (lead) attrs[ACP.verdictSeverity] = lead.severity;
-  put(attrs, ACP.messageId, s.finalMessageId);
+  // What the Client got (its own answer's, or one the inspector forwarded), never a dropped answer's.
+  put(attrs, ACP.messageId, s.clientMessageId);
   const status: SpanStatusDescription =
     lead?.severity === "violation" ? { code: "error", message: lead.detail } : { code: "unset" };
   return { attributes: attrs, status };

@@ -4,6 +4,7 @@
  * the trace ends); each attempt and each other request becomes a span once it has an outcome.
  */
 import type { Attempt, RequestRow, Submission, TimelineChanges } from "../analyzer/timeline-model.js";
+import { ErrorCode } from "../protocol/error-codes.js";
 import type { AgentExitRecord, FaultRecord, TraceRecord } from "../trace/record.js";
 import type { SpanOp } from "./span-description.js";
 import {
@@ -29,15 +30,22 @@ interface RootState {
 }
 
 /**
- * When a submission's verdict has settled: no attempt is pending and the Client has its answer. A
- * keyed submission waits for an insert or a cancel the Client saw (after an error or a lost answer
- * the Client may still retry with the key); an unkeyed or invalid-key one has a single chance, so
- * any outcome settles it.
+ * When a submission's verdict has settled: no attempt is pending and the Client has its answer
+ * (its own attempt's, or one the inspector forwarded under its id: `clientSaw`). A keyed submission
+ * waits for an insert or a cancel the Client saw (after an error or a lost answer the Client may
+ * still retry with the key); an unkeyed or invalid-key one settles on any answer the Client saw.
  */
 export function submissionSettled(s: Submission): boolean {
-  if (s.attempts.length === 0 || s.attempts.some((a) => a.outcome.kind === "pending")) return false;
+  if (s.attempts.length === 0 || s.attempts.some((a) => a.agentEffect.kind === "pending")) return false;
+  if (!s.clientAnswered) return false;
   if (s.keyStatus !== "valid") return true;
-  return s.attempts.some((a) => a.outcome.kind === "inserted" || a.outcome.kind === "cancelled");
+  return s.attempts.some((a) => {
+    if (a.sender.kind !== "client") return false;
+    const saw = a.clientSaw;
+    if (saw.kind === "answer") return true;
+    if (saw.kind === "forwarded") return saw.code === null || saw.code === ErrorCode.RequestCancelled;
+    return saw.kind === "error" && saw.code === ErrorCode.RequestCancelled;
+  });
 }
 
 /** Turns one trace's analysis into span steps; feed it every record (`observe`) and every change set. */

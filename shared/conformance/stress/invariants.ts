@@ -10,7 +10,8 @@
  * - `no-key-leak`: the analyzer found no key in an Agent->Client message (`key-leaked`).
  */
 
-import type { Outcome, Submission, TimelineModel } from "../../analyzer/timeline-model.js";
+import type { Attempt, Submission, TimelineModel } from "../../analyzer/timeline-model.js";
+import { ErrorCode } from "../../protocol/error-codes.js";
 
 /** The invariants, by name. */
 export const STRESS_INVARIANTS = ["one-insert", "same-message-id", "answered", "no-key-leak"] as const;
@@ -26,10 +27,10 @@ export interface InvariantViolation {
   readonly seqs: readonly number[];
 }
 
-function answeredId(outcome: Outcome): string | null {
-  if (outcome.kind === "inserted") return outcome.messageId;
-  if (outcome.kind === "dropped" && outcome.answer) return answeredId(outcome.answer);
-  return null;
+/** The messageId the Agent answered attempt `a` with (inserted or deduplicated; dropped answers too), or null. */
+function answeredId(a: Attempt): string | null {
+  const e = a.agentEffect;
+  return e.kind === "inserted" || e.kind === "deduplicated" ? e.messageId : null;
 }
 
 /** Checks the invariants for the `keys` the client submitted; returns the broken ones (empty: the run passed). */
@@ -59,29 +60,25 @@ export function checkInvariants(model: TimelineModel, keys: readonly string[]): 
         invariant: "one-insert",
         key,
         message: `key ${key}: ${inserts} user messages inserted (messageIds ${ids.join(", ")})`,
-        seqs: attempts.filter((a) => a.effect === "inserted").map((a) => a.requestSeq),
+        seqs: attempts.filter((a) => a.agentEffect.kind === "inserted").map((a) => a.requestSeq),
       });
-    const answered = [
-      ...new Set(attempts.map((a) => answeredId(a.outcome)).filter((id): id is string => id !== null)),
-    ];
+    const answered = [...new Set(attempts.map(answeredId).filter((id): id is string => id !== null))];
     if (answered.length > 1)
       out.push({
         invariant: "same-message-id",
         key,
         message: `key ${key}: its successes carry different messageIds: ${answered.join(", ")}`,
-        seqs: attempts
-          .filter((a) => answeredId(a.outcome) !== null)
-          .map((a) => a.responseSeq ?? a.requestSeq),
+        seqs: attempts.filter((a) => answeredId(a) !== null).map((a) => a.responseSeq ?? a.requestSeq),
       });
-    // The client saw an answer: its own attempt's, an inspector retry's forwarded under the client's id, or a -32800.
+    // The client saw a messageId (its own attempt's, or an inspector retry's forwarded under its id) or a -32800.
     const seen = subs.some(
       (s) =>
         s.clientMessageId !== null ||
-        s.attempts.some(
-          (a) =>
-            (a.origin === "inspector" && a.forwarded === true && answeredId(a.outcome) !== null) ||
-            (a.origin === undefined && a.outcome.kind === "cancelled"),
-        ),
+        s.attempts.some((a) => {
+          const saw = a.clientSaw;
+          const code = saw.kind === "error" ? saw.code : saw.kind === "forwarded" ? saw.code : null;
+          return a.sender.kind === "client" && code === ErrorCode.RequestCancelled;
+        }),
     );
     if (!seen) {
       const last = attempts.at(-1);
