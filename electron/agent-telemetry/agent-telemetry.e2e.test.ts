@@ -216,6 +216,35 @@ describe("proxy --collect-agent-telemetry", { timeout: 90_000 }, () => {
     );
   });
 
+  it("takes the token percent-encoded as Claude Code sends it (Bearer%20TOKEN), compared once decoded", async () => {
+    const trace = scratch.path("claude-code.jsonl");
+    const proxy = startProxy(
+      ["--no-hub", "--trace", trace, "--collect-agent-telemetry"],
+      [process.execPath, POKING_AGENT, "claude-code"],
+      scratch.env,
+    );
+    const input = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n');
+    proxy.child.stdin.end(input);
+    const done = await within(proxy.done, 30_000, "the proxy to exit");
+    expect(done.code).toBe(0);
+    expect(done.stdout.equals(input)).toBe(true);
+    const pokes = done.stderr
+      .split("\n")
+      .filter((l) => l.startsWith('{"poke"'))
+      .map((l) => JSON.parse(l) as { poke: string; status: number });
+    expect(Object.fromEntries(pokes.map((p) => [p.poke, p.status]))).toEqual({
+      "encoded traces": 200,
+      "encoded logs": 200,
+      "encoded wrong token": 401,
+      "broken escape": 401,
+    });
+    const spans = spansOf(await traceRecords(trace));
+    expect(spans.map((s) => [s.spanId, s.conn])).toEqual([["eee19b7ec3c1b174", 1]]);
+    expect(done.stderr).toContain(
+      "agent telemetry: 1 agent span recorded from 1 request (0 protobuf, 1 JSON); 0 metrics and 1 logs requests accepted, not recorded; 2 rejected (first: 401 no valid Authorization: Bearer token)",
+    );
+  });
+
   it("with --listen, gives each connection's agent its own token, and its spans carry that connection", async () => {
     const trace = scratch.path("front.jsonl");
     const front = await startFront(

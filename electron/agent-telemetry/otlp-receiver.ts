@@ -14,9 +14,9 @@ import {
   decodeTracesProtobuf,
   OtlpDecodeError,
 } from "../../shared/agent-telemetry/otlp-traces.js";
-import { bearerMatches } from "../tap/remote/front-token.js";
 import type { TraceFanout } from "../trace/trace-fanout.js";
 import { agentTelemetryEnv, SIGNAL_PATHS } from "./agent-env.js";
+import { otlpBearerMatches } from "./otlp-authorization.js";
 
 /** The receiver's limits. */
 export const RECEIVER_LIMITS = {
@@ -172,8 +172,10 @@ export class AgentTelemetryReceiver {
     return `agent telemetry: ${parts.join("; ")}`;
   }
 
+  // The header as sent or percent-encoded (Claude Code does not decode OTEL_EXPORTER_OTLP_HEADERS).
   private conn(req: IncomingMessage): number | undefined {
-    for (const [token, conn] of this.tokens) if (bearerMatches(req.headers.authorization, token)) return conn;
+    for (const [token, conn] of this.tokens)
+      if (otlpBearerMatches(req.headers.authorization, token)) return conn;
     return undefined;
   }
 

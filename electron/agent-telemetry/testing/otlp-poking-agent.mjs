@@ -6,6 +6,9 @@
 //   bad        a garbage protobuf body, a JSON body that is not OTLP, JSON that is not JSON,
 //              a wrong token, no token, a wrong Host, a GET, a wrong content type, a good JSON
 //              request (one span), then one more good request per remaining argument
+//   claude-code  the header as Claude Code sends it, its OTEL_EXPORTER_OTLP_HEADERS value not
+//              percent-decoded (`Bearer%20TOKEN`): a good JSON traces request, a logs request, the
+//              same with a wrong token, and with a broken percent escape
 //   outside    one good JSON request: a span "early work" with a child "warm cache", started a
 //              minute ago, with no trace context (so it matches no prompt attempt); then exits
 //              without touching stdout (a wrapper script runs the real agent after it on the same
@@ -94,6 +97,14 @@ if (mode === "bad") {
   await post("text/plain", { body: goodJson, type: "text/plain" });
   await post("good JSON", { body: goodJson });
   await post("metrics", { body: "{}", path: "/v1/metrics" });
+}
+if (mode === "claude-code") {
+  const raw = (process.env.OTEL_EXPORTER_OTLP_HEADERS ?? "").replace(/^authorization=/, "");
+  const wrong = raw.replace(/.$/, (c) => (c === "0" ? "1" : "0"));
+  await post("encoded traces", { body: goodJson, authorization: raw });
+  await post("encoded logs", { body: "{}", path: "/v1/logs", authorization: raw });
+  await post("encoded wrong token", { body: goodJson, authorization: wrong });
+  await post("broken escape", { body: goodJson, authorization: `${raw}%E0%A4%A` });
 }
 if (mode === "outside") {
   const start = Date.now() - 60_000;
