@@ -99,6 +99,7 @@ export async function runClientSuite(
       tracesDir,
       only: only.length > 0 ? only : undefined,
       caseTimeoutMs: positiveInt("--case-timeout-ms", values["case-timeout-ms"] as string | undefined),
+      clientTimeoutMs: positiveInt("--client-timeout", values["client-timeout"] as string | undefined),
       concurrency: positiveInt("--concurrency", values.concurrency as string | undefined),
       onClientOutput:
         values.verbose === true

@@ -34,6 +34,10 @@ Options:
   --case-timeout-ms N      time limit of one case (default: 20000)
   --suite-timeout-ms N     time limit of the whole run (default: 300000)
   --concurrency N          cases run at the same time (default: 3)
+  --client-timeout MS      (--client) the client's attempt timeout: {timeoutMs} in the client command
+                           becomes it (default 5000); without {timeoutMs}, how long the client waits
+                           before it resends (default 30000, demo-client's). A run whose answer is
+                           dropped waits this long plus --case-timeout-ms
   --verbose                pass the agent's (for a URL, the tap's) stderr through, prefixed with the case name
   --quiet                  no progress lines on stderr
 
@@ -105,6 +109,7 @@ export const conformanceCommand: CliCommand = {
           verbose: { type: "boolean" },
           quiet: { type: "boolean" },
           client: { type: "boolean" },
+          "client-timeout": { type: "string" },
         },
         strict: true,
         allowPositionals: false,
@@ -115,6 +120,8 @@ export const conformanceCommand: CliCommand = {
     // The client suite: its own runner and cases (conformance-client.ts).
     if (values.client === true)
       return (await import("./conformance-client.js")).runClientSuite(values, command);
+    if (values["client-timeout"] !== undefined)
+      throw new CliError("conformance: --client-timeout is an option of the client suite (--client)");
     const url = values.url as string | undefined;
     if ((url === undefined) === (command.length === 0))
       throw new CliError("conformance: give either --url URL or -- <agent command...> (see --help)");

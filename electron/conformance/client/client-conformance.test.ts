@@ -23,7 +23,13 @@ function dir(): string {
   return mkdtempSync(join(tmpdir(), "acp-ri-client-conf-"));
 }
 
-/** demo-client with three submissions (the same text twice, then another), one attempt timeout of 4 s. */
+/** The attempt timeout the suite asks of demo-client through `{timeoutMs}`, ms. */
+const CLIENT_TIMEOUT_MS = 4000;
+
+/**
+ * demo-client with three submissions (the same text twice, then another), the attempt timeout the
+ * suite asks for; its pending file is the default one, in the run's own per-user folders.
+ */
 function demoClient(extra: readonly string[]): string[] {
   return [
     process.execPath,
@@ -31,11 +37,9 @@ function demoClient(extra: readonly string[]): string[] {
     "demo-client",
     "--quiet",
     "--timeout",
-    "4000",
+    "{timeoutMs}",
     "--no-wait-idle",
     "--one-at-a-time",
-    "--pending",
-    "{dir}/pending.json",
     "--prompt",
     "hello",
     "--prompt",
@@ -54,6 +58,7 @@ async function suite(extra: readonly string[]): Promise<ConformanceReport<Client
     cliCommand: [process.execPath, cliPath()],
     cwd: tmpdir(),
     tracesDir: join(dir(), "traces"),
+    clientTimeoutMs: CLIENT_TIMEOUT_MS,
   });
 }
 
@@ -82,6 +87,8 @@ describe("conformance --client against demo-client", () => {
         junit,
         "--traces-dir",
         join(out, "traces"),
+        "--client-timeout",
+        String(CLIENT_TIMEOUT_MS),
         "--",
         ...demoClient([]),
       ],
@@ -106,6 +113,59 @@ describe("conformance --client against demo-client", () => {
     expect(xml).toContain('classname="conformance-client" name="retry-same-key"');
     expect(xml).not.toContain("<failure");
   }, 150_000);
+
+  it("passes demo-client as a user runs it (default timeout and pending file), twice side by side", async () => {
+    // `conformance --client -- acp-retry-inspector demo-client --prompt 'deploy it' -- {agent}`: the
+    // client's own 30 s attempt timeout, its pending file in the per-user data folder. Two suites at
+    // once load the machine; each run has its own HOME, so nothing one run leaves pending is resent
+    // by the next, and the dropped answer's run waits past the client's timeout.
+    const once = async () => {
+      const out = dir();
+      const { stdout } = await run(
+        process.execPath,
+        [
+          cliPath(),
+          "conformance",
+          "--client",
+          "--json",
+          "--quiet",
+          "--traces-dir",
+          join(out, "traces"),
+          "--",
+          process.execPath,
+          cliPath(),
+          "demo-client",
+          "--prompt",
+          "deploy it",
+          "--",
+          "{agent}",
+        ],
+        { timeout: 170_000 },
+      );
+      return { traces: join(out, "traces"), report: JSON.parse(stdout) as ConformanceReport<ClientCaseName> };
+    };
+    const both = await Promise.all([once(), once()]);
+    for (const { traces, report } of both) {
+      const why = report.cases.map((c) => `${c.name}: ${c.status}: ${c.reason}`).join("\n");
+      expect(failed(report), why).toEqual([]);
+      expect(report.summary.exitStatus, why).toBe(0);
+      const resend = report.cases.find((c) => c.name === "resend-lost-answer");
+      expect(resend?.status, why).toBe("pass");
+      // A skip in the dropped answer's run says how long the suite waited, and why that long.
+      const unkeyed = report.cases.find((c) => c.name === "unkeyed-not-resent");
+      expect(unkeyed?.reason).toMatch(
+        /the suite waited \d+ ms for the client, and it ended by itself; it waits up to 50000 ms: its attempt timeout, taken as 30000 ms/,
+      );
+      // Each run kept its pending file in its own HOME.
+      for (const r of ["plain", "lost-answer", "restart"])
+        expect(
+          existsSync(
+            join(traces, r, "home", ".local", "share", "acp-retry-inspector", "demo-client", "pending.json"),
+          ),
+          r,
+        ).toBe(true);
+    }
+  }, 180_000);
 
   const modes: [string, readonly string[], readonly ClientCaseName[]][] = [
     [

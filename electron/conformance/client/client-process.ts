@@ -1,6 +1,7 @@
 /**
  * Runs the client under test once for one run of the client suite: writes the run's schedule,
- * spawns the client from argv (no shell) with `{agent}` filled in, waits for it to exit (bounded:
+ * spawns the client from argv (no shell) with `{agent}` filled in, in its own fresh per-user
+ * folders and working directory, waits for it to exit (bounded:
  * SIGTERM, then SIGKILL to its whole process group), waits for the taps it started to finish their
  * traces, and joins them into the run's trace (connections numbered in the order the client opened
  * them).
@@ -8,7 +9,7 @@
 
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { substituteAgent } from "../../../shared/conformance/client/agent-placeholder.js";
 import type { ClientRunDefinition } from "../../../shared/conformance/client/client-case-catalogue.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../../shared/trace/record.js";
@@ -28,6 +29,8 @@ export interface ClientRunOptions {
   readonly agentArgs: readonly string[];
   /** How long the client may run before it is stopped, ms. */
   readonly limitMs: number;
+  /** The attempt timeout asked of the client, for `{timeoutMs}` in its command. */
+  readonly clientTimeoutMs?: number;
   readonly tool: string;
   /** The client's stdout and stderr lines (for `--verbose`). */
   readonly onOutput?: (line: string) => void;
@@ -80,6 +83,30 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * The run's own per-user folders and working directory: HOME, the XDG folders (and their Windows
+ * and macOS counterparts, which live under HOME or are named by APPDATA/LOCALAPPDATA) under
+ * `<run>/home`, the working directory `<run>/work`. Whatever the client keeps per user (a pending
+ * file, a session cache) starts empty in every run, so one run never leaks into the next, as it
+ * would between two CI jobs on one runner.
+ */
+export function ownUserFolders(runDir: string): { cwd: string; env: Record<string, string> } {
+  const home = join(runDir, "home");
+  const cwd = join(runDir, "work");
+  const env: Record<string, string> = {
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    APPDATA: join(home, "AppData", "Roaming"),
+    LOCALAPPDATA: join(home, "AppData", "Local"),
+  };
+  for (const dir of [cwd, ...Object.values(env)]) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  return { cwd, env };
+}
+
 /** The connections the client opened: `conn-1.claim`, `conn-2.claim`, ... and the pids serving them. */
 function claims(runDir: string): { conn: number; pid: number }[] {
   const out: { conn: number; pid: number }[] = [];
@@ -107,14 +134,22 @@ export async function runClientOnce(
     flag: "wx",
   });
   const agentWords = [...options.cliCommand, "conformance-agent", runDir];
-  const [file, ...args] = substituteAgent(options.clientCommand, agentWords, runDir);
+  const [given, ...args] = substituteAgent(
+    options.clientCommand,
+    agentWords,
+    runDir,
+    options.clientTimeoutMs,
+  );
+  // A relative program path names a file in the folder the suite was started from (`--cwd`).
+  const file = given?.includes("/") ? resolve(options.cwd, given) : given;
+  const own = ownUserFolders(runDir);
   const stderr: string[] = [];
   let spawnError: string | undefined;
   let exit = "did not start";
   let stopped = false;
   const child = spawn(file as string, args, {
-    cwd: options.cwd,
-    env: options.env,
+    cwd: own.cwd,
+    env: { ...options.env, ...own.env },
     stdio: ["ignore", "pipe", "pipe"],
     // Its own process group: a client that hangs is stopped with every agent it started.
     detached: true,

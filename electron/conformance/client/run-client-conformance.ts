@@ -8,6 +8,7 @@
 
 import { mkdirSync } from "node:fs";
 import type { VerdictHit } from "../../../shared/analyzer/timeline-model.js";
+import { hasTimeoutPlaceholder } from "../../../shared/conformance/client/agent-placeholder.js";
 import {
   CLIENT_CASES,
   CLIENT_RUNS,
@@ -44,8 +45,17 @@ export interface ClientConformanceOptions {
   readonly cliCommand?: readonly string[];
   readonly tracesDir: string;
   readonly only?: readonly ClientCaseName[];
-  /** How long one client run may take, ms (default 20000). */
+  /**
+   * How long one client run may take, ms (default 20000); a run that waits for the client's own
+   * attempt timeout (`waitsForClientTimeout`) gets `clientTimeoutMs` on top.
+   */
   readonly caseTimeoutMs?: number;
+  /**
+   * The client's attempt timeout, ms: the value of `{timeoutMs}` in the client command, or (without
+   * it) how long the client is known to wait for an answer before it resends. Default: 5000 with
+   * `{timeoutMs}`, else 30000 (demo-client's default).
+   */
+  readonly clientTimeoutMs?: number;
   /** Runs at the same time (default 3). */
   readonly concurrency?: number;
   /** Extra arguments of the reference agent (default `--turn-ms 200`: short turns). */
@@ -54,7 +64,21 @@ export interface ClientConformanceOptions {
   readonly onClientOutput?: (run: string, line: string) => void;
 }
 
+/** How long the suite lets one run take, and why. */
+interface RunWait {
+  readonly limitMs: number;
+  /** For a run that waits for the client's attempt timeout: that timeout, and whether the suite asked for it (`{timeoutMs}`). */
+  readonly clientTimeoutMs?: number;
+  readonly asked?: boolean;
+}
+
+/** The attempt timeout `{timeoutMs}` asks of the client when `--client-timeout` is not given, ms. */
+const DEFAULT_ASKED_TIMEOUT_MS = 5000;
+/** The attempt timeout assumed for a client that is not told one (demo-client's default), ms. */
+const DEFAULT_CLIENT_TIMEOUT_MS = 30_000;
+
 interface JudgedRun {
+  readonly wait: RunWait;
   readonly result: ClientRunResult;
   readonly wire: ClientWire;
   readonly verdicts: readonly VerdictHit[];
@@ -70,11 +94,17 @@ export async function runClientConformance(
   mkdirSync(options.tracesDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const script = process.argv[1];
   const cliCommand = options.cliCommand ?? [process.execPath, ...(script ? [script] : [])];
-  const limitMs = options.caseTimeoutMs ?? 20_000;
+  const caseMs = options.caseTimeoutMs ?? 20_000;
+  const asks = hasTimeoutPlaceholder(options.clientCommand);
+  const clientTimeoutMs =
+    options.clientTimeoutMs ?? (asks ? DEFAULT_ASKED_TIMEOUT_MS : DEFAULT_CLIENT_TIMEOUT_MS);
   const selected = CLIENT_CASES.filter((c) => !options.only || options.only.includes(c.name));
   const runOnce = async (name: ClientRunName): Promise<JudgedRun> => {
     const run = CLIENT_RUNS.find((r) => r.name === name);
     if (!run) throw new Error(`unknown client run ${name}`);
+    const wait: RunWait = run.waitsForClientTimeout
+      ? { limitMs: clientTimeoutMs + caseMs, clientTimeoutMs, asked: asks }
+      : { limitMs: caseMs };
     const result = await runClientOnce(run, {
       clientCommand: options.clientCommand,
       cliCommand,
@@ -82,7 +112,8 @@ export async function runClientConformance(
       env: options.env ?? process.env,
       tracesDir: options.tracesDir,
       agentArgs: options.agentArgs ?? ["--turn-ms", "200"],
-      limitMs,
+      limitMs: wait.limitMs,
+      ...(asks && { clientTimeoutMs }),
       tool: SUITE_TOOL,
       onOutput: options.onClientOutput ? (line) => options.onClientOutput?.(name, line) : undefined,
     });
@@ -102,7 +133,7 @@ export async function runClientConformance(
     } catch {
       // Judged on its frames alone.
     }
-    return { result, wire: readClientWire(records), verdicts, records };
+    return { result, wire: readClientWire(records), verdicts, records, wait };
   };
 
   const plain = await runOnce("plain");
@@ -222,10 +253,13 @@ function judged(c: ClientCaseDefinition, run: JudgedRun): CaseResult<ClientCaseN
     )
     .join(", ");
   const ended = run.result.stopped ? ` (the client was stopped after ${run.result.durationMs} ms)` : "";
+  const waited = waitedWords(run);
   const reason =
     j.status === "fail"
-      ? `${j.message}${ended} [breaks ${c.requirement}: ${rule.summary}${frames ? `; frames ${frames}` : ""}]`
-      : j.message;
+      ? `${j.message}${ended} [breaks ${c.requirement}: ${rule.summary}${frames ? `; frames ${frames}` : ""}]${waited}`
+      : j.status === "skip"
+        ? `${j.message}${waited}`
+        : j.message;
   return {
     name: c.name,
     title: c.title,
@@ -245,6 +279,17 @@ function judged(c: ClientCaseDefinition, run: JudgedRun): CaseResult<ClientCaseN
       },
     ],
   };
+}
+
+/** For a run that waits for the client's attempt timeout: how long the suite waited, and why that long. */
+function waitedWords(run: JudgedRun): string {
+  const { wait, result } = run;
+  if (wait.clientTimeoutMs === undefined) return "";
+  const timeout = wait.asked
+    ? `the attempt timeout it was asked for with {timeoutMs}, ${wait.clientTimeoutMs} ms`
+    : `its attempt timeout, taken as ${wait.clientTimeoutMs} ms (give --client-timeout MS, or {timeoutMs} in its command)`;
+  const how = result.stopped ? "then stopped it" : "and it ended by itself";
+  return ` (the suite waited ${result.durationMs} ms for the client, ${how}; it waits up to ${wait.limitMs} ms: ${timeout}, plus ${wait.limitMs - wait.clientTimeoutMs} ms)`;
 }
 
 function notRun(c: ClientCaseDefinition, reason: string): CaseResult<ClientCaseName> {

@@ -22,6 +22,11 @@ export interface ClientRunDefinition {
   readonly title: string;
   /** `proxy --fault` rules. */
   readonly faults: readonly string[];
+  /**
+   * The run only shows the rule once the client's own attempt timeout ran out (an answer dropped
+   * while the connection stays up): the suite waits longer than that timeout.
+   */
+  readonly waitsForClientTimeout?: boolean;
 }
 
 /** One case of the client suite. */
@@ -40,6 +45,7 @@ export const CLIENT_RUNS: readonly ClientRunDefinition[] = [
     name: "lost-answer",
     title: "the answer to the first session/prompt is dropped (the agent inserted it)",
     faults: ["drop-response:method=session/prompt"],
+    waitsForClientTimeout: true,
   },
   {
     name: "disconnect",
@@ -55,6 +61,7 @@ export const CLIENT_RUNS: readonly ClientRunDefinition[] = [
     name: "session-new-lost",
     title: "the answer to the first session/new is dropped",
     faults: ["drop-response:method=session/new"],
+    waitsForClientTimeout: true,
   },
 ];
 

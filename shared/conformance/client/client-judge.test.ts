@@ -124,3 +124,44 @@ describe("the client judge", () => {
     expect(judge("session-new-not-resent", once).status).toBe("pass");
   });
 });
+
+describe("a resend only follows a loss", () => {
+  it("a new submission of the same text sent before the answer was dropped is not a resend under a new key", () => {
+    // #1 (k1, left pending by an earlier run) and #2 (k2, the new submission of the same text) go out
+    // together; #1's answer is dropped only after #2 was sent; #1 is then resent with its own key.
+    const t = start(new TraceScript().open(1))
+      .prompt(1, 1, S, "deploy it", "k1")
+      .prompt(1, 2, S, "deploy it", "k2")
+      .inserted(1, 1, "m1", { dropped: true })
+      .inserted(1, 2, "m2")
+      .prompt(1, 3, S, "deploy it", "k1")
+      .inserted(1, 3, "m1");
+    for (const name of ["retry-same-key", "resend-lost-answer"] as const) {
+      const j = judge(name, t);
+      expect(j.status, `${name}: ${j.message}`).toBe("pass");
+    }
+    // The same submission sent after the drop under a new key still fails.
+    const after = start(new TraceScript().open(1))
+      .prompt(1, 1, S, "deploy it", "k1")
+      .inserted(1, 1, "m1", { dropped: true })
+      .prompt(1, 2, S, "deploy it", "k2")
+      .inserted(1, 2, "m2");
+    expect(judge("retry-same-key", after).status).toBe("fail");
+  });
+
+  it("after a lost connection, only a prompt on a later connection is a resend", () => {
+    const t = start(new TraceScript().open(1))
+      .prompt(1, 1, S, "deploy it", "k1")
+      .prompt(1, 2, S, "deploy it", "k2")
+      .close(1)
+      .open(2)
+      .request(2, C2A, 1, "session/resume", { sessionId: S })
+      .result(2, A2C, 1, {})
+      .prompt(2, 2, S, "deploy it", "k1")
+      .inserted(2, 2, "m1")
+      .prompt(2, 3, S, "deploy it", "k2")
+      .inserted(2, 3, "m2");
+    const j = judge("reconnect-same-key", t);
+    expect(j.status, j.message).toBe("pass");
+  });
+});

@@ -88,17 +88,32 @@ function validKey(key: unknown): boolean {
 }
 
 /**
+ * Where `first`'s answer was lost: its dropped answer's seq, or (no answer at all: the connection
+ * or the agent went) the last frame of its connection. Only an attempt sent after it can be a
+ * resend: one sent before is another submission, whatever its text.
+ */
+export function lossSeq(wire: ClientWire, first: Exchange): number {
+  if (first.answer?.dropped) return first.answer.seq;
+  let last = first.seq;
+  for (const f of wire.frames.values()) if (f.conn === first.conn && f.seq > last) last = f.seq;
+  return last;
+}
+
+/**
  * The later prompts that resend `first`: the same key (when it had one), or the same text in the
- * same session under another key (or none) before any attempt of it got an answer the client saw.
+ * same session under another key (or none), sent after its answer was lost and before any attempt
+ * of it got an answer the client saw.
  */
 function resendsOf(wire: ClientWire, first: PromptExchange) {
+  const lostAt = lossSeq(wire, first);
   const later = wire.prompts.filter((p) => p.seq > first.seq && p.sessionId === first.sessionId);
   const sameKey = keyed(first) ? later.filter((p) => p.key === first.key) : [];
   // Any answer the client saw settles it: a success, or an error (which says "not inserted").
   const settled = sameKey.find((p) => !lost(p));
   const settledAt = settled?.answer?.seq ?? Number.POSITIVE_INFINITY;
   const otherKey = later.filter(
-    (p) => p.text === first.text && p.seq < settledAt && (!keyed(first) || p.key !== first.key),
+    (p) =>
+      p.text === first.text && p.seq > lostAt && p.seq < settledAt && (!keyed(first) || p.key !== first.key),
   );
   return { sameKey, otherKey };
 }
@@ -279,6 +294,19 @@ function judgeOwn(name: ClientCaseName, wire: ClientWire): ClientJudgement {
   }
 }
 
+/**
+ * Whether a resend verdict's frames show a prompt sent after the loss it resends (an attempt sent
+ * before any answer was lost is a submission of its own, never a resend). Other verdicts: true.
+ */
+function followsLoss(wire: ClientWire, hit: VerdictHit): boolean {
+  if (hit.name !== "new-key-on-resend" && hit.name !== "unkeyed-resend") return true;
+  const prompts = wire.prompts.filter((p) => hit.seqs.includes(p.seq));
+  const first = prompts.find((p) => lost(p));
+  if (!first) return true;
+  const lostAt = lossSeq(wire, first);
+  return prompts.some((p) => p.seq > lostAt && (!keyed(first) || p.key !== first.key));
+}
+
 /** Judges case `name` of a run: its own checks, then the analyzer's verdict for the rule (when it has one). */
 export function judgeClientCase(name: ClientCaseName, run: ClientRunEvidence): ClientJudgement {
   const own = judgeOwn(name, run.wire);
@@ -286,7 +314,10 @@ export function judgeClientCase(name: ClientCaseName, run: ClientRunEvidence): C
   const verdict = ANALYZER_VERDICT[name];
   // With an invalid key in the run, the analyzer's view of keys differs from the wire's: not used.
   const comparable = run.wire.prompts.every((p) => !keyed(p) || validKey(p.key));
-  const hit = verdict && comparable ? run.verdicts.find((v) => v.name === verdict) : undefined;
+  const hit =
+    verdict && comparable
+      ? run.verdicts.find((v) => v.name === verdict && followsLoss(run.wire, v))
+      : undefined;
   if (!hit) return own;
   const evidence = run.wire.exchanges.filter(
     (e) => hit.seqs.includes(e.seq) || hit.seqs.includes(e.answer?.seq ?? -1),
