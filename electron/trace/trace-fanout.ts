@@ -20,6 +20,11 @@ type MutableFrameRecord = { -readonly [K in keyof FrameRecord]: FrameRecord[K] }
 /**
  * Stamps records in the order they are produced and hands each to every sink. A sink that throws
  * is detached (reported once through `onSinkError`), so a broken sink never stops the tap.
+ * Record before forward: whoever forwards bytes calls `commit()` first (the frame pumps do, once
+ * per batch of lines), so the records of those bytes are in the trace file before the bytes leave.
+ * A frame the tap writes itself (`origin` set: a replayed `initialize`, an inspector retry, a
+ * swallowed or rewritten answer) is committed as it is emitted, since it is written on outside
+ * any pump.
  */
 export class TraceFanout {
   private sinks: TraceSink[];
@@ -41,13 +46,8 @@ export class TraceFanout {
   /** Stamps one record and hands it to every sink; returns the stamped record. */
   emit(record: UnstampedRecord): TraceRecord {
     const stamped = { seq: this.sequencer.nextSeq(), ts: this.sequencer.now(), ...record } as TraceRecord;
-    for (const sink of this.sinks) {
-      try {
-        sink.write(stamped);
-      } catch (err) {
-        this.detach(sink, err);
-      }
-    }
+    this.hand(stamped);
+    if (stamped.type === "frame" && stamped.origin !== undefined) this.commit();
     return stamped;
   }
 
@@ -72,6 +72,27 @@ export class TraceFanout {
     if (fields.origin !== undefined) record.origin = fields.origin;
     if (fields.replaces !== undefined) record.replaces = fields.replaces;
     if (fields.copyOf !== undefined) record.copyOf = fields.copyOf;
+    this.hand(record);
+    if (fields.origin !== undefined) this.commit();
+    return record;
+  }
+
+  /**
+   * Has every evidence sink hand the records emitted so far to the kernel before it returns (see
+   * `TraceSink.commit`). Call it right before writing bytes those records describe to a peer.
+   */
+  commit(): void {
+    for (const sink of this.sinks) {
+      if (sink.commit === undefined) continue;
+      try {
+        sink.commit();
+      } catch (err) {
+        this.detach(sink, err);
+      }
+    }
+  }
+
+  private hand(record: TraceRecord): void {
     for (const sink of this.sinks) {
       try {
         sink.write(record);
@@ -79,7 +100,6 @@ export class TraceFanout {
         this.detach(sink, err);
       }
     }
-    return record;
   }
 
   /** `null` when every sink can take more, else a promise that resolves when all can. */

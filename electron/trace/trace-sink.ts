@@ -12,6 +12,12 @@ import type { TraceRecord } from "../../shared/trace/record.js";
 export interface TraceSink {
   /** Takes one record; called synchronously in `seq` order. */
   write(record: TraceRecord): void;
+  /**
+   * Hands every record written so far to the kernel before it returns (an evidence sink; a lossy
+   * one leaves it out). The tap calls it right before it forwards bytes, so a record is in the
+   * file even if the tap is killed (SIGKILL) the moment after.
+   */
+  commit?(): void;
   /** `null` when the sink can take more now, else a promise that resolves when it can. */
   backpressure(): Promise<void> | null;
   /** Flushes what it holds and releases its resources; never rejects. */

@@ -21,7 +21,7 @@ import {
   type TraceRecord,
 } from "../../shared/trace/record.js";
 import { within } from "../tap/testing/proxy-run.js";
-import { TraceWriter } from "./trace-writer.js";
+import { TRACE_FLUSH_MS, TraceWriter } from "./trace-writer.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acp-ri-writer-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,12 +84,12 @@ describe("TraceWriter", () => {
                       nested: [{ seq: 1 }, { seq: 2 }],
                     } as TraceRecord),
           );
-          // backpressure() encodes what is queued: cut the records into batches of various sizes.
+          // commit() encodes what is queued: cut the records into batches of various sizes.
           let at = 0;
           for (const cut of cuts) {
             for (const r of records.slice(at, at + cut)) w.write(r);
             at += cut;
-            await w.backpressure();
+            w.commit();
           }
           for (const r of records.slice(at)) w.write(r);
           await within(w.close(), 5000, "close");
@@ -100,17 +100,33 @@ describe("TraceWriter", () => {
     );
   });
 
-  it("asks for backpressure past its high-water mark and releases it once written", async () => {
-    const path = join(dir, "pressure.jsonl");
-    const w = new TraceWriter(path, header, { highWaterBytes: 1024 });
-    expect(w.backpressure()).toBeNull();
-    for (let i = 1; i <= 100; i++) w.write(note(i, "x".repeat(100)));
-    const wait = w.backpressure();
-    expect(wait).not.toBeNull();
-    await within(wait!, 5000, "the writer to drain");
+  it("has every record written so far in the file when commit() returns, and never asks for backpressure", async () => {
+    const path = join(dir, "commit.jsonl");
+    const w = new TraceWriter(path, header);
+    expect(readFileSync(path, "utf8")).toBe(encodeHeader(header));
+    const records = Array.from({ length: 3000 }, (_, i) => note(i + 1, "x".repeat(i % 300)));
+    let expected = encodeHeader(header);
+    for (const [i, r] of records.entries()) {
+      w.write(r);
+      expected += encodeRecord(r);
+      if (i % 700 === 0 || i === records.length - 1) {
+        w.commit();
+        // Read back at once, no await: the synchronous write put the lines in the file.
+        expect(readFileSync(path, "utf8")).toBe(expected);
+      }
+    }
     expect(w.backpressure()).toBeNull();
     await w.close();
-    expect(readFileSync(path, "utf8").split("\n")).toHaveLength(102);
+    expect(readFileSync(path, "utf8")).toBe(expected);
+  });
+
+  it("writes records nobody commits within a few milliseconds", async () => {
+    const path = join(dir, "uncommitted.jsonl");
+    const w = new TraceWriter(path, header);
+    w.write(note(1));
+    await new Promise((resolve) => setTimeout(resolve, TRACE_FLUSH_MS * 4));
+    expect(readFileSync(path, "utf8")).toBe(encodeHeader(header) + encodeRecord(note(1)));
+    await w.close();
   });
 
   it.each([
@@ -125,7 +141,7 @@ describe("TraceWriter", () => {
     ["is a device that already exists", () => "/dev/full"],
   ])("reports once when the file %s, then drops records without ever blocking", async (_, path) => {
     const errors: string[] = [];
-    const w = new TraceWriter(path(), header, { highWaterBytes: 1024, onError: (m) => errors.push(m) });
+    const w = new TraceWriter(path(), header, { onError: (m) => errors.push(m) });
     for (let i = 1; i <= 200; i++) w.write(note(i, "y".repeat(100)));
     const wait = w.backpressure();
     if (wait) await within(wait, 5000, "the failed writer to release backpressure");

@@ -1,52 +1,47 @@
-import { createWriteStream, type WriteStream } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
 import { encodeHeader } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { describeCreateFailure, PRIVATE_FILE_MODE } from "./private-files.js";
 import type { TraceSink } from "./trace-sink.js";
 
-/** Bytes the writer may hold (queued plus in flight) before it asks the tap to stop reading. */
-export const TRACE_HIGH_WATER_BYTES = 4 * 1024 * 1024;
-/** Records are encoded straight into buffers of this size, each written with one call. */
+/** Records are encoded straight into a buffer of this size, written with one call when full or committed. */
 const BATCH_BYTES = 256 * 1024;
 /** Records held unencoded at most; past that they are encoded at once. */
 const MAX_QUEUED_RECORDS = 1024;
 /** Where one record ends and the next begins in `JSON.stringify([r1, r2, ...])` (see `encodeQueued`). */
 const RECORD_BOUNDARY = '},{"seq":';
 const LINE_BOUNDARY = '}\n{"seq":';
-/** Written batch buffers kept for reuse (garbage buffers would otherwise pile up between GCs). */
-const SPARE_BATCHES = 8;
-/** A partly filled batch is written at the latest this long after its first record. */
+/** Records nobody committed (lifecycle records, a caller that never commits) are written at the latest this long after the first. */
 export const TRACE_FLUSH_MS = 5;
 
 /** Options of a `TraceWriter`. */
 export interface TraceWriterOptions {
   /** Called once, with a human-readable message, when the file cannot be opened or written. */
   readonly onError?: (message: string) => void;
-  /** Overrides `TRACE_HIGH_WATER_BYTES`. */
-  readonly highWaterBytes?: number;
 }
 
 /**
  * The trace file: an evidence `TraceSink` that appends the header and then one JSONL line per
- * record, in the order written. `write` only queues the record; the queue is encoded in one go when
- * the tap asks for `backpressure()` (right after it forwarded the frames those records describe, so
- * encoding is off a frame's path), at the latest after `TRACE_FLUSH_MS`. Lines are batched into large
- * writes; when more than the high-water mark is held, `backpressure()` makes the tap wait, so memory
- * stays bounded and nothing is lost.
+ * record, in the order written. `write` only queues the record; `commit()` encodes the queue in
+ * one go and hands the lines to the kernel with a synchronous write before it returns: the tap
+ * commits right before it forwards the lines those records describe (once per batch of lines, at
+ * most twice per event-loop turn), so what a peer received is in the file even after SIGKILL of
+ * the tap. Records nobody commits are written at the latest after `TRACE_FLUSH_MS`. Nothing is
+ * fsynced: a machine crash may lose what the kernel had not yet put on the disk.
+ * The writes being synchronous, a slow disk holds the tap up at once (it reads nothing meanwhile),
+ * so memory stays bounded and nothing is lost; `backpressure()` is always `null`.
  * The file is created exclusively with mode 0600 (see private-files.ts): a path that already exists
  * (a file, someone else's file, a symbolic link) is refused, never replaced or followed.
- * If the file cannot be created or written it reports once through `onError`, drops everything
- * after that (counted in `droppedRecords`) and never blocks the tap again.
+ * If the file cannot be created or written it reports once through `onError` (from the
+ * constructor when it cannot be created), drops everything after that (counted in
+ * `droppedRecords`) and never blocks the tap.
  */
 export class TraceWriter implements TraceSink {
-  private readonly stream: WriteStream;
-  private batch: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
+  private fd: number | null = null;
+  private readonly batch: Buffer = Buffer.allocUnsafe(BATCH_BYTES);
   private batchBytes = 0;
   private queued: TraceRecord[] = [];
-  private readonly spare: Buffer[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
-  private waiters: (() => void)[] = [];
-  private readonly highWater: number;
   private failure: string | null = null;
   private closing: Promise<void> | null = null;
   /** Records accepted after the file failed (so not written). */
@@ -57,17 +52,14 @@ export class TraceWriter implements TraceSink {
     header: TraceHeader,
     private readonly options: TraceWriterOptions = {},
   ) {
-    this.highWater = options.highWaterBytes ?? TRACE_HIGH_WATER_BYTES;
-    this.stream = createWriteStream(path, {
+    try {
       // Exclusive and private: traces hold every prompt and file the agent saw.
-      flags: "wx",
-      mode: PRIVATE_FILE_MODE,
-      // Never above our own mark, so being congested always means a 'drain' is coming.
-      highWaterMark: Math.min(BATCH_BYTES, this.highWater),
-    });
-    this.stream.on("error", (err) => this.fail(err));
-    this.stream.on("drain", () => this.wake());
-    this.stream.write(encodeHeader(header));
+      this.fd = openSync(path, "wx", PRIVATE_FILE_MODE);
+    } catch (err) {
+      this.fail(err as NodeJS.ErrnoException);
+      return;
+    }
+    this.writeOut(Buffer.from(encodeHeader(header)));
   }
 
   /** The error message once the file failed, else `null`. */
@@ -75,7 +67,7 @@ export class TraceWriter implements TraceSink {
     return this.failure;
   }
 
-  /** Queues one record (encoded later, in order; see the class comment). */
+  /** Queues one record (encoded and written on `commit`, or soon; see the class comment). */
   write(record: TraceRecord): void {
     if (this.failure !== null || this.closing) {
       this.droppedRecords++;
@@ -83,37 +75,37 @@ export class TraceWriter implements TraceSink {
     }
     this.queued.push(record);
     if (this.queued.length >= MAX_QUEUED_RECORDS) this.encodeQueued();
-    this.scheduleFlush();
-  }
-
-  private scheduleFlush(): void {
-    // A timer rather than setImmediate: a quiet session then costs one file write per interval,
-    // not one per message, which keeps the tap's round trip close to a direct pipe.
+    // A timer rather than setImmediate: records nobody commits then cost one file write per
+    // interval, not one per record.
     this.flushTimer ??= setTimeout(this.flushLater, TRACE_FLUSH_MS);
   }
 
-  private readonly flushLater = () => this.flush();
+  private readonly flushLater = () => {
+    this.flushTimer = null;
+    this.commit();
+  };
 
-  /**
-   * Encodes the queued records, then: a promise while more than the high-water mark is held, `null`
-   * otherwise (always `null` once failed).
-   */
-  backpressure(): Promise<void> | null {
+  /** Encodes the queued records and writes them (and what is batched) to the file before returning. */
+  commit(): void {
     this.encodeQueued();
-    if (!this.congested()) return null;
-    return new Promise((resolve) => this.waiters.push(resolve));
+    this.writeBatch();
   }
 
-  /** Writes what is queued, ends the file and resolves when it is closed (or failed). Never rejects. */
+  /** Always `null`: every write is synchronous, so the disk holds the tap up by itself. */
+  backpressure(): null {
+    return null;
+  }
+
+  /** Writes what is queued and closes the file. Never rejects. */
   close(): Promise<void> {
     if (this.closing) return this.closing;
-    this.flush();
-    this.closing = new Promise((resolve) => {
-      // 'close' always follows 'error', so a failure is reported before this resolves.
-      if (this.stream.closed) return resolve();
-      this.stream.once("close", () => resolve());
-      if (!this.stream.destroyed) this.stream.end();
-    });
+    if (this.flushTimer !== null) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+    }
+    this.commit();
+    this.closeFile();
+    this.closing = Promise.resolve();
     return this.closing;
   }
 
@@ -155,7 +147,7 @@ export class TraceWriter implements TraceSink {
       if (size > BATCH_BYTES - this.batchBytes) {
         this.writeBatch();
         if (size > BATCH_BYTES) {
-          this.stream.write(`${text}\n`);
+          this.writeOut(Buffer.from(`${text}\n`));
           return;
         }
       }
@@ -164,46 +156,43 @@ export class TraceWriter implements TraceSink {
     this.batch[this.batchBytes++] = 0x0a;
   }
 
-  private flush(): void {
-    if (this.flushTimer !== null) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = null;
-    }
-    this.encodeQueued();
-    this.writeBatch();
-  }
-
   private writeBatch(): void {
-    if (this.batchBytes === 0 || this.failure !== null) return;
-    const written = this.batch;
-    this.batch = this.spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES);
+    if (this.batchBytes === 0) return;
     const length = this.batchBytes;
     this.batchBytes = 0;
-    this.stream.write(written.subarray(0, length), (err) => {
-      if (!err && this.spare.length < SPARE_BATCHES) this.spare.push(written);
-    });
-    this.wake();
+    this.writeOut(this.batch.subarray(0, length));
   }
 
-  private congested(): boolean {
-    return this.failure === null && this.stream.writableLength + this.batchBytes > this.highWater;
+  /** Writes all of `bytes` to the file now (a regular file: write(2) returns once the kernel has them). */
+  private writeOut(bytes: Buffer): void {
+    const { fd } = this;
+    if (fd === null || this.failure !== null) return;
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+    } catch (err) {
+      this.fail(err as NodeJS.ErrnoException);
+    }
   }
 
-  private wake(): void {
-    if (this.congested()) return;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
+  private closeFile(): void {
+    const { fd } = this;
+    this.fd = null;
+    if (fd === null) return;
+    try {
+      closeSync(fd);
+    } catch (err) {
+      this.fail(err as NodeJS.ErrnoException);
+    }
   }
 
-  private fail(err: Error): void {
+  private fail(err: NodeJS.ErrnoException): void {
     if (this.failure !== null) return;
-    this.failure = `cannot write trace file ${this.path}: ${describeCreateFailure(this.path, err as NodeJS.ErrnoException)}`;
+    this.failure = `cannot write trace file ${this.path}: ${describeCreateFailure(this.path, err)}`;
     this.batchBytes = 0;
     this.droppedRecords += this.queued.length;
     this.queued = [];
+    this.closeFile();
     this.options.onError?.(this.failure);
-    this.wake();
   }
 }
 

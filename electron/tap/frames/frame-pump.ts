@@ -36,15 +36,20 @@ const DROP_FATE: FrameFate = { forward: false };
 /**
  * Moves one direction of a connection line by line: each line is decided (the policy), recorded
  * (log), then written (forward), byte for byte and in order. The lines of one read leave in one
- * write. The source is paused while a decision is pending, or while the destination or an
+ * write, right after their records were committed to the trace file (one synchronous file write
+ * per batch), so a peer never holds a line the file lacks, even after SIGKILL of the tap. The source is paused while a decision is pending, or while the destination or an
  * evidence sink is full, so memory stays bounded.
  */
 export class FramePump {
   private readonly splitter: LineSplitter;
-  private readonly out = new LineBatch(() => {
-    const { dest } = this;
-    return this.destBroken || dest.destroyed || dest.writableEnded ? null : dest;
-  });
+  private readonly out = new LineBatch(
+    () => {
+      const { dest } = this;
+      return this.destBroken || dest.destroyed || dest.writableEnded ? null : dest;
+    },
+    // Record before forward: the records of what is about to be written reach the file first.
+    () => this.o.trace.commit(),
+  );
   private dest: Writable;
   private destBroken = false;
   /** The source ended (its tail is the last read) or `stop` was called. */

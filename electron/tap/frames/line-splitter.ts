@@ -112,7 +112,8 @@ export type BatchTarget = () => Writable | null;
  * view of it, and the reads of one event-loop turn together. The first `send` of a turn writes at
  * once (a lone line, a request or its answer, is not held back); later ones in the same turn are
  * corked in the destination (so they count for its backpressure) and leave together when the turn
- * ends.
+ * ends. `beforeWrite` runs right before each send hands its bytes to the destination (once per
+ * send, whatever it holds), so the tap commits their records to the trace file first.
  */
 export class LineBatch {
   private head: Buffer | null = null;
@@ -121,7 +122,10 @@ export class LineBatch {
   private turn = false;
   private corked: Writable | null = null;
 
-  constructor(private readonly target: BatchTarget) {}
+  constructor(
+    private readonly target: BatchTarget,
+    private readonly beforeWrite: () => void = () => {},
+  ) {}
 
   /** Adds the next bytes to forward. */
   add(bytes: Buffer): void {
@@ -143,6 +147,7 @@ export class LineBatch {
     this.held.push(this.headView(head));
     const dest = this.target();
     if (dest !== null) {
+      this.beforeWrite();
       if (this.turn && this.corked === null) {
         this.corked = dest;
         dest.cork();
