@@ -1,38 +1,65 @@
 import { TraceSpans } from "../../shared/otel/trace-spans.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import type { TapWatcher } from "../hub/tap-registry.js";
+import { OTLP_MAX_FAILURES } from "./otel-sink.js";
 import type { SpanExport, SpanStepApplier } from "./span-export.js";
+import { redactSpanOps } from "./span-redaction.js";
 
 interface Exported {
   readonly spans: TraceSpans;
   readonly steps: SpanStepApplier;
+  /** Records in a row the span side failed on. */
+  failures: number;
 }
 
 /**
  * `serve --otlp`: the hub's side of the span export. It watches every tap the hub serves (the
  * records the hub stored, in order) and exports each tap's trace as the tap's own `--otlp` would.
- * A tap's trace ends, for its spans, when the tap detaches.
+ * A tap's trace ends, for its spans, when the tap detaches. A record the analyzer fails on is
+ * skipped and told; a trace that keeps failing is no longer exported: the hub never dies of it.
  */
 export class HubOtel implements TapWatcher {
   private readonly traces = new Map<string, Exported>();
+  /** Traces whose export stopped after `OTLP_MAX_FAILURES` failures in a row. */
+  private readonly stopped = new Set<string>();
 
   constructor(
     private readonly exporter: SpanExport,
     private readonly options: { includePrompts: boolean },
+    private readonly warn: (message: string) => void = () => {},
   ) {}
 
   /** A tap said hello: its trace gets an analyzer and a planner (kept when the same trace comes back). */
   attached(traceId: string, _tapId: string, header: TraceHeader): void {
-    if (this.traces.has(traceId)) return;
-    this.traces.set(traceId, { spans: new TraceSpans(header, this.options), steps: this.exporter.steps() });
+    if (this.traces.has(traceId) || this.stopped.has(traceId)) return;
+    try {
+      const spans = new TraceSpans(header, this.options);
+      this.traces.set(traceId, { spans, steps: this.exporter.steps(), failures: 0 });
+    } catch (err) {
+      this.warn(`otlp: trace ${traceId} not exported (${describe(err)})`);
+    }
   }
 
   /** One stored batch: analyzed, its spans handed to the export's queue. */
   records(traceId: string, records: readonly TraceRecord[]): void {
     const t = this.traces.get(traceId);
     if (!t) return;
-    for (const r of records) t.spans.ingest(r);
-    t.steps.apply(t.spans.take());
+    for (const r of records) {
+      try {
+        t.spans.ingest(r);
+        t.failures = 0;
+      } catch (err) {
+        if (++t.failures === 1)
+          this.warn(`otlp: trace ${traceId} record seq ${r.seq} left out of the spans (${describe(err)})`);
+        if (t.failures >= OTLP_MAX_FAILURES) {
+          this.traces.delete(traceId);
+          this.stopped.add(traceId);
+          this.warn(`otlp: trace ${traceId}: ${t.failures} records in a row failed; its span export stopped`);
+          return;
+        }
+      }
+    }
+    this.apply(traceId, t, () => t.spans.take());
   }
 
   /** The tap went away: its open spans end now. */
@@ -40,11 +67,25 @@ export class HubOtel implements TapWatcher {
     const t = this.traces.get(traceId);
     if (!t) return;
     this.traces.delete(traceId);
-    t.steps.apply(t.spans.finish());
+    this.apply(traceId, t, () => t.spans.finish());
   }
 
   /** The hub stops: every trace still attached ends. */
   finishAll(): void {
     for (const id of [...this.traces.keys()]) this.detached(id);
   }
+
+  private apply(traceId: string, t: Exported, ops: () => Parameters<typeof redactSpanOps>[0]): void {
+    try {
+      t.steps.apply(redactSpanOps(ops(), this.options.includePrompts));
+    } catch (err) {
+      this.warn(`otlp: trace ${traceId}: spans left out (${describe(err)})`);
+    }
+  }
+}
+
+/** An error's name and message for a warning, cut (never the stack). */
+function describe(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }

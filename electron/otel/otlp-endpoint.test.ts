@@ -83,3 +83,22 @@ describe("the semantic-convention names shared/otel writes", () => {
     });
   });
 });
+
+describe("--otlp URLs with a query (issue 31)", () => {
+  it("refuses query parameters and fragments from the flag and the variables, never echoing their values", () => {
+    for (const [flag, env] of [
+      [{ url: "http://h:4318/v1/traces?api_key=SEKRET" }, {}],
+      [{}, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://h:4318?token=SEKRET" }],
+      [{}, { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://h:4318/v1/traces#k=SEKRET" }],
+    ] as const) {
+      let message = "";
+      try {
+        resolveOtlpTarget(flag, env);
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toContain("must not carry query parameters");
+      expect(message).not.toContain("SEKRET");
+    }
+  });
+});

@@ -3,6 +3,8 @@
  * the command line first, then the standard `OTEL_EXPORTER_OTLP_*` variables.
  */
 
+import { hideSecretsInText } from "../../shared/trace/secret-shapes.js";
+
 /** The OTLP/HTTP encodings the export speaks (gRPC is not offered). */
 export type OtlpProtocol = "http/protobuf" | "http/json";
 
@@ -28,15 +30,26 @@ const PROTOCOLS: readonly OtlpProtocol[] = ["http/protobuf", "http/json"];
 /** `--otlp URL` given with a bad value, or a bad variable: the message says which and why. */
 export class OtlpConfigError extends Error {}
 
+/** A value for a message: its secrets (query values, userinfo, tokens) hidden, cut. */
+function shownUrl(value: string): string {
+  const safe = hideSecretsInText(value, (s) => `[hidden: ${s.length} chars]`);
+  return JSON.stringify(safe.length > 200 ? `${safe.slice(0, 199)}…` : safe);
+}
+
 function httpUrl(value: string, what: string): URL {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new OtlpConfigError(`${what} must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+    throw new OtlpConfigError(`${what} must be an http:// or https:// URL, got ${shownUrl(value)}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new OtlpConfigError(`${what} must be an http:// or https:// URL, got ${JSON.stringify(value)}`);
+    throw new OtlpConfigError(`${what} must be an http:// or https:// URL, got ${shownUrl(value)}`);
+  // The URL is printed on stderr and shows in ps: a query (`?api_key=`) would leak there (issue 31).
+  if (url.search !== "" || url.hash !== "")
+    throw new OtlpConfigError(
+      `${what} must not carry query parameters or a fragment (they would show in ps and logs), got ${shownUrl(value)}; set OTEL_EXPORTER_OTLP_HEADERS for credentials`,
+    );
   if (url.username !== "" || url.password !== "")
     throw new OtlpConfigError(
       `${what} must not carry credentials in the URL (they would show in ps and logs); set OTEL_EXPORTER_OTLP_HEADERS instead`,

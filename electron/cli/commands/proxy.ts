@@ -239,7 +239,8 @@ function startRecorder(
       ? []
       : [new TraceWriter(path, header, { onError: (m) => say(`${m}; still forwarding, without a trace`) })];
   const trace = new TraceFanout(new RecordSequencer(), writers, say);
-  if (otel) trace.attach(new OtelSink(header, otel, { includePrompts: parsed.otlpIncludePrompts === true }));
+  if (otel)
+    trace.attach(new OtelSink(header, otel, { includePrompts: parsed.otlpIncludePrompts === true }, say));
   const faults = new FaultInjector(trace);
   if (rules.length > 0) faults.armLocal(rules);
   let link: HubLink | null = null;

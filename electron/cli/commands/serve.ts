@@ -148,7 +148,7 @@ export const serveCommand: CliCommand = {
       sayOtlp,
     );
     const hubOtel = otel
-      ? new HubOtel(otel, { includePrompts: values["otlp-include-prompts"] === true })
+      ? new HubOtel(otel, { includePrompts: values["otlp-include-prompts"] === true }, sayOtlp)
       : null;
     const tracesDir = (values["traces-dir"] as string | undefined) ?? defaultTracesDir();
     const uiDir = (values["ui-dir"] as string | undefined) ?? bundledUiDir();
