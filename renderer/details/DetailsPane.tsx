@@ -11,7 +11,7 @@ import { EmptyState } from "../components/EmptyState.js";
 import { KeyBadge } from "../components/KeyBadge.js";
 import { RawFrameView } from "../components/RawFrameView.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
-import { attemptLabel, outcomeLabel } from "../timeline/outcome-label.js";
+import { attemptLabel, outcomeLabel, transportMark } from "../timeline/outcome-label.js";
 import { diffParams, paramsOf } from "../timeline/params-diff.js";
 import { RowFields } from "../timeline/RowFields.js";
 import { eventsOf } from "../timeline/trace-events.js";
@@ -49,9 +49,22 @@ function noVerdict(s: Submission): string {
 
 /** How an inspector attempt's answer was handled, in words. */
 function inspectorAttemptText(a: Attempt): string {
-  return a.forwarded
-    ? "retry by the inspector; its answer was forwarded to the client under the client's id"
+  return a.clientSaw.kind === "forwarded"
+    ? `retry by the inspector; its answer was forwarded to the client under the client's id ${JSON.stringify(a.clientSaw.clientId)}`
     : "retry by the inspector; its answer was recorded and not forwarded (the client never asked)";
+}
+
+/** The neutral transport mark beside an attempt's badge ("answer dropped"), when it has one. */
+function TransportMark({ a }: { a: Attempt }) {
+  const mark = transportMark(a);
+  return mark === null ? null : (
+    <>
+      {" "}
+      <Badge tone="neutral" title="What happened on the way, not what the Agent did">
+        {mark}
+      </Badge>
+    </>
+  );
 }
 
 function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace | undefined }) {
@@ -102,6 +115,7 @@ function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace
               <Badge tone={o.tone} title={o.title}>
                 {o.label}
               </Badge>
+              <TransportMark a={a} />
               {a.origin === "inspector" ? ` ${inspectorAttemptText(a)}` : null}
             </li>
           );
@@ -177,6 +191,7 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
           <Badge tone={o.tone} title={o.title}>
             {o.label}
           </Badge>
+          <TransportMark a={a} />
         </h2>
         <p>{o.title}</p>
         {a.origin === "inspector" ? (

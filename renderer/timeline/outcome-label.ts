@@ -1,5 +1,5 @@
 /** How an outcome reads in a chip: a short label, a tone, and a sentence on hover. */
-import type { Attempt, Outcome } from "../../shared/analyzer/timeline-model.js";
+import type { Attempt, AttemptTone, Outcome } from "../../shared/analyzer/timeline-model.js";
 import type { BadgeTone } from "../components/Badge.js";
 
 /** The chip text, tone and hover explanation of an outcome. */
@@ -42,20 +42,58 @@ export function outcomeLabel(o: Outcome): { label: string; tone: BadgeTone; titl
   }
 }
 
+/** The badge tone of each attempt tone: red only for an RFD violation, neither green nor red for transport. */
+const TONE_BADGE: Readonly<Record<AttemptTone, BadgeTone>> = {
+  ok: "ok",
+  violation: "error",
+  warn: "warn",
+  unknown: "neutral",
+  pending: "info",
+};
+
+/** The badge tone of an attempt: the analyzer's `tone` (about the Agent and the RFD), never re-derived. */
+export function attemptTone(a: Pick<Attempt, "tone">): BadgeTone {
+  return TONE_BADGE[a.tone];
+}
+
+/**
+ * The transport mark of an attempt whose colour speaks about the Agent (its effect is known) but
+ * whose answer did not travel as sent: "answer dropped", "answer held", "answer lost", or null. An
+ * attempt whose effect is unknown says so in its words and neutral colour already.
+ */
+export function transportMark(a: Pick<Attempt, "tone" | "clientSaw" | "sender" | "outcome">): string | null {
+  if (a.tone === "unknown" || a.tone === "pending") return null;
+  const saw = a.clientSaw;
+  if (saw.kind === "forwarded")
+    return a.sender.kind === "client"
+      ? "answer dropped, retry's answer forwarded"
+      : "forwarded to the client";
+  if (saw.kind === "nothing-yet") return a.outcome.kind === "dropped" ? "answer dropped" : null;
+  if (saw.kind !== "nothing-ever") return null;
+  switch (saw.why) {
+    case "answer-dropped":
+      return "answer dropped";
+    case "answer-held":
+      return "answer held";
+    case "lost":
+      return "answer lost";
+    default:
+      return null;
+  }
+}
+
 /**
  * The chip of a prompt attempt: the analyzer's words for it (what happened and what the Client saw,
- * the same words `analyze` prints), toned by what the Client got.
+ * the same words `analyze` prints), coloured by the analyzer's `tone`: about the Agent and the RFD
+ * (a correct dedup is green even when its answer was dropped; a duplicate insert is red).
  */
 export function attemptLabel(a: Attempt): { label: string; tone: BadgeTone; title: string } {
-  const o = a.outcome;
-  const tone: BadgeTone =
-    o.kind === "lost" || o.kind === "dropped"
-      ? "error"
-      : o.kind === "pending"
-        ? "info"
-        : o.kind === "error" || o.kind === "cancelled"
-          ? "warn"
-          : "ok";
-  const origin = a.origin !== undefined ? ` Sent by the ${a.origin}, not the Client.` : "";
-  return { label: a.words, tone, title: `${a.words}.${origin}` };
+  const origin =
+    a.sender.kind === "inspector" ? ` Sent by the inspector (${a.sender.role}), not the Client.` : "";
+  const mark = transportMark(a);
+  return {
+    label: a.words,
+    tone: attemptTone(a),
+    title: `${a.words}.${mark ? ` Transport: ${mark}.` : ""}${origin}`,
+  };
 }
