@@ -47,7 +47,8 @@ function explicitHub(url: string): URL {
  * Finds the hub: an explicit loopback URL (`--hub`, no token in it), else the rendezvous file. The
  * token comes from `ACP_RI_TOKEN` when set, else from the rendezvous file, and that file's token
  * goes only to the hub that file names. Throws `HubAddressRefused` for an unusable `--hub` and
- * `HubUnreachable` when there is no hub or no token for it.
+ * `HubUnreachable` when there is no hub or no token for it, or the rendezvous is not to be trusted
+ * (a link, another user's, writable by others: its reason says so).
  */
 export function findHubTarget(
   explicit: { url?: string },
@@ -63,10 +64,11 @@ export function findHubTarget(
     if (!token)
       throw new HubUnreachable(
         `no token for the hub at ${u.origin}: set ${TOKEN_ENV} to its token (in its rendezvous file, ` +
-          `field "token"); the hub in ${path} ${r.kind === "live" ? `is on port ${r.hub.port}` : "is not running"}`,
+          `field "token"); ${r.kind === "untrusted" ? r.reason : `the hub in ${path} ${r.kind === "live" ? `is on port ${r.hub.port}` : "is not running"}`}`,
       );
     return { base: `http://127.0.0.1:${u.port}`, token };
   }
+  if (r.kind === "untrusted") throw new HubUnreachable(r.reason);
   if (r.kind === "live") return { base: `http://127.0.0.1:${r.hub.port}`, token: fromEnv ?? r.hub.token };
   if (r.kind === "stale")
     throw new HubUnreachable(

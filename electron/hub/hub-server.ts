@@ -6,7 +6,11 @@ import { WebSocketServer } from "ws";
 import { uiLink } from "../../shared/hub/hub-auth.js";
 import { HUB_PROTOCOL_VERSION, TAP_PATH, UI_PATH } from "../../shared/hub/protocol-version.js";
 import { removeRendezvous, writeRendezvous } from "../hub-client/rendezvous.js";
-import { DEFAULT_CONNECTION_LIMITS, limitConnections } from "../platform/connection-limits.js";
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  LISTEN_BACKLOG,
+  limitConnections,
+} from "../platform/connection-limits.js";
 import { EventFeed } from "./event-feed.js";
 import { FAULT_ACK_TIMEOUT_MS, FaultBoard } from "./fault-board.js";
 import { createOperationHandlers } from "./operation-handlers.js";
@@ -237,7 +241,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, HUB_HOST, () => {
+    server.listen(options.port ?? 0, HUB_HOST, LISTEN_BACKLOG, () => {
       server.off("error", reject);
       resolve();
     });
@@ -246,7 +250,17 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   port = typeof address === "object" && address ? address.port : 0;
   const url = uiLink(`http://${HUB_HOST}:${port}`, token);
   if (options.rendezvousPath) {
-    writeRendezvous(options.rendezvousPath, { v: 1, hubId, pid: process.pid, port, token, url, startedAt });
+    try {
+      writeRendezvous(options.rendezvousPath, { v: 1, hubId, pid: process.pid, port, token, url, startedAt });
+    } catch (err) {
+      // a rendezvous refused (not to be trusted) or not writable: no hub left listening unannounced
+      feed.close();
+      wss.close();
+      server.closeAllConnections();
+      server.close();
+      await store.close();
+      throw err;
+    }
   }
 
   let closing: Promise<void> | undefined;

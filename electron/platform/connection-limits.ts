@@ -12,6 +12,13 @@ export interface ConnectionLimits {
 /** The defaults the hub and the `--listen` front both use. */
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxConnections: 512, headersTimeoutMs: 5_000 };
 
+/**
+ * The listen queue both servers ask for (the kernel caps it at `net.core.somaxconn`, 4096 on
+ * current Linux): a burst of connections then waits in the queue for `limitConnections` to sort
+ * out instead of having its SYNs dropped, which a client retries only after 1 s, then 3 s.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** What a server tells the limits about a connection once it has checked a request on it. */
 export interface ConnectionTrust {
   /** `socket` presented the server's token: it is the last to be dropped over the cap. */

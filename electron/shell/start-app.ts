@@ -36,6 +36,9 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppCore> 
       // Never take over another live hub's file: proxies keep reporting to that one.
       options.log?.(`another hub (pid ${existing.hub.pid}) owns ${rendezvous}; this one is not advertised`);
       rendezvous = null;
+    } else if (existing.kind === "untrusted") {
+      options.log?.(`${existing.reason}; this hub is not advertised`);
+      rendezvous = null;
     }
   }
   const hub = await startHub({

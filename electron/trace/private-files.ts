@@ -5,7 +5,8 @@
  * symbolic link (O_EXCL never follows one, so nobody can point a trace at a file of their choice).
  * A folder is created with mode 0700; an existing one must be a real folder of this user.
  */
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, type Stats, writeSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { ownedByAnotherUser as foreign, lstatOrNull } from "../platform/path-trust.js";
 
 /** Mode of every trace file, token file and export the tool creates. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -20,19 +21,6 @@ export class PrivateFileError extends Error {
   ) {
     super(message);
   }
-}
-
-function lstatOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
-}
-
-/** Whether `stats` belong to another user (never on Windows, which has no uid). */
-function foreign(stats: Stats): boolean {
-  return process.getuid !== undefined && stats.uid !== process.getuid();
 }
 
 /** Why an exclusive create of `path` failed with `err`, in words (EEXIST says what is in the way). */

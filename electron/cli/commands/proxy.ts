@@ -246,7 +246,10 @@ function startRecorder(
   let link: HubLink | null = null;
   let hubReady = Promise.resolve();
   if (!parsed.noHub) {
-    const live = readRendezvous(rendezvousPath()).kind === "live";
+    const found = readRendezvous(rendezvousPath());
+    // the hub link will not use it either (hub-finder.ts); say why once, here
+    if (found.kind === "untrusted") say(`${found.reason}; this tap links to no hub through it`);
+    const live = found.kind === "live";
     let ready = () => {};
     if (live) {
       hubReady = new Promise<void>((resolve) => {

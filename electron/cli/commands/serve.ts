@@ -135,6 +135,7 @@ export const serveCommand: CliCommand = {
         `a hub is already running (pid ${existing.hub.pid}) at http://127.0.0.1:${existing.hub.port}/`,
         1,
       );
+    if (existing.kind === "untrusted") throw new CliError(existing.reason, 1);
     if (existing.kind === "stale")
       process.stderr.write(`acp-retry-inspector: replacing the stale rendezvous file ${path}\n`);
     const say = (m: string) => process.stderr.write(`acp-retry-inspector: ${m}\n`);

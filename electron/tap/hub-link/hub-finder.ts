@@ -33,15 +33,23 @@ export class HubFinder {
   private retryTimer: NodeJS.Timeout | undefined;
   private retryDelay: number;
   private watcher: FSWatcher | undefined;
+  /** The reason last logged for refusing the rendezvous, so a retry does not log it again. */
+  private refused: string | undefined;
 
   constructor(private readonly o: HubFinderOptions) {
     this.retryDelay = o.retryMinMs;
   }
 
-  /** The hub to connect to now, if one is known or announced by a live rendezvous file. */
+  /**
+   * The hub to connect to now, if one is known or announced by a live rendezvous file. A rendezvous
+   * not to be trusted (a link, another user's, writable by others) announces nothing; why is
+   * logged once (again only when the reason changes).
+   */
   find(): HubAddress | undefined {
     if (this.o.hub) return this.o.hub;
     const r = readRendezvous(this.o.rendezvousPath);
+    if (r.kind === "untrusted" && r.reason !== this.refused) this.o.log(`hub link: ${r.reason}`);
+    this.refused = r.kind === "untrusted" ? r.reason : undefined;
     return r.kind === "live" ? r.hub : undefined;
   }
 

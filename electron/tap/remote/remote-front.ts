@@ -6,6 +6,7 @@ import { type RawData, type WebSocket, WebSocketServer } from "ws";
 import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
+  LISTEN_BACKLOG,
   limitConnections,
 } from "../../platform/connection-limits.js";
 import { isLoopbackHost, isOwnOrigin } from "../../platform/loopback-guard.js";
@@ -297,7 +298,7 @@ export async function startRemoteFront(
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(where.port, where.host, () => resolve());
+    server.listen(where.port, where.host, LISTEN_BACKLOG, () => resolve());
   });
   port = (server.address() as AddressInfo).port;
   return {
