@@ -1,0 +1,42 @@
+/** fast-check's generator of truth schedules (for the property test and the benchmark). */
+
+import fc from "fast-check";
+import { pointsOf, type StressFault } from "../../shared/conformance/stress/schedule.js";
+import { TRUTH_ACTIONS, type TruthSchedule } from "./truth-schedule.js";
+
+const faultArbitrary: fc.Arbitrary<Omit<StressFault, "prompt"> & { readonly slot: number }> = fc
+  .record({
+    action: fc.constantFrom(...TRUTH_ACTIONS),
+    slot: fc.nat({ max: 3 }),
+    pick: fc.boolean(),
+    ms: fc.integer({ min: 1, max: 8 }),
+  })
+  .map(({ action, slot, pick, ms }) => {
+    const points = pointsOf(action);
+    const on = points.length > 1 ? points[pick ? 1 : 0] : points[0];
+    return { action, slot, ...(on ? { on } : {}), ...(action === "delay" ? { ms: ms * 50 } : {}) };
+  });
+
+/**
+ * A schedule: keyed (9 in 10) with 1 to 4 prompts, or unkeyed with one prompt; 1 to 4 faults, each
+ * on a prompt of the schedule; a `delay` holds its frame 50 to 400 ms.
+ */
+export const truthScheduleArbitrary: fc.Arbitrary<TruthSchedule> = fc
+  .record({
+    keyed: fc.integer({ min: 0, max: 9 }).map((n) => n > 0),
+    prompts: fc.integer({ min: 1, max: 4 }),
+    faults: fc.array(faultArbitrary, { minLength: 1, maxLength: 4 }),
+  })
+  .map(({ keyed, prompts, faults }) => {
+    const n = keyed ? prompts : 1;
+    return {
+      keyed,
+      prompts: n,
+      faults: faults.map(({ slot, ...f }) => ({ ...f, prompt: 1 + (slot % n) })),
+    };
+  });
+
+/** `count` schedules drawn with `seed` (the same list for the same seed). */
+export function sampleSchedules(seed: number, count: number): TruthSchedule[] {
+  return fc.sample(truthScheduleArbitrary, { seed, numRuns: count });
+}

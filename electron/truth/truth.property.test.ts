@@ -1,0 +1,38 @@
+/**
+ * The truth oracle (issue 30): random fault schedules, drawn by fast-check with a fixed seed, run
+ * through the real tap with the real reference peers (demo-agent with its store, demo-client with
+ * its own record), and every claim the analyzer makes about each submission compared with what the
+ * agent's store and the client's record show. Any false statement fails the test with the shrunk
+ * schedule and its trace. `TRUTH_TEST_RUNS=N` runs fewer (or more) schedules.
+ */
+
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { cliPath } from "../tools/testing/cli.js";
+import { describeFinding } from "./finding-report.js";
+import { sampleSchedules } from "./schedule-arbitrary.js";
+import { runTruth } from "./truth-run.js";
+
+const RUNS = Number(process.env.TRUTH_TEST_RUNS ?? 200);
+const SEED = Number(process.env.TRUTH_TEST_SEED ?? 30);
+
+test(`the analyzer says nothing false about ${RUNS} random fault schedules (seed ${SEED})`, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "acp-ri-truth-"));
+  const result = await runTruth({
+    cliCommand: [process.execPath, cliPath()],
+    schedules: sampleSchedules(SEED, RUNS),
+    dir,
+    env: process.env,
+    maxShrinkTries: 12,
+  });
+  const judged = result.judgements.filter((j) => j.problem === undefined);
+  const problems = result.judgements.filter((j) => j.problem !== undefined);
+  for (const p of problems.slice(0, 5)) console.error(`truth: could not judge: ${p.problem}`);
+  expect(result.finding ? describeFinding(result.finding) : "no false statement").toBe("no false statement");
+  // Runs that could not be judged prove nothing; a few under load are tolerated, not most.
+  expect(judged.length, `${problems.length} of ${RUNS} runs could not be judged`).toBeGreaterThanOrEqual(
+    Math.ceil(RUNS * 0.95),
+  );
+}, 600_000);
