@@ -115,23 +115,36 @@ export class TapEndpoint {
       }
       if (!trace) return fail("hello first");
       if (m.t === "fault-ack") return deps.board.ack(trace.traceId, m.ids, m.refused);
+      const live = trace;
       if (m.dropped)
-        deps.feed.publish({ kind: "tap-gap", traceId: trace.traceId, dropped: m.dropped, at: Date.now() });
+        this.side(live.traceId, () =>
+          deps.feed.publish({
+            kind: "tap-gap",
+            traceId: live.traceId,
+            dropped: m.dropped ?? 0,
+            at: Date.now(),
+          }),
+        );
       // Checked as they are stored: an invalid record is kept as the tap sent it and relayed, so the
       // file and every UI flag it; only valid records reach the registry and the fault board.
       const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
       deps.countRecords(stored.lines.length);
-      if (stored.lines.length > 0) {
-        const previews = this.previews.get(trace.traceId) ?? new UiPreviews();
-        this.previews.set(trace.traceId, previews);
-        const ui = linesForUi(stored, previews);
-        deps.feed.publishRecords(trace.traceId, ui.lines, ui.bytes);
-      }
-      deps.taps.records(trace.traceId, stored.records);
+      // The records are stored: what follows are sides (UIs, the registry and OTLP, the fault
+      // board), each caught, so one failing never ends the tap's connection or the hub (issue 31).
+      if (stored.lines.length > 0)
+        this.side(live.traceId, () => {
+          const previews = this.previews.get(live.traceId) ?? new UiPreviews();
+          this.previews.set(live.traceId, previews);
+          const ui = linesForUi(stored, previews);
+          deps.feed.publishRecords(live.traceId, ui.lines, ui.bytes);
+        });
+      this.side(live.traceId, () => deps.taps.records(live.traceId, stored.records));
       for (const record of stored.records) {
         // a delay's later `fate` record is the same application, not another one
-        if (record.type === "fault" && record.ruleId && record.fate === undefined)
-          deps.board.consume(record.ruleId, trace.traceId, record.ts);
+        if (record.type === "fault" && record.ruleId && record.fate === undefined) {
+          const ruleId = record.ruleId;
+          this.side(live.traceId, () => deps.board.consume(ruleId, live.traceId, record.ts));
+        }
       }
     };
     const lane = this.turns.lane(
@@ -160,6 +173,23 @@ export class TapEndpoint {
       }
     });
     ws.on("error", () => {});
+  }
+
+  /** Side failures so far; the first of each trace is told on stderr. */
+  private readonly sideFailures = new Map<string, number>();
+
+  /** Runs one side of storing a batch; a throw is counted and told once per trace, never passed on. */
+  private side(traceId: string, run: () => void): void {
+    try {
+      run();
+    } catch (err) {
+      const n = (this.sideFailures.get(traceId) ?? 0) + 1;
+      this.sideFailures.set(traceId, n);
+      if (n === 1)
+        process.stderr.write(
+          `acp-retry-inspector: hub: trace ${traceId}: a batch's relay failed (${err instanceof Error ? err.name : "error"}); its records are stored, the hub goes on\n`,
+        );
+    }
   }
 
   /** Closes every tap connection (hub shutdown). */

@@ -109,7 +109,11 @@ export class LoadedTrace {
   setHeader(header: TraceHeader): void {
     if (this.header) return;
     this.header = header;
-    this.analyzer.ingestHeader(header);
+    try {
+      this.analyzer.ingestHeader(header);
+    } catch {
+      // A header the analysis cannot read leaves the records to be shown without it.
+    }
     this.dirty = true;
   }
 
@@ -139,7 +143,13 @@ export class LoadedTrace {
     }
     this.newest = record.seq;
     this.records.push(record);
-    this.analyzer.ingest(record);
+    try {
+      this.analyzer.ingest(record);
+    } catch (err) {
+      // One record the analysis fails on is shown flagged; the page and the other records go on (issue 31).
+      const why = `the analysis failed on it (${err instanceof Error ? err.name : "error"}): left out of the verdicts`;
+      this.flagged.push(invalidRecord(record, [{ field: "record", reason: why }]));
+    }
     if (record.type === "agent-stderr")
       this.stderr.push({
         seq: record.seq,
