@@ -7,11 +7,14 @@
  */
 
 import { execFile } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Submission } from "../../../shared/analyzer/timeline-model.js";
 import { cliPath } from "../../tools/testing/cli.js";
 import { analyze, demoAgent, demoClient, Scratch } from "../testing/peers.js";
+import { traceRecords } from "../testing/proxy-run.js";
 
 const run = promisify(execFile);
 
@@ -107,20 +110,21 @@ describe("the inspector's own retries are what the client saw", { timeout: 90_00
 });
 
 describe("a held prompt belongs to the agent it is delivered to", { timeout: 120_000 }, () => {
-  it("the seed-7 schedule (delay held across restart-and-retry) passes against the correct demo-agent", async () => {
+  it("the seed-7 schedule (delay held across restart-and-retry) passes 3 of 3 against the correct demo-agent", async () => {
+    const traces = scratch.path("traces");
     const r = await run(
       process.execPath,
       [
         cliPath(),
         "conformance",
         "--stress",
-        "1",
+        "3",
         "--seed",
         "7",
         "--schedule",
         "2p:delay@2.request+50,restart-and-retry@1.response",
         "--traces-dir",
-        scratch.path("traces"),
+        traces,
         "--keep-traces",
         "--json",
         "--",
@@ -129,6 +133,18 @@ describe("a held prompt belongs to the agent it is delivered to", { timeout: 120
       { env: scratch.env, timeout: 100_000 },
     ).catch((e: { stdout: string; stderr: string; code: number }) => e);
     const out = JSON.parse(r.stdout) as { summary: { passed: number; failed: number } };
-    expect(out.summary, r.stderr).toMatchObject({ passed: 1, failed: 0 });
+    expect(out.summary, r.stderr).toMatchObject({ passed: 3, failed: 0 });
+    // Where the agent was killed while prompt 2 was held, the released prompt is the restarted agent's.
+    for (const name of readdirSync(traces).filter((f) => f.startsWith("run-"))) {
+      const records = await traceRecords(join(traces, name));
+      const exitSeq = records.find((x) => x.type === "agent-exit")?.seq ?? Number.POSITIVE_INFINITY;
+      const release = records.find((x) => x.type === "fault" && x.fate === "released");
+      if (release === undefined || release.seq < exitSeq) continue;
+      const heldSeq = release.type === "fault" ? release.frameSeq : undefined;
+      const model = await analyze(scratch, join(traces, name));
+      const held = model.submissions.find((s) => s.attempts.some((a) => a.requestSeq === heldSeq));
+      expect(held?.attempts[0]?.agentEffect.kind, name).toBe("inserted");
+      expect(held?.attempts[0]?.clientSaw.kind, name).toBe("answer");
+    }
   });
 });
