@@ -208,8 +208,14 @@ describe("hub event feed", () => {
     const ui = await probe(hub);
     ui.send({ t: "subscribe", after: 0 });
     await until(() => l.stats().acked === 50, "the backlog to reach the hub");
-    await ui.waitForEvents(52);
+    await ui.waitForEvents(53);
     expect(events(ui).find((e) => e.kind === "tap-gap")).toMatchObject({ dropped: 70 });
-    expect(recordEvents(ui).map((e) => e.record.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i + 71));
+    // the hub's copy writes the hole down: a gap note in its last seq (70), before seq 71
+    const seqs = recordEvents(ui).map((e) => e.record.seq);
+    expect(seqs).toEqual([70, ...Array.from({ length: 50 }, (_, i) => i + 71)]);
+    expect(recordEvents(ui)[0]?.record).toMatchObject({
+      type: "note",
+      gap: { from: 1, to: 70, missing: 70, reason: "tap-dropped" },
+    });
   });
 });

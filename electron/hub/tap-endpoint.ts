@@ -127,7 +127,7 @@ export class TapEndpoint {
         );
       // Checked as they are stored: an invalid record is kept as the tap sent it and relayed, so the
       // file and every UI flag it; only valid records reach the registry and the fault board.
-      const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }));
+      const stored = trace.append(m.records, (upTo) => send({ t: "ack", upTo }), m.dropped);
       deps.countRecords(stored.lines.length);
       // The records are stored: what follows are sides (UIs, the registry and OTLP, the fault
       // board), each caught, so one failing never ends the tap's connection or the hub (issue 31).

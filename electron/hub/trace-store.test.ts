@@ -56,6 +56,32 @@ describe("TraceStore", () => {
     expect(JSON.parse(lines[4] as string).seq).toBe(3);
   });
 
+  it("writes down a hole in the seqs as a gap note in its last seq: which seqs, how many, why", async () => {
+    const store = new TraceStore(dir);
+    const trace = store.attach("abcdef123456789", header);
+    await new Promise((resolve) => trace.append([note(1), note(2)], resolve));
+    // seqs 3-4 never came, and the tap did not say why; then it says it dropped 3, and 8-10 are missing
+    const a = trace.append([note(5), note(6)]);
+    expect(a.records.map((r) => r.seq)).toEqual([4, 5, 6]);
+    await new Promise((resolve) => trace.append([note(7), note(11)], resolve, 3));
+    await store.close();
+    const records = readFileSync(join(dir, "20260203T040506Z-abcdef123456.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l));
+    expect(records.map((r) => r.seq)).toEqual([1, 2, 4, 5, 6, 7, 10, 11]);
+    expect(records[2]).toMatchObject({
+      type: "note",
+      level: "warn",
+      ts: 5,
+      gap: { from: 3, to: 4, missing: 2, reason: "not-received" },
+    });
+    expect(records[2].text).toContain("2 record(s) missing, seqs 3-4: the hub never received them");
+    expect(records[6]).toMatchObject({ gap: { from: 8, to: 10, missing: 3, reason: "tap-dropped" } });
+    expect(records[6].text).toContain("the tap's hub link dropped them");
+  });
+
   it("writes exactly encodeRecord's lines and hands back the same lines and bytes", async () => {
     const store = new TraceStore(dir);
     await store.init();

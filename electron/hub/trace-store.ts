@@ -13,6 +13,7 @@ import {
 import { FRAME_PREVIEW_BYTES } from "../../shared/trace/frame-preview.js";
 import type { FrameRecord, TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { checkRecord, describeInvalid, InvalidRecord } from "../../shared/trace/record-check.js";
+import { gapNote } from "../trace/seq-gaps.js";
 import { readTrace } from "../trace/trace-reader.js";
 
 const TRACE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -30,9 +31,11 @@ export interface LiveTrace {
    * lost and every reader flags it again, and is returned in `invalid`, never in `records`; one
    * without a valid seq never moves `lastSeq`.
    * `onStored(upTo)` runs once the lines are handed to the operating system (so they survive the
-   * hub being killed).
+   * hub being killed). Where the seqs jump (records the tap's link dropped, or never sent here), a
+   * gap note (electron/trace/seq-gaps.ts) is stored before the record after the hole, saying which
+   * seqs, how many and why: `tapDropped` is the count the tap reported dropped with this batch.
    */
-  append(records: readonly unknown[], onStored?: (upTo: number) => void): StoredRecords;
+  append(records: readonly unknown[], onStored?: (upTo: number) => void, tapDropped?: number): StoredRecords;
 }
 
 /** The records a `LiveTrace.append` wrote, each one's trace line, and the bytes written. */
@@ -60,6 +63,10 @@ interface OpenTrace {
   size: number;
   /** Where each large frame's line is in the file, by seq (only frames a UI gets as a preview). */
   readonly largeFrames: Map<number, { readonly offset: number; readonly length: number }>;
+  /** Records the tap said its link dropped that no gap note has accounted for yet. */
+  reportedDrops: number;
+  /** Entries stored since the last one with a valid seq that had none (they may fill a hole). */
+  unnumbered: number;
 }
 
 function stamp(d: Date): string {
@@ -106,7 +113,16 @@ export class TraceStore {
         out.write("\n"); // a line cut by a killed hub stays one bad line
         size++;
       }
-      t = { traceId, lastSeq: existing?.seq ?? 0, out, attached: 0, size, largeFrames: new Map() };
+      t = {
+        traceId,
+        lastSeq: existing?.seq ?? 0,
+        out,
+        attached: 0,
+        size,
+        largeFrames: new Map(),
+        reportedDrops: 0,
+        unnumbered: 0,
+      };
       this.byTap.set(tapId, t);
     }
     t.attached++;
@@ -116,21 +132,40 @@ export class TraceStore {
       get lastSeq() {
         return trace.lastSeq;
       },
-      append(values, onStored) {
+      append(values, onStored, tapDropped) {
         const fresh: unknown[] = [];
         let large = false;
         const valid: TraceRecord[] = [];
         const invalid: InvalidRecord[] = [];
+        if (tapDropped !== undefined && tapDropped > 0) trace.reportedDrops += tapDropped;
+        /**
+         * Writes down the hole before `seq`, if there is one: a gap note in its last seq. A hole no
+         * larger than the entries stored without a valid seq since the last seq may be those entries
+         * (kept flagged): no note then.
+         */
+        const noteGap = (seq: number, ts: number) => {
+          const unnumbered = trace.unnumbered;
+          trace.unnumbered = 0;
+          if (seq <= trace.lastSeq + 1 || seq - trace.lastSeq - 1 <= unnumbered) return;
+          const from = trace.lastSeq + 1;
+          const reason = trace.reportedDrops > 0 ? "tap-dropped" : "not-received";
+          trace.reportedDrops = Math.max(0, trace.reportedDrops - (seq - from));
+          const note = gapNote(from, seq - 1, reason, ts);
+          valid.push(note);
+          fresh.push(note);
+        };
         for (const value of values) {
           const record = checkRecord(value);
           if (record instanceof InvalidRecord) {
             if (record.seq !== null) {
               if (record.seq <= trace.lastSeq) continue;
+              noteGap(record.seq, Number((value as { ts?: unknown }).ts) || Date.now());
               trace.lastSeq = record.seq;
-            }
+            } else trace.unnumbered++;
             invalid.push(record);
           } else {
             if (record.seq <= trace.lastSeq) continue;
+            noteGap(record.seq, record.ts);
             trace.lastSeq = record.seq;
             valid.push(record);
             if (record.type === "frame" && record.raw.length * 3 > FRAME_PREVIEW_BYTES) large = true;

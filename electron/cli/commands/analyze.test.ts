@@ -243,6 +243,30 @@ describe("acp-retry-inspector analyze", () => {
     ).not.toContain("pending");
   });
 
+  it("warns of skipped seqs (records missing from the file), and counts an unreadable line as a possible holder", () => {
+    const lines = clientIssueOnly.jsonl().trimEnd().split("\n");
+    // records 2 and 3 gone (a copy that lost them), record 5 replaced by an unreadable line
+    const holed = [lines[0], lines[1], ...lines.slice(4, 5), "not json", ...lines.slice(6)].join("\n");
+    const r = analyze(traceFile("holed.jsonl", `${holed}\n`));
+    expect(r.stdout.split("\n")[0]).toBe(
+      "warning: 3 record(s) missing from this trace (its seqs skip them): seq 2-3 (2), seq 5 (1); 1 unreadable line(s) or record(s) without a valid seq may hold some of them",
+    );
+    const doc = JSON.parse(analyze("--json", traceFile("holed.jsonl", `${holed}\n`)).stdout);
+    expect(doc.seqGaps).toEqual({
+      gaps: 2,
+      missing: 3,
+      listed: [
+        { from: 2, to: 3, missing: 2 },
+        { from: 5, to: 5, missing: 1 },
+      ],
+    });
+    expect(doc.warnings[0]).toMatch(/^warning: 3 record\(s\) missing/);
+    // a whole trace has no such warning
+    const whole = JSON.parse(analyze("--json", traceFile("whole.jsonl", clientIssueOnly.jsonl())).stdout);
+    expect(whole.seqGaps).toBeUndefined();
+    expect(whole.warnings).toBeUndefined();
+  });
+
   it.each([
     ["a missing file", () => join(dir, "nope.jsonl"), "cannot read trace file"],
     ["a file that is not a trace", () => traceFile("notes.txt", "hello\n"), "not a trace file"],

@@ -23,7 +23,10 @@ exit status.
 Every record is checked as it is read: an invalid record (a field of the wrong type, say a raw
 that is not a string) is listed under "Invalid records" and not analysed, and records whose seq
 repeats or goes back are left out with a warning naming their seqs (in --json: "invalid",
-"seqIssues" and "warnings").
+"seqIssues" and "warnings"). Seqs skipped (records missing from the file: a hub copy whose tap
+dropped records under backlog says so in a note, which the warning quotes) are a warning too
+("seqGaps"). A line over the reader's 256 MiB cap is listed under "Unreadable trace lines" by its
+number and length, never read whole.
 
 Exit status: 0 no Agent violation, 1 at least one Agent violation (verdict severity "violation"),
 2 usage error or unreadable trace file.
@@ -57,6 +60,7 @@ export const analyzeCommand: CliCommand = {
       throw err;
     }
     const { model, notes: traceNotes } = result;
+    const gaps = result.gaps.result();
     const count = (severity: string) =>
       VERDICTS.filter((v) => v.severity === severity).reduce((n, v) => n + model.verdictCounts[v.name], 0);
     const violations = count("violation");
@@ -64,11 +68,12 @@ export const analyzeCommand: CliCommand = {
     const notes = count("info");
     const exitStatus = violations > 0 || (failOnClientIssues && clientIssues > 0) ? 1 : 0;
     if (json) {
-      const warnings = modelWarnings(model);
+      const warnings = modelWarnings(model, gaps);
       const doc = {
         file,
         ...model,
         traceNotes,
+        ...(gaps.gaps > 0 && { seqGaps: gaps }),
         summary: { violations, clientIssues, notes, exitStatus },
         ...(warnings.length > 0 && { warnings }),
       };
@@ -83,7 +88,7 @@ export const analyzeCommand: CliCommand = {
       }
       process.stdout.write(`${pending}\n`);
     } else {
-      process.stdout.write(renderReport(file, model, traceNotes));
+      process.stdout.write(renderReport(file, model, traceNotes, gaps));
     }
     return exitStatus;
   },

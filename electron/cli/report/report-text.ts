@@ -11,7 +11,11 @@ import { VERDICTS, type VerdictSeverity } from "../../../shared/analyzer/verdict
 import { UNKEYED_RETRY_WARNING } from "../../../shared/faults/fault-rule.js";
 import { describeImport } from "../../../shared/trace/interchange/describe.js";
 import type { NoteRecord } from "../../../shared/trace/record.js";
+import type { SeqGap, SeqGaps } from "../../trace/seq-gaps.js";
 import { terminalSafe } from "./terminal-text.js";
+
+/** What `SeqGaps.result()` says: the holes in a trace's seqs. */
+type SeqGapsResult = ReturnType<SeqGaps["result"]>;
 
 const MARK: Record<VerdictSeverity, string> = {
   ok: "ok",
@@ -85,12 +89,33 @@ function requestSummary(rows: readonly RequestRow[]): string[] {
   return lines;
 }
 
+/** One hole in a trace's seqs, in words: `seq 11-460 (450; the hub's note at seq 460: ...)`. */
+function gapWords(g: SeqGap): string {
+  const seqs = g.from === g.to ? `seq ${g.from}` : `seq ${g.from}-${g.to}`;
+  if (!g.note) return `${seqs} (${g.missing})`;
+  const why =
+    g.note.reason === "tap-dropped" ? "the tap's hub link dropped them" : "the hub never received them";
+  return `${seqs} (${g.missing}; the hub copy's note at seq ${g.note.seq}: ${why})`;
+}
+
 /**
- * The warnings `analyze` prints before its report (and in `--json` as `warnings`): records left out
- * for a repeated or decreasing seq, and invalid records. Empty for a sound trace.
+ * The warnings `analyze` prints before its report (and in `--json` as `warnings`): records missing
+ * from the file (holes in its seqs), records left out for a repeated or decreasing seq, and invalid
+ * records. Empty for a sound trace.
  */
-export function modelWarnings(model: TimelineModel): string[] {
+export function modelWarnings(model: TimelineModel, gaps?: SeqGapsResult): string[] {
   const out: string[] = [];
+  if (gaps && gaps.gaps > 0) {
+    const more = gaps.gaps > gaps.listed.length ? `, and ${gaps.gaps - gaps.listed.length} more hole(s)` : "";
+    const holders = model.problems.length + (model.invalid?.filter((i) => i.record.seq === null).length ?? 0);
+    const unreadable =
+      holders > 0
+        ? `; ${holders} unreadable line(s) or record(s) without a valid seq may hold some of them`
+        : "";
+    out.push(
+      `warning: ${gaps.missing} record(s) missing from this trace (its seqs skip them): ${gaps.listed.map(gapWords).join(", ")}${more}${unreadable}`,
+    );
+  }
   const s = model.seqIssues;
   if (s) {
     const seqs = s.listed.map((x) => `${x.seq} after ${x.after}`).join(", ");
@@ -109,8 +134,9 @@ export function renderReport(
   file: string,
   model: TimelineModel,
   traceNotes: readonly NoteRecord[] = [],
+  gaps?: SeqGapsResult,
 ): string {
-  const out: string[] = [...modelWarnings(model)];
+  const out: string[] = [...modelWarnings(model, gaps)];
   out.push(
     `Trace ${file}: ${model.records} records, ${model.frames} frames, ${model.connections.length} connection(s), ${model.agents.length} agent process(es)`,
   );

@@ -160,8 +160,13 @@ export function createHubLink(options: HubLinkOptions): HubLink {
         {
           // What the hub lacks of the tap's state (agents spawned, connections opened while no hub
           // was there, or told a hub that is gone), older than anything still queued: sent first.
+          // The records dropped so far go with them, so the hub's gap notes for the holes among
+          // them say why (the hub writes down every hole in its copy).
           const missing = state.between(m.lastSeq, backlog.firstSeq ?? Number.POSITIVE_INFINITY);
-          if (missing.length > 0 && ws?.open) ws.send({ t: "records", records: missing });
+          if (missing.length > 0 && ws?.open) {
+            const { dropped } = backlog.take(0);
+            ws.send({ t: "records", records: missing, ...(dropped > 0 && { dropped }) });
+          }
         }
         emit(attachListeners, true, m.traceId);
         flush();
