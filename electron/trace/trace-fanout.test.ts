@@ -59,4 +59,45 @@ describe("TraceFanout", () => {
     expect(good.records.map((r) => r.seq)).toEqual([1, 2]);
     expect(errors).toEqual(["a trace sink failed and was detached: boom"]);
   });
+
+  it("commits when asked, and at once for a frame the tap writes itself (origin set), never for others", () => {
+    const committedAt: number[] = [];
+    const sink = keeper();
+    const fanout = new TraceFanout(new RecordSequencer(), [
+      { ...sink, commit: () => committedAt.push(sink.records.length) },
+      keeper(), // a lossy sink without commit
+    ]);
+    fanout.emitFrame(1, "agent->client", { raw: "{}" });
+    fanout.emit({ type: "note", level: "info", text: "n" });
+    expect(committedAt).toEqual([]);
+    fanout.commit();
+    fanout.emitFrame(1, "client->agent", { raw: "{}", origin: "inspector", replaces: 1 });
+    fanout.emit({ type: "frame", conn: 1, dir: "client->agent", raw: "{}", origin: "tap" });
+    fanout.emitFrame(1, "agent->client", { raw: "{}", dropped: true });
+    expect(committedAt).toEqual([2, 3, 4]);
+  });
+
+  it("detaches a sink whose commit throws", () => {
+    const errors: string[] = [];
+    const good = keeper();
+    const fanout = new TraceFanout(
+      new RecordSequencer(),
+      [
+        {
+          ...keeper(),
+          commit: () => {
+            throw new Error("disk gone");
+          },
+        },
+        good,
+      ],
+      (m) => errors.push(m),
+    );
+    fanout.emitFrame(1, "agent->client", { raw: "{}" });
+    fanout.commit();
+    fanout.emitFrame(1, "agent->client", { raw: "{}" });
+    fanout.commit();
+    expect(good.records).toHaveLength(2);
+    expect(errors).toEqual(["a trace sink failed and was detached: disk gone"]);
+  });
 });

@@ -44,7 +44,8 @@ function expectedEvidence(input: Buffer, maxFrameBytes: number): FrameEvidence[]
 
 /**
  * Pumps `chunks` through a FramePump into a destination that notes, for each frame record, how
- * many bytes it had been given when the record was written (log-before-forward).
+ * many bytes it had been given when the record was written and when it was committed (the sink's
+ * `commit`: record before forward).
  */
 async function pump(chunks: Buffer[], maxFrameBytes: number, policy?: FramePolicy) {
   const source = new PassThrough();
@@ -57,9 +58,13 @@ async function pump(chunks: Buffer[], maxFrameBytes: number, policy?: FramePolic
       cb();
     },
   });
-  const records: { record: TraceRecord; forwardedBefore: number }[] = [];
+  const records: { record: TraceRecord; forwardedBefore: number; committedBefore?: number }[] = [];
+  let uncommitted = 0;
   const sink: TraceSink = {
     write: (record) => records.push({ record, forwardedBefore: forwarded }),
+    commit: () => {
+      for (; uncommitted < records.length; uncommitted++) records[uncommitted]!.committedBefore = forwarded;
+    },
     backpressure: () => null,
     close: async () => {},
   };
@@ -82,7 +87,8 @@ async function pump(chunks: Buffer[], maxFrameBytes: number, policy?: FramePolic
   // Whoever owns the destination ends it after the pump ended (as the tap does); that flushes it.
   await within(new Promise<void>((resolve) => dest.end(resolve)), 5000, "the destination to finish");
   const frames = records.filter(
-    (r): r is { record: FrameRecord; forwardedBefore: number } => r.record.type === "frame",
+    (r): r is { record: FrameRecord; forwardedBefore: number; committedBefore?: number } =>
+      r.record.type === "frame",
   );
   return { output: Buffer.concat(received), frames };
 }
@@ -190,12 +196,18 @@ describe("FramePump", () => {
           expect(frames.map((f) => f.record.origin === "tap")).toEqual(
             decisions.map((d) => typeof d === "object" && !d.forward && d.mark === "tap"),
           );
-          // Each line's record was written before any of its bytes was forwarded (but a line too
-          // long to hold is streamed through first and recorded once it ended).
+          // Each line's record was written and committed before any of its bytes was forwarded
+          // (but a line too long to hold is streamed through first and recorded, and committed,
+          // before the byte that ends it).
           let forwardedBefore = 0;
           frames.forEach((f, i) => {
-            if (!all[i]!.oversize) expect(f.forwardedBefore).toBeLessThanOrEqual(forwardedBefore);
-            if (forwards(decisions[i]!)) forwardedBefore += all[i]!.bytes.length;
+            const { oversize, terminated, bytes } = all[i]!;
+            if (!oversize) expect(f.forwardedBefore).toBeLessThanOrEqual(forwardedBefore);
+            if (forwards(decisions[i]!) && (terminated || !oversize)) {
+              const last = oversize ? forwardedBefore + bytes.length - 1 : forwardedBefore;
+              expect(f.committedBefore, `line ${i} committed before it left`).toBeLessThanOrEqual(last);
+            }
+            if (forwards(decisions[i]!)) forwardedBefore += bytes.length;
           });
         },
       ),
