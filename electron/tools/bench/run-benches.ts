@@ -7,6 +7,7 @@ import { hubBoundsBench } from "./hub-bounds.bench.js";
 import { otlpBench, proxyBench } from "./proxy.bench.js";
 import { readerBench } from "./reader.bench.js";
 import { stressBench } from "./stress.bench.js";
+import { truthBench } from "./truth.bench.js";
 
 /** Every benchmark `npm run bench` runs, by name, in order. */
 const benches: Record<string, Bench> = {
@@ -16,6 +17,7 @@ const benches: Record<string, Bench> = {
   bounds: hubBoundsBench,
   front: frontBench,
   stress: stressBench,
+  truth: truthBench,
   fullsize: fullSizeBench,
   otlp: otlpBench,
   reader: readerBench,
