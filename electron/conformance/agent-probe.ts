@@ -30,6 +30,23 @@ export async function probeAgent(options: ResolvedOptions): Promise<AgentProbe> 
   return { ...probe, problem: describeStartup(startup, probe.problem ?? "no answer"), startup, traceFile };
 }
 
+/** Capabilities past this size (JSON text) are kept as their size only. */
+const CAPABILITIES_MAX_BYTES = 64 * 1024;
+
+/** The capabilities object of an `initialize` result, bounded; undefined when it sent none. */
+export function capabilitiesOf(init: Record<string, unknown>): Record<string, unknown> | undefined {
+  const raw = init.capabilities ?? init.agentCapabilities;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+  let text: string;
+  try {
+    text = JSON.stringify(raw);
+  } catch {
+    return { unreadable: true };
+  }
+  if (text.length > CAPABILITIES_MAX_BYTES) return { truncated: true, bytes: text.length };
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
 function judge(init: Record<string, unknown>): AgentProbe {
   const version = typeof init.protocolVersion === "number" ? init.protocolVersion : null;
   const rawInfo = (init.info ?? init.agentInfo) as { name?: unknown; version?: unknown } | undefined;
@@ -39,8 +56,11 @@ function judge(init: Record<string, unknown>): AgentProbe {
         version: typeof rawInfo.version === "string" ? rawInfo.version : undefined,
       }
     : undefined;
+  const caps = capabilitiesOf(init);
+  const sent = caps ? { capabilities: caps } : {};
   if (version !== 2) {
     return {
+      ...sent,
       status: "not-v2",
       protocolVersion: version,
       info,
@@ -50,6 +70,7 @@ function judge(init: Record<string, unknown>): AgentProbe {
   const capabilities = init.capabilities as { session?: unknown } | undefined;
   if (!capabilities || typeof capabilities.session !== "object" || capabilities.session === null) {
     return {
+      ...sent,
       status: "not-v2",
       protocolVersion: 2,
       info,
@@ -57,5 +78,5 @@ function judge(init: Record<string, unknown>): AgentProbe {
         "v2 sessions not supported: the agent does not advertise capabilities.session, so it need not honour keys",
     };
   }
-  return { status: "v2", protocolVersion: 2, info };
+  return { ...sent, status: "v2", protocolVersion: 2, info };
 }

@@ -16,9 +16,9 @@ const RECONNECT_PAUSE_MS = 100;
 /** How long a case waits for a turn to end (`state_update` idle) before it closes the connection anyway. */
 export const TURN_SETTLE_CAP_MS = 10_000;
 
-/** A requirement the case recorded on its way: confirmed, or broken without ending the case. */
+/** A requirement the case recorded on its way: confirmed, broken without ending the case, or not applicable. */
 export interface RecordedOutcome {
-  readonly status: "pass" | "fail";
+  readonly status: "pass" | "fail" | "skip";
   readonly message: string;
   readonly frames?: readonly FrameRef[];
 }
@@ -75,6 +75,11 @@ export class CaseContext {
     if (this.outcomes.get(id)?.status !== "fail") this.outcomes.set(id, { status: "pass", message });
   }
 
+  /** Records that requirement `id` could not be tested in this case, and why (`not applicable: ...`). */
+  notApplicable(id: string, message: string): void {
+    if (this.outcomes.get(id)?.status !== "fail") this.outcomes.set(id, { status: "skip", message });
+  }
+
   /** Records that requirement `id` broke, without ending the case (the case throws at its end). */
   breaks(id: string, message: string, frames?: readonly FrameRef[]): void {
     if (this.outcomes.get(id)?.status !== "fail") this.outcomes.set(id, { status: "fail", message, frames });
@@ -92,23 +97,26 @@ export class CaseContext {
   }
 
   /**
-   * Waits (at most `TURN_SETTLE_CAP_MS`) until the turn running on `client` in `sessionId` ended
+   * Waits (at most `TURN_SETTLE_CAP_MS`, and at most half the case's time left) until the turn running on `client` in `sessionId` ended
    * (an idle `state_update` after arrival order `after`), so that closing the connection or
    * killing the agent next does not cut a turn short: an agent may rightly lose a session whose
    * turn was cut, and the case would then fail for a reason that is not the rule it checks. If
    * the turn does not end in time, the case goes on and its reason says so.
    */
   async settleTurn(client: SuiteClient, sessionId: string, after: number): Promise<void> {
+    // At most half of what is left: the steps after it (a reconnect, a resume, the retry the case
+    // is about) keep the other half, so a slow turn cannot eat the time the rule needs.
+    const capMs = Math.max(1, Math.min(TURN_SETTLE_CAP_MS, Math.floor(this.deadline.remainingMs / 2)));
     try {
       await client.until(
         () => client.idleSince(sessionId, after),
         `the end of the turn on connection #${client.conn}`,
-        TURN_SETTLE_CAP_MS,
+        capMs,
       );
     } catch (err) {
       if (!(err instanceof CaseTimeout)) throw err;
       this.remarks.push(
-        `connection #${client.conn} was closed while its turn was still running (no idle state_update within ${Math.min(TURN_SETTLE_CAP_MS, this.deadline.limitMs)} ms)`,
+        `connection #${client.conn} was closed while its turn was still running (no idle state_update within ${capMs} ms)`,
       );
     }
   }

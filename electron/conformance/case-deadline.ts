@@ -15,17 +15,22 @@ export class CaseDeadline {
     return Math.max(0, this.endsAt - Date.now());
   }
 
-  /** Resolves with `promise`, or rejects with a `CaseTimeout` once the case's time is up (or after `capMs`, when given). */
+  /**
+   * Resolves with `promise`, or rejects with a `CaseTimeout` once the case's time is up (or after
+   * `capMs`, when given). The message says how long this wait itself lasted, and when the case's
+   * limit (not the wait's own cap) ended it.
+   */
   within<T>(promise: Promise<T>, what: string, capMs?: number): Promise<T> {
     const capped = capMs !== undefined && capMs < this.remainingMs;
     const ms = capped ? (capMs as number) : this.remainingMs;
-    const shown = capped ? ms : this.limitMs;
+    const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new CaseTimeout(`timed out after ${shown} ms waiting for ${what}`)),
-        ms,
-      );
+      timer = setTimeout(() => {
+        const waited = Date.now() - started;
+        const why = capped ? "" : `, when the case's ${this.limitMs} ms limit ran out`;
+        reject(new CaseTimeout(`timed out after ${waited} ms waiting for ${what}${why}`));
+      }, ms);
     });
     return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   }

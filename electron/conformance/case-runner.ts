@@ -2,7 +2,9 @@
  * Runs one case: a fresh dialer (fresh agent processes on stdio), the case's script under its
  * deadline, cleanup, then the analyzer over the case's trace. The script's own checks decide first;
  * an analyzer `violation` verdict fails a case that otherwise passed. A failure's reason names the
- * requirement it breaks (id and rule) and the frames that broke it, found in the case's trace.
+ * requirement it breaks (id and rule) and the frames that broke it, found in the case's trace. A
+ * bounded wait that ran out before the case could test its rule (a timeout no step blamed on a
+ * rule) fails the case as "not reached: ..." with the frames it waited on, and blames no rule.
  */
 
 import { VERDICTS } from "../../shared/analyzer/verdicts.js";
@@ -17,7 +19,7 @@ import { analyzeTraceFile } from "../trace/analyze-trace-file.js";
 import { dialerFor } from "./agent-dialers.js";
 import { CaseContext } from "./case-context.js";
 import { CaseDeadline } from "./case-deadline.js";
-import { CaseFailure, CaseSkip, type FrameRef } from "./case-outcome.js";
+import { CaseFailure, CaseSkip, CaseTimeout, type FrameRef } from "./case-outcome.js";
 import { CASE_SCRIPTS } from "./cases/index.js";
 import type { ResolvedOptions } from "./conformance-options.js";
 import { describeFrames, resolveFrames } from "./frame-evidence.js";
@@ -56,6 +58,8 @@ export async function runCase(
   let status: CaseStatus;
   let reason: string;
   const broken: Broken[] = [];
+  /** A bounded wait ran out before the case got to test its rule: no rule is blamed. */
+  let notReached: { readonly message: string; readonly frames: readonly FrameRef[] } | undefined;
   try {
     const script = untilCancelled(CASE_SCRIPTS[definition.name].run(ctx), options.signal);
     reason = await new CaseDeadline(limitMs + SAFETY_NET_MS).within(script, "the case to finish");
@@ -63,8 +67,12 @@ export async function runCase(
   } catch (err) {
     status = err instanceof CaseSkip ? "skip" : "fail";
     reason = err instanceof Error ? err.message : String(err);
-    if (status === "fail") {
-      const evidence = err instanceof CaseFailure ? err.evidence : {};
+    const evidence = err instanceof CaseFailure ? err.evidence : {};
+    if (status === "fail" && err instanceof CaseTimeout && evidence.requirement === undefined) {
+      notReached = { message: reason, frames: evidence.frames ?? [] };
+      for (const [rid, o] of ctx.outcomes)
+        if (o.status === "fail") broken.push({ id: own(rid), message: o.message, frames: o.frames ?? [] });
+    } else if (status === "fail") {
       const id = own(evidence.requirement);
       // Failures recorded on the way (key-validation tries every bad key) come first, then the one that ended the case.
       for (const [rid, o] of ctx.outcomes)
@@ -109,6 +117,14 @@ export async function runCase(
   const outcomes: RequirementOutcome[] = [];
   const parts: string[] = [];
   const failedIds = new Set(broken.map((b) => b.id));
+  let notReachedWords: string | undefined;
+  if (notReached) {
+    const resolved = traceFile
+      ? await resolveFrames(traceFile, notReached.frames)
+      : notReached.frames.map((ref) => ({ ref, frames: [] }));
+    const frames = describeFrames(resolved);
+    notReachedWords = `not reached: ${notReached.message}${frames ? ` (frames ${frames})` : ""}`;
+  }
   for (const id of definition.requirements) {
     const mine = broken.filter((b) => b.id === id);
     if (mine.length > 0) {
@@ -131,9 +147,11 @@ export async function runCase(
       continue;
     }
     const recorded = ctx.outcomes.get(id);
-    if (status === "pass") outcomes.push({ id, status: "pass", message: recorded?.message ?? reason });
+    if (recorded?.status === "skip") outcomes.push({ id, status: "skip", message: recorded.message });
+    else if (status === "pass") outcomes.push({ id, status: "pass", message: recorded?.message ?? reason });
     else if (status === "skip") outcomes.push({ id, status: "skip", message: reason });
     else if (recorded?.status === "pass") outcomes.push({ id, status: "pass", message: recorded.message });
+    else if (notReachedWords) outcomes.push({ id, status: "skip", message: notReachedWords });
     else
       outcomes.push({
         id,
@@ -141,7 +159,7 @@ export async function runCase(
         message: `not reached: the case stopped at ${[...failedIds].join(", ")}`,
       });
   }
-  if (status === "fail") reason = parts.join("; ");
+  if (status === "fail") reason = [notReachedWords, ...parts].filter((p) => p !== undefined).join("; ");
   if (remarks.length > 0) reason += ` (${remarks.join("; ")})`;
   return {
     name: definition.name,

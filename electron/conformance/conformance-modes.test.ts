@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, test } from "vitest";
 import { CONFORMANCE_CASES } from "../../shared/conformance/case-catalogue.js";
 import type { CaseName, ConformanceReport } from "../../shared/conformance/conformance-result.js";
+import { toTckReport } from "../../shared/conformance/tck-report.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { cliPath } from "../tools/testing/cli.js";
 import { readTrace } from "../trace/trace-reader.js";
@@ -127,6 +128,54 @@ describe("the demo agent's modes", () => {
       const validation = report.cases.find((c) => c.name === "key-validation");
       expect(validation?.reason).toMatch(/empty key was answered with messageId .*expected error -32602/);
       expect(validation?.analyzerViolations).toContain("invalid-key-accepted");
+      const outcome = (name: CaseName, id: string) =>
+        report.cases.find((c) => c.name === name)?.outcomes.find((o) => o.id === id);
+      // An agent that ignores keys: an insert after an error proves nothing about the key.
+      expect(outcome("retry-after-error", "idem.error.key-unused")).toMatchObject({
+        status: "skip",
+        message: expect.stringMatching(/^not applicable: the agent does not recognise keys in this session/),
+      });
+      expect(outcome("retry-after-error", "idem.retry.original-message-id")?.status).toBe("fail");
+      // Each retry got a messageId of neither session: the retry rule broke, not the session scope.
+      expect(outcome("same-key-other-session", "idem.retry.original-message-id")?.status).toBe("fail");
+      expect(outcome("same-key-other-session", "idem.scope.session")?.status).not.toBe("fail");
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  test(
+    "--mode per-connection at concurrency 3: the reasons name the real cause, never a key rule a timeout kept from being tested",
+    async () => {
+      // Turns longer than a case's limit: waiting for the turn to end may take half of what is left,
+      // so the reconnect, the resume and the retry keep the rest.
+      const report = await runConformance(
+        stdioOptions(demoAgentCommand("per-connection", 10_000), {
+          caseTimeoutMs: 8000,
+          concurrency: 3,
+          only: ["retry-after-resume", "retry-after-restart", "retry-after-error"],
+        }),
+      );
+      const why = report.cases.map((c) => `${c.name}: ${c.status}: ${c.reason}`).join("\n");
+      for (const name of ["retry-after-resume", "retry-after-restart"] as const) {
+        const c = report.cases.find((x) => x.name === name);
+        expect(c?.status, why).toBe("fail");
+        const retained = c?.outcomes.find((o) => o.id.startsWith("idem.retained."));
+        // The real reason (a new messageId on the new connection), or "not reached" with what it waited on.
+        if (retained?.status === "fail")
+          expect(retained.message, why).toMatch(/got messageId .*, not the original/);
+        else expect(c?.reason, why).toMatch(/^not reached: timed out after \d+ ms waiting for /);
+      }
+      for (const c of report.cases)
+        for (const o of c.outcomes)
+          if (o.status === "fail") expect(o.message, `${c.name} ${o.id}`).not.toMatch(/timed out/);
+      // The same connection keeps its keys: the error in the session left the key unused.
+      const error = report.cases.find((c) => c.name === "retry-after-error");
+      expect(error?.outcomes.find((o) => o.id === "idem.error.key-unused")?.message, why).toMatch(
+        /^after error -32602 in the same session the key was inserted as /,
+      );
+      // The TCK report carries the capabilities the agent sent.
+      const tck = toTckReport(report);
+      expect(tck.agent_capabilities, why).toMatchObject({ session: expect.any(Object) });
     },
     RUN_TIMEOUT_MS,
   );

@@ -151,7 +151,12 @@ export class SuiteClient {
    * included); pass `undefined` to omit the field.
    */
   prompt(sessionId: string, text: string, key?: unknown): PromptAttempt {
-    const params: Record<string, unknown> = { sessionId, prompt: [{ type: "text", text }] };
+    return this.promptContent(sessionId, [{ type: "text", text }], key);
+  }
+
+  /** Sends `session/prompt` with `content` as its `prompt` member, as given (an invalid one included). */
+  promptContent(sessionId: string, content: unknown, key?: unknown): PromptAttempt {
+    const params: Record<string, unknown> = { sessionId, prompt: content };
     if (key !== undefined) params.idempotencyKey = key;
     const sent = this.peer.request("session/prompt", params);
     const attempt: PromptAttempt = {

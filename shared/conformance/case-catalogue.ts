@@ -74,7 +74,7 @@ export const CONFORMANCE_CASES: readonly CaseDefinition[] = [
     rule: "A key is scoped to the session named by sessionId. The same key string in another session, including a fork of this one, names an unrelated submission.",
     required: true,
     retry: true,
-    requirements: ["idem.scope.session"],
+    requirements: ["idem.scope.session", "idem.retry.original-message-id"],
   },
   {
     name: "retry-during-active-work",

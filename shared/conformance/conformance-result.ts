@@ -115,6 +115,11 @@ export interface AgentProbe {
   readonly status: "v2" | "not-v2" | "failed";
   /** The agent's `info` (name, version), when it sent one. */
   readonly info?: { readonly name?: string; readonly version?: string };
+  /**
+   * The capabilities object the agent answered `initialize` with (`capabilities`, or v1's
+   * `agentCapabilities`), as sent; `{ "truncated": true, "bytes": N }` when it was over 64 KiB.
+   */
+  readonly capabilities?: Readonly<Record<string, unknown>>;
   /** Why the cases cannot run, unless `status` is `v2`. */
   readonly problem?: string;
   /** The probe connection's trace file. */

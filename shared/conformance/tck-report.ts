@@ -70,7 +70,8 @@ export interface TckReport {
   readonly schema_revision: string;
   readonly agent_command: readonly string[];
   readonly agent_info: { readonly name?: string; readonly version?: string } | null;
-  readonly agent_capabilities: null;
+  /** The agent's capabilities from its `initialize` answer (the agent suite's probe); null when unknown. */
+  readonly agent_capabilities: Readonly<Record<string, unknown>> | null;
   readonly started_at: string;
   readonly finished_at: string;
   readonly requirements: readonly TckRequirementResult[];
@@ -164,7 +165,7 @@ export function toTckReport(report: ConformanceReport<AnyCaseName>): TckReport {
     // For the client suite: the client command (acp-tck has no field for a client).
     agent_command: report.target.kind === "url" ? [report.target.url] : [...report.target.command],
     agent_info: report.probe.info ?? null,
-    agent_capabilities: null,
+    agent_capabilities: report.probe.capabilities ?? null,
     started_at: report.startedAt,
     finished_at: finished,
     requirements,

@@ -18,7 +18,7 @@ Options:
   --listen URL        serve remotely, e.g. ws://127.0.0.1:8080 (path defaults to /acp; port 0 picks one);
                       prints "listening ws://... http://..." on stderr
   --mode MODE         key handling (default: correct):
-${AGENT_MODES.map((m) => `                        ${m.padEnd(10)} ${AGENT_MODE_HELP[m]}`).join("\n")}
+${AGENT_MODES.map((m) => `                        ${m.padEnd(14)} ${AGENT_MODE_HELP[m]}`).join("\n")}
   --turn-ms N         duration of a prompt turn's visible work in ms (default: 1500)
   --fail-inserts N    fail the first N inserts with -32603, as a transient storage error would (default: 0)
   --crash-after-inserts N

@@ -24,12 +24,19 @@ export const sameKeyOtherSession: ConformanceCase = {
     const again1 = await client.inserted(r1, "the retry in session 1");
     const r2 = client.prompt(two, text, key);
     const again2 = await client.inserted(r2, "the retry in session 2");
+    // A retry answered with the other session's messageId breaks the session scope; one answered
+    // with a messageId of neither session was not recognised at all: the retry rule broke.
+    const retryRule = (got: string, own: string, other: string) =>
+      got !== own && got !== other ? { requirement: "idem.retry.original-message-id" } : {};
     check(again1 === inOne, `the retry in session 1 got ${again1}, not ${inOne}`, {
+      ...retryRule(again1, inOne, inTwo),
       frames: [client.frame(p1), client.frame(r1)],
     });
     check(again2 === inTwo, `the retry in session 2 got ${again2}, not ${inTwo}`, {
+      ...retryRule(again2, inTwo, inOne),
       frames: [client.frame(p2), client.frame(r2)],
     });
+    ctx.confirm("idem.retry.original-message-id", `each retry got its own session's messageId`);
     ctx.confirm("idem.scope.session", `each session kept its own messageId (${inOne}, ${inTwo})`);
     await ctx.confirmInserts(client, one, [inOne]);
     await ctx.confirmInserts(client, two, [inTwo]);

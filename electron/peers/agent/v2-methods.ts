@@ -71,6 +71,8 @@ async function resume(scope: ConnectionScope, raw: unknown): Promise<unknown> {
   }
   const session = await scope.agent.session(sessionId);
   if (!session) throw sessionNotFound(sessionId);
+  // `--mode per-connection`: the keys lived on the connection that sent them.
+  if (scope.agent.policy.forgetsOnResume) scope.agent.policy.ledger?.forgetSession(sessionId);
   // From the read to `attach` nothing awaits, so no live update falls between replay and live.
   if (replayFrom) {
     const stored = scope.agent.store.read(sessionId);
