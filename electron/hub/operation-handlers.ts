@@ -118,9 +118,7 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
       const converted = asTraceText(text);
       if ("error" in converted)
         throw new OperationFailure("invalid", `not a trace file or a supported import: ${converted.error}`);
-      const body = (async function* () {
-        yield Buffer.from(converted.text, "utf8");
-      })();
+      const body = textChunks(converted.text);
       const r = await store.importTrace(body, deps.importLimitBytes);
       if ("error" in r) throw new OperationFailure("invalid", r.error);
       return converted.format === TRACE_FORMAT
@@ -159,6 +157,23 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
       return { ok: true };
     },
   };
+}
+
+/** Characters of an import's text encoded per chunk written to the store. */
+const IMPORT_CHUNK_CHARS = 1 << 20;
+
+/**
+ * `text` as UTF-8 chunks of about 1 MiB each, never cutting a surrogate pair, so a large import is
+ * never a second copy of itself in memory (one Buffer of the whole text was).
+ */
+async function* textChunks(text: string): AsyncGenerator<Buffer> {
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + IMPORT_CHUNK_CHARS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield Buffer.from(text.slice(at, end), "utf8");
+    at = end;
+  }
 }
 
 /** Trace `id`'s file and its size now (a live trace may grow while it is sent). */

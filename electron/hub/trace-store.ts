@@ -351,7 +351,8 @@ export interface ImportedTrace {
 
 /** Checks an upload's lines as they stream by (the header line is checked by `importTrace`). */
 class ImportCheck {
-  private rest = "";
+  /** The pieces of a line that began in an earlier chunk: joined once, when its newline comes (linear). */
+  private pieces: string[] = [];
   private line = 0;
   private records = 0;
   private flagged = 0;
@@ -359,18 +360,27 @@ class ImportCheck {
   private readonly decoder = new TextDecoder();
 
   take(chunk: Buffer): void {
-    const text = this.rest + this.decoder.decode(chunk, { stream: true });
+    const text = this.decoder.decode(chunk, { stream: true });
     let start = 0;
     for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-      this.check(text.slice(start, nl));
+      const tail = text.slice(start, nl);
+      if (this.pieces.length === 0) this.check(tail);
+      else {
+        this.pieces.push(tail);
+        const line = this.pieces.join("");
+        this.pieces = [];
+        this.check(line);
+      }
       start = nl + 1;
     }
-    this.rest = text.slice(start);
+    if (start < text.length) this.pieces.push(text.slice(start));
   }
 
   finish(): Omit<ImportedTrace, "id"> {
-    this.check(this.rest + this.decoder.decode());
-    this.rest = "";
+    this.pieces.push(this.decoder.decode());
+    const rest = this.pieces.join("");
+    this.pieces = [];
+    this.check(rest);
     return {
       records: this.records,
       flagged: this.flagged,
