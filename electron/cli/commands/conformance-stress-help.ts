@@ -7,8 +7,9 @@ export const STRESS_HELP = `Stress mode: conformance --stress N [--seed S] [--sc
   at random points: drop-response, drop-request, delay, disconnect-client, kill-agent (kill -9),
   restart-agent, lose-and-retry, restart-and-retry (the tap's own retries), cancel. Every run's
   trace must hold: at most one insert per key; one messageId per key; every submission answered;
-  no key leaked. The first failing run is shrunk to a minimal schedule, printed as the command
-  that reproduces it; its trace is kept.
+  no key leaked. The first failing run is shrunk to a minimal schedule that keeps its failure (the
+  same invariant on the same prompt's key), printed as the command that reproduces it; its trace
+  is kept. A resume refused (-32002) for a session with no answered prompt gets a session/new.
   --stress N               how many schedules (with --schedule: how many times to run it)
   --seed S                 the PRNG seed, 0-4294967295 (default: a random one, printed)
   --schedule SPEC          run this schedule, e.g. 3p:drop-response@2.response,kill-agent@1.request

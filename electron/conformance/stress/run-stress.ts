@@ -12,7 +12,7 @@ import {
   printSchedule,
   type StressSchedule,
 } from "../../../shared/conformance/stress/schedule.js";
-import { shrinkSchedule } from "../../../shared/conformance/stress/shrink.js";
+import { keepsFailure, shrinkSchedule } from "../../../shared/conformance/stress/shrink.js";
 import type {
   StressFailure,
   StressProgress,
@@ -140,6 +140,8 @@ export async function runStress(
         return { violations: outcome.violations, traceFile, reason: outcome.reason };
       },
       options.maxShrinkTries ?? 40,
+      // The same invariant on the same prompt's key: another failure is another bug, not a smaller one.
+      (start, candidate) => keepsFailure(start.violations, candidate.violations),
     );
     // Only the minimal failing trace stays (and the first failing run's own).
     for (const file of kept) if (file !== shrunk.evidence.traceFile) rmSync(file, { force: true });

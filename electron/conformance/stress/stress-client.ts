@@ -75,8 +75,9 @@ export async function runStressClient(options: StressClientOptions): Promise<Str
       const work = (async () => {
         // Setting up (initialize, session/new or resume) waits as long as the run may: a slow start
         // is not a lost answer, and giving up on it would only start yet another agent.
-        // A resume refused (-32002) for a session never prompted gets a new session: the RFD lets an
-        // agent forget an empty session, and that is not the failure a stress run looks for.
+        // A resume refused (-32002) for a session in which no prompt was answered gets a new session:
+        // the RFD lets an agent forget a session never prompted, and that is not the failure a stress
+        // run looks for (an insert the lost session did hold still shows as a second insert of its key).
         await startSession(
           peer,
           tracker,
@@ -85,7 +86,7 @@ export async function runStressClient(options: StressClientOptions): Promise<Str
           conn,
           log,
           undefined,
-          { newSessionIfRefused: true },
+          { newSessionIfRefused: "unanswered" },
         );
         const delivering = tracker
           .pending()

@@ -5,6 +5,12 @@
 //                  but never answers session/prompt (a turn that never inserts)
 //   hostile        a v2 agent whose name and error messages carry terminal escape sequences
 //                  (clear screen, OSC 52 clipboard write, hidden text, 8-bit CSI, a newline)
+//   forget-unprompted MARKER
+//                  a v2 agent that keeps sessions in memory only: session/resume of a session this
+//                  process did not create is refused with -32002. The first process (no MARKER
+//                  file yet) writes MARKER and exits (code 1) right after answering session/new,
+//                  before any prompt; later ones answer session/prompt with a messageId
+import { existsSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2] ?? "silent";
@@ -42,9 +48,33 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     send({ id: message.id, error: { code: -32603, message: `no ${HOSTILE}` } });
     return;
   }
+  if (mode === "forget-unprompted") {
+    forgetUnprompted(message);
+    return;
+  }
   if (mode !== "stall-prompts") return;
   if (message.method === "session/new") send({ id: message.id, result: { sessionId: `stub-${++sessions}` } });
   else if (message.method === "session/list") send({ id: message.id, result: { sessions: [] } });
   else if (message.method === "session/resume") send({ id: message.id, result: {} });
 });
 process.stdin.on("end", () => process.exit(0));
+
+const known = new Set();
+function forgetUnprompted(message) {
+  const marker = process.argv[3];
+  if (message.method === "session/new") {
+    const sessionId = `stub-${process.pid}-${++sessions}`;
+    known.add(sessionId);
+    send({ id: message.id, result: { sessionId } });
+    if (marker && !existsSync(marker)) {
+      writeFileSync(marker, "died after session/new\n");
+      process.exit(1);
+    }
+  } else if (message.method === "session/resume") {
+    const id = message.params?.sessionId;
+    if (known.has(id)) send({ id: message.id, result: {} });
+    else send({ id: message.id, error: { code: -32002, message: `Session not found: ${id}` } });
+  } else if (message.method === "session/prompt") {
+    send({ id: message.id, result: { messageId: `m-${message.params?.idempotencyKey ?? message.id}` } });
+  } else send({ id: message.id, error: { code: -32601, message: "Method not found" } });
+}

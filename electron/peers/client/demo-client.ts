@@ -57,6 +57,8 @@ export interface DemoClientOptions extends TransportHooks {
   readonly cwd: string;
   /** How long one attempt may wait for its answer, ms (default 30000). */
   readonly attemptTimeoutMs?: number;
+  /** How long `initialize` and `session/new`/`resume` may wait on each connection, ms (default: `attemptTimeoutMs`). */
+  readonly setupTimeoutMs?: number;
   /** Attempts per submission before giving up (default 6). */
   readonly maxAttempts?: number;
   /** Connections to open before giving up (default 50). */
@@ -186,9 +188,18 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
       },
     });
     try {
-      await startSession(peer, tracker, options.cwd, attemptTimeoutMs, conn, log, misbehave, {
-        newSessionIfRefused: options.sessionId === undefined,
-      });
+      await startSession(
+        peer,
+        tracker,
+        options.cwd,
+        options.setupTimeoutMs ?? attemptTimeoutMs,
+        conn,
+        log,
+        misbehave,
+        {
+          ...(options.sessionId === undefined && { newSessionIfRefused: "unprompted" as const }),
+        },
+      );
       setUp = true;
       failedInARow = 0;
       // All pending submissions at once (prompts queue in the session), or one at a time, oldest
@@ -279,10 +290,12 @@ async function call(peer: JsonRpcPeer, method: string, params: unknown, ms: numb
 /** How `startSession` treats a refused resume. */
 export interface SessionPolicy {
   /**
-   * When `session/resume` is refused with -32002 (session not found) and no prompt was ever sent in
-   * it, create a new session instead of failing (default false: the session was named by the user).
+   * When `session/resume` is refused with -32002 (session not found), create a new session instead
+   * of failing if the session was never prompted: `unprompted`, no prompt was ever sent in it;
+   * `unanswered`, no prompt sent in it was ever answered with a messageId (an insert elsewhere
+   * would still show in a trace as a second insert of its key). Default: never (the user named it).
    */
-  readonly newSessionIfRefused?: boolean;
+  readonly newSessionIfRefused?: "unprompted" | "unanswered";
 }
 
 /**
@@ -314,9 +327,12 @@ export async function startSession(
       log(`[conn ${conn}] resumed session ${tracker.sessionId}`);
     } catch (err) {
       // A session never prompted holds nothing to keep: an agent may rightly forget it (-32002).
-      const neverPrompted = tracker.all().every((s) => s.attempts.length === 0);
-      if (!(err instanceof RpcError && err.code === -32002 && policy.newSessionIfRefused && neverPrompted))
-        throw err;
+      const neverPrompted =
+        policy.newSessionIfRefused === "unprompted"
+          ? tracker.all().every((s) => s.attempts.length === 0)
+          : policy.newSessionIfRefused === "unanswered" &&
+            tracker.all().every((s) => s.messageIds.length === 0);
+      if (!(err instanceof RpcError && err.code === -32002 && neverPrompted)) throw err;
       log(
         `[conn ${conn}] session ${tracker.sessionId} not found (${err.message}); it was never prompted: creating a new one`,
       );

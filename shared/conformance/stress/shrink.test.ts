@@ -1,7 +1,8 @@
 /** The shrinker on synthetic predicates (unit): no processes, a failure is a pure function of the schedule. */
 import { describe, expect, it } from "vitest";
+import type { InvariantViolation } from "./invariants.js";
 import { parseSchedule, printSchedule, type StressSchedule } from "./schedule.js";
-import { shrinkSchedule, simplerFaults } from "./shrink.js";
+import { failureSignature, keepsFailure, keyRole, shrinkSchedule, simplerFaults } from "./shrink.js";
 
 const has = (s: StressSchedule, action: string) => s.faults.some((f) => f.action === action);
 
@@ -63,5 +64,46 @@ describe("shrinkSchedule", () => {
     ).toEqual(["1.response+400", "2.response+400", "3.request+400", "3.response+50", "3.response+200"]);
     expect(simplerFaults({ action: "drop-response", prompt: 1, on: "response" })).toEqual([]);
     expect(simplerFaults({ action: "cancel", prompt: 1, ms: 0 })).toEqual([]);
+  });
+});
+
+describe("a shrink keeps its failure", () => {
+  const v = (invariant: InvariantViolation["invariant"], key: string): InvariantViolation => ({
+    invariant,
+    key,
+    message: `${invariant} on ${key}`,
+    seqs: [],
+  });
+
+  it("never drifts to another invariant or another prompt's key", async () => {
+    const start = parseSchedule("3p:delay@2.request+50,restart-and-retry@1.response,drop-request@3.request");
+    const original = [v("answered", "stress-aaaa-p2")];
+    // Any smaller schedule still fails, but with another failure: a -32002 on an unprompted session
+    // shows up as prompt 1 lost, or prompt 2 breaks another invariant.
+    const fails = async (s: StressSchedule): Promise<InvariantViolation[] | undefined> => {
+      if (s.faults.length === 3) return original;
+      if (has(s, "restart-and-retry") && has(s, "delay")) return [v("answered", "stress-bbbb-p2")];
+      if (has(s, "delay")) return [v("one-insert", "stress-bbbb-p2")];
+      return [v("answered", "stress-bbbb-p1")];
+    };
+    const r = await shrinkSchedule(start, original, fails, 40, (a, b) => keepsFailure(a, b));
+    // Only the pair the original failure needs is left, failing as it started (another run's nonce).
+    expect(r.schedule.faults.map((f) => f.action).sort()).toEqual(["delay", "restart-and-retry"]);
+    expect(failureSignature(r.evidence)).toEqual(["answered@p2"]);
+  });
+
+  it("compares failures by invariant and the role of the key (its prompt)", () => {
+    expect(keyRole("stress-1f2e-p12")).toBe("p12");
+    expect(
+      keepsFailure(
+        [v("answered", "stress-a-p2")],
+        [v("one-insert", "stress-b-p1"), v("answered", "stress-b-p2")],
+      ),
+    ).toBe(true);
+    expect(keepsFailure([v("answered", "stress-a-p2")], [v("answered", "stress-b-p1")])).toBe(false);
+    expect(keepsFailure([v("answered", "stress-a-p2")], [v("same-message-id", "stress-b-p2")])).toBe(false);
+    // A run that failed without a broken invariant (it could not run) only keeps a failure of that kind.
+    expect(keepsFailure([], [])).toBe(true);
+    expect(keepsFailure([], [v("answered", "stress-b-p1")])).toBe(false);
   });
 });

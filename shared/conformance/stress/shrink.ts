@@ -3,9 +3,13 @@
  * removes faults (halves, then quarters, ... then single faults, ddmin), then it simplifies the
  * points of those left (an earlier prompt, a request instead of a response, a shorter wait) and
  * drops prompts no fault needs. Every candidate is tried with `fails`, which runs it for real;
- * the result is the last schedule seen failing, so a flaky failure never shrinks to a pass.
+ * the result is the last schedule seen failing, so a flaky failure never shrinks to a pass. A
+ * candidate only counts as failing when it keeps the failure the shrink started from (`keeps`;
+ * for stress runs `keepsFailure`: the same invariant broken on the same prompt's key), so the
+ * shrink never drifts to another failure (say, a `-32002` the RFD allows) on the way.
  */
 
+import type { InvariantViolation } from "./invariants.js";
 import type { StressFault, StressSchedule } from "./schedule.js";
 import { pointsOf, printSchedule } from "./schedule.js";
 
@@ -24,12 +28,39 @@ export interface ShrinkResult<E> {
 /** Runs a candidate: evidence when it failed, undefined when it passed. */
 export type FailureProbe<E> = (schedule: StressSchedule) => Promise<E | undefined>;
 
-/** Shrinks `start` (known to fail with `evidence`) with at most `maxTries` runs of `fails`. */
+/** The role of a stress key in its schedule: the prompt it belongs to (`p2` of `stress-<nonce>-p2`), else the key itself. */
+export function keyRole(key: string): string {
+  return /-(p\d+)$/.exec(key)?.[1] ?? key;
+}
+
+/** A run's failure as `invariant@role` pairs (empty: it failed without a broken invariant, e.g. it could not run). */
+export function failureSignature(violations: readonly InvariantViolation[]): string[] {
+  return [...new Set(violations.map((v) => `${v.invariant}@${keyRole(v.key)}`))].sort();
+}
+
+/**
+ * Whether a candidate's violations keep the starting failure: the first invariant it broke, on the
+ * same prompt's key; for a start without violations, a candidate that failed without any too.
+ */
+export function keepsFailure(
+  start: readonly InvariantViolation[],
+  candidate: readonly InvariantViolation[],
+): boolean {
+  const first = start[0];
+  if (!first) return candidate.length === 0;
+  return failureSignature(candidate).includes(`${first.invariant}@${keyRole(first.key)}`);
+}
+
+/**
+ * Shrinks `start` (known to fail with `evidence`) with at most `maxTries` runs of `fails`; a
+ * candidate's evidence counts only when `keeps(evidence, its evidence)` (default: any failure).
+ */
 export async function shrinkSchedule<E>(
   start: StressSchedule,
   evidence: E,
   fails: FailureProbe<E>,
   maxTries = 40,
+  keeps: (start: E, candidate: E) => boolean = () => true,
 ): Promise<ShrinkResult<E>> {
   let best = start;
   let bestEvidence = evidence;
@@ -41,7 +72,7 @@ export async function shrinkSchedule<E>(
     seen.add(text);
     tries++;
     const got = await fails(candidate);
-    if (got === undefined) return false;
+    if (got === undefined || !keeps(evidence, got)) return false;
     best = candidate;
     bestEvidence = got;
     return true;
