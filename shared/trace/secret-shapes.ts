@@ -89,7 +89,7 @@ function hideInRelativeUrl(url: string, hide: Hide): string {
 function isBasicCredential(scheme: string, secret: string): boolean {
   if (scheme === "Basic") return true;
   const bytes = base64Bytes(secret);
-  return bytes !== null && bytes.includes(0x3a);
+  return bytes?.includes(0x3a) === true;
 }
 
 /** `text` with the secrets it may quote hidden: URL userinfo and query values, Bearer and Basic credentials. */
