@@ -38,6 +38,8 @@ Options:
   --script FILE        prompts from a file, one per line (blank lines and # comments skipped)
   --no-key             send prompts without keys: the unsafe client, for contrast
   --timeout MS         how long one attempt waits for its answer (default: 30000)
+  --setup-timeout MS   how long initialize and session/new or session/resume wait on each connection
+                       (default: --timeout; a slow agent start is then not taken for a lost answer)
   --retries N          resends per submission after the first attempt (default: 5)
   --pending FILE       pending-submission file (default: ${defaultDataDir("demo-client")}/pending.json);
                        submissions left pending there by an earlier run are resent first
@@ -134,6 +136,7 @@ export const demoClientCommand: CliCommand = {
           script: { type: "string" },
           "no-key": { type: "boolean" },
           timeout: { type: "string" },
+          "setup-timeout": { type: "string" },
           retries: { type: "string" },
           pending: { type: "string" },
           session: { type: "string" },
@@ -183,6 +186,9 @@ export const demoClientCommand: CliCommand = {
       sessionId: values.session as string | undefined,
       cwd: (values.cwd as string | undefined) ?? process.cwd(),
       attemptTimeoutMs: positiveInt("--timeout", values.timeout as string | undefined, 30_000),
+      ...(values["setup-timeout"] !== undefined && {
+        setupTimeoutMs: positiveInt("--setup-timeout", values["setup-timeout"] as string, 30_000),
+      }),
       maxAttempts: positiveInt("--retries", values.retries as string | undefined, 5, 0) + 1,
       waitIdle: values["no-wait-idle"] !== true,
       oneAtATime: values["one-at-a-time"] === true,
