@@ -1,3 +1,4 @@
+import { mcpCommand } from "../../mcp/mcp-command.js";
 import type { CliCommand } from "../command.js";
 import { analyzeCommand } from "./analyze.js";
 import { conformanceCommand } from "./conformance.js";
@@ -20,6 +21,7 @@ export const commands: readonly CliCommand[] = [
   analyzeCommand,
   exportCommand,
   convertCommand,
+  mcpCommand,
   conformanceCommand,
   conformanceAgentCommand,
   demoAgentCommand,

@@ -18,7 +18,7 @@ const root = findRoot(dirname(fileURLToPath(import.meta.url)));
 /** The project root folder (where package.json is). */
 export const projectRoot = root;
 
-/** Builds `cli.js` (and the library entries) into `outdir`; returns the path of the CLI. */
+/** Builds `cli.js` (and the library entries, the OTLP worker and the MCP server) into `outdir`; returns the path of the CLI. */
 export async function buildCli(outdir = join(root, "dist")) {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   await build({
@@ -36,6 +36,22 @@ export async function buildCli(outdir = join(root, "dist")) {
     format: "esm",
     target: "node20",
     packages: "external",
+    sourcemap: "linked",
+    define: { __TOOL_VERSION__: JSON.stringify(pkg.version) },
+    logLevel: "warning",
+  });
+  // The MCP server (`acp-retry-inspector mcp`) on its own, with the MCP SDK bundled in: the SDK is a
+  // devDependency, so installing the package does not pull its HTTP servers, and the other commands
+  // never load it. Only the package's runtime dependencies stay external.
+  await build({
+    absWorkingDir: root,
+    entryPoints: { mcp: "electron/mcp/mcp-main.ts" },
+    outdir,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: Object.keys(pkg.dependencies ?? {}),
     sourcemap: "linked",
     define: { __TOOL_VERSION__: JSON.stringify(pkg.version) },
     logLevel: "warning",

@@ -105,6 +105,7 @@ describe("the npm package", () => {
     for (const file of [
       "dist/cli.js",
       "dist/otlp-worker.js",
+      "dist/mcp.js",
       "dist/lib.js",
       "dist/lib.d.ts",
       "dist/keys.js",
@@ -127,7 +128,15 @@ describe("the npm package", () => {
 
   it("installs only what the CLI and library import at run time, without engine warnings", () => {
     const modules = readdirSync(join(installed, "node_modules"));
-    for (const devOnly of ["react", "react-dom", "lucide-react", "zustand", "electron", "vite"])
+    for (const devOnly of [
+      "react",
+      "react-dom",
+      "lucide-react",
+      "zustand",
+      "electron",
+      "vite",
+      "@modelcontextprotocol",
+    ])
       expect(modules, devOnly).not.toContain(devOnly);
     expect(modules).toContain("ws");
     expect(installLog).not.toMatch(/EBADENGINE/);
@@ -138,6 +147,29 @@ describe("the npm package", () => {
     expect(stdout).toMatch(/acp-retry-inspector/);
     expect(stdout).toMatch(/\bserve\b/);
     expect(stdout).toMatch(/\bproxy\b/);
+  });
+
+  it("runs the installed MCP server, its SDK bundled in (the SDK is not installed)", async () => {
+    const child = spawn(bin(), ["mcp"], { stdio: ["pipe", "pipe", "pipe"] });
+    try {
+      const initialize = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      };
+      child.stdin!.write(`${JSON.stringify(initialize)}\n`);
+      const answer = JSON.parse(await firstLine(child)) as {
+        id: number;
+        result?: { serverInfo?: { name: string } };
+      };
+      expect(answer).toMatchObject({ id: 1, result: { serverInfo: { name: "acp-retry-inspector" } } });
+    } finally {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.stdin!.end();
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    }
   });
 
   it("type-checks an import from acp-retry-inspector/keys with tsc (and the types are not `any`)", async () => {

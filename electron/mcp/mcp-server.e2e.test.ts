@@ -1,0 +1,149 @@
+/**
+ * Issue 34 item 4: `acp-retry-inspector mcp` driven by the MCP SDK's own client over stdio, the
+ * server being the built CLI in its own process. Its traces are real: the demo client through the
+ * proxy to the demo agent, with a secret in the prompt. It answers only about the traces folder and
+ * its command-line files, and nothing it says carries the secret.
+ */
+import { copyFileSync, mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyze, demoAgent, demoClient, Scratch } from "../tap/testing/peers.js";
+import { cliPath } from "../tools/testing/cli.js";
+
+const SECRET = "hunter2-sk-live-4f9a";
+
+let scratch: Scratch;
+let client: Client;
+let outside: string;
+let onCommandLine: string;
+
+beforeAll(async () => {
+  scratch = new Scratch();
+  const folder = scratch.path("traces");
+  mkdirSync(folder);
+  const recorded = join(folder, "20260101T000000Z-1.jsonl");
+  await demoClient(scratch, [
+    "--prompt",
+    `deploy with the token ${SECRET}`,
+    "--",
+    process.execPath,
+    cliPath(),
+    "proxy",
+    "--no-hub",
+    "--trace",
+    recorded,
+    "--",
+    ...demoAgent(scratch),
+  ]);
+  mkdirSync(scratch.path("elsewhere"));
+  onCommandLine = scratch.path("elsewhere/given.jsonl");
+  outside = scratch.path("elsewhere/not-given.jsonl");
+  copyFileSync(recorded, onCommandLine);
+  copyFileSync(recorded, outside);
+  // A link in the traces folder to a file outside it is not one of the folder's traces.
+  symlinkSync(outside, join(folder, "link.jsonl"));
+
+  const env = { ...scratch.env, ACP_RETRY_INSPECTOR_TRACE_DIR: folder } as Record<string, string>;
+  client = new Client({ name: "mcp-test", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath(), "mcp", onCommandLine],
+      env,
+      stderr: "pipe",
+    }),
+  );
+}, 90_000);
+
+afterAll(async () => {
+  await client?.close();
+  scratch?.cleanup();
+});
+
+/** A tool's text answer, and whether it is an error. */
+async function call(name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as {
+    content: { type: string; text: string }[];
+    isError?: boolean;
+  };
+  const text = result.content.map((c) => c.text).join("");
+  // Nothing the server says carries the prompt's secret.
+  expect(text).not.toContain(SECRET);
+  return { text, isError: result.isError === true, json: () => JSON.parse(text) };
+}
+
+describe("acp-retry-inspector mcp", () => {
+  it("offers the read-only tools", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "get_submission",
+      "list_traces",
+      "search",
+      "summarize_trace",
+    ]);
+    for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+  });
+
+  it("lists the traces folder's files and the command line's, not a link out of the folder", async () => {
+    const listed = (await call("list_traces")).json();
+    expect(listed.traces.map((t: { name: string; source: string }) => [t.name, t.source])).toEqual([
+      [onCommandLine, "command-line"],
+      ["20260101T000000Z-1.jsonl", "traces-folder"],
+    ]);
+  });
+
+  it("summarises a trace redacted, with the same verdicts analyze finds", async () => {
+    const summary = (await call("summarize_trace", { trace: "20260101T000000Z-1.jsonl" })).json();
+    expect(summary.header.redacted).toBe(true);
+    expect(summary.submissions).toBe(2);
+    expect(summary.firstSubmissions).toHaveLength(2);
+    expect(summary.firstSubmissions[0]).toMatchObject({ keyStatus: "valid", attempts: 1 });
+    expect(summary.schemaViolations).toMatch(/not checked/);
+    // analyze on the unredacted file: redaction keeps every verdict.
+    const model = await analyze(scratch, onCommandLine);
+    const counted = Object.fromEntries(Object.entries(model.verdictCounts).filter(([, n]) => n > 0));
+    expect(summary.verdictCounts).toEqual(counted);
+    expect(summary.submissions).toBe(model.submissions.length);
+  });
+
+  it("returns a submission with its attempts and redacted frames, by id and by key", async () => {
+    const summary = (await call("summarize_trace", { trace: "20260101T000000Z-1.jsonl" })).json();
+    const second = summary.firstSubmissions[1];
+    const byId = (await call("get_submission", { trace: "20260101T000000Z-1.jsonl", id: second.id })).json();
+    const byKey = (
+      await call("get_submission", { trace: "20260101T000000Z-1.jsonl", key: second.key })
+    ).json();
+    expect(byKey).toEqual(byId);
+    const frames = byId.submission.attempts[0].frames as { raw: string; dir: string }[];
+    expect(frames.length).toBeGreaterThanOrEqual(2);
+    const request = frames.find((f) => f.raw.includes('"session/prompt"'));
+    expect(request?.raw).toContain(second.key);
+    expect(request?.raw).toMatch(/redacted/i);
+    const missing = await call("get_submission", { trace: "20260101T000000Z-1.jsonl", id: 999_999 });
+    expect(missing).toMatchObject({
+      isError: true,
+      text: expect.stringContaining("no submission with id 999999"),
+    });
+  });
+
+  it("searches with the app's filter syntax, in the redacted text only", async () => {
+    const trace = "20260101T000000Z-1.jsonl";
+    const prompts = (await call("search", { trace, query: "method:session/prompt" })).json();
+    expect(prompts.matches).toBe(2);
+    expect(prompts.rows.every((r: { kind: string }) => r.kind === "submission")).toBe(true);
+    const notPrompts = (await call("search", { trace, query: "-method:session/prompt" })).json();
+    expect(notPrompts.rows.map((r: { method: string }) => r.method)).toContain("initialize");
+    expect((await call("search", { trace, query: SECRET.slice(0, 12) })).json().matches).toBe(0);
+    const bad = await call("search", { trace, query: "methd:session/prompt" });
+    expect(bad.isError).toBe(true);
+  });
+
+  it("refuses every trace it was not given: a path outside, a relative escape, a link, a made-up name", async () => {
+    for (const name of [outside, "../elsewhere/not-given.jsonl", "link.jsonl", "nope.jsonl", "/etc/passwd"]) {
+      const answer = await call("summarize_trace", { trace: name });
+      expect(answer, name).toMatchObject({ isError: true, text: expect.stringContaining("no trace named") });
+    }
+  });
+});

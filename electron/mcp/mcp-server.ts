@@ -1,0 +1,120 @@
+/**
+ * `acp-retry-inspector mcp`: a read-only MCP server over stdio, so a coding agent can help triage
+ * recorded sessions. Its tools list the traces it may read (trace-catalogue.ts), summarise one,
+ * return one submission with its attempts and frames, and search with the app's filter syntax;
+ * everything comes from the trace redacted as `export` redacts it (redacted-trace.ts). It writes
+ * nothing and reads nothing else. Bundled on its own as `mcp.js` beside `cli.js` (with the MCP SDK
+ * inside), so the CLI's other commands never load it.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { RedactedTraces } from "./redacted-trace.js";
+import { search, submissionDetail, summarize } from "./trace-answers.js";
+import { TraceCatalogue, TraceRequestError } from "./trace-catalogue.js";
+
+/** What the server reads. */
+export interface McpServerOptions {
+  /** The user's traces folder. */
+  readonly tracesDir: string;
+  /** Trace files named on the command line. */
+  readonly files: readonly string[];
+  readonly version: string;
+}
+
+type Answer = { content: { type: "text"; text: string }[]; isError?: boolean };
+
+/** A tool's JSON answer, or its refusal as an error result (never a crash of the server). */
+async function answer(work: () => unknown | Promise<unknown>): Promise<Answer> {
+  try {
+    return { content: [{ type: "text", text: JSON.stringify(await work(), null, 1) }] };
+  } catch (err) {
+    const message =
+      err instanceof TraceRequestError
+        ? err.message
+        : `internal error: ${err instanceof Error ? err.message : String(err)}`;
+    return { content: [{ type: "text", text: message }], isError: true };
+  }
+}
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const traceName = z.string().max(4096).describe("a trace's name as list_traces gives it");
+
+/** The server with its tools, not yet connected. */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const catalogue = new TraceCatalogue(options.tracesDir, options.files);
+  const traces = new RedactedTraces();
+  const load = (name: string) => traces.load(catalogue.find(name));
+  const server = new McpServer({ name: "acp-retry-inspector", version: options.version });
+
+  server.registerTool(
+    "list_traces",
+    {
+      title: "List traces",
+      description:
+        "The ACP session traces this server can read: the user's traces folder (newest first) and files given on its command line. Names, sizes, times.",
+      annotations: READ_ONLY,
+    },
+    () => answer(() => ({ tracesFolder: options.tracesDir, ...catalogue.list() })),
+  );
+  server.registerTool(
+    "summarize_trace",
+    {
+      title: "Summarise a trace",
+      description:
+        "One trace at a glance: header, counts, verdicts of the Idempotency Keys RFD (violations, client issues, notes) with the rows and frame seqs that show them, and the first submissions. Redacted as `export` redacts.",
+      inputSchema: { trace: traceName },
+      annotations: READ_ONLY,
+    },
+    ({ trace }) => answer(async () => summarize(await load(trace))),
+  );
+  server.registerTool(
+    "get_submission",
+    {
+      title: "Get a submission",
+      description:
+        "One submission (a session/prompt and its retries under one idempotency key), by row id or key: its attempts, outcomes, what the Client saw, verdicts, and each attempt's frames (redacted).",
+      inputSchema: {
+        trace: traceName,
+        id: z
+          .number()
+          .int()
+          .nonnegative()
+          .optional()
+          .describe("the submission's row id (summarize_trace, search)"),
+        key: z.string().max(4096).optional().describe("the submission's idempotency key"),
+      },
+      annotations: READ_ONLY,
+    },
+    ({ trace, id, key }) => answer(async () => submissionDetail(await load(trace), { id, key })),
+  );
+  server.registerTool(
+    "search",
+    {
+      title: "Search a trace",
+      description:
+        'The Timeline rows that pass a query in the app\'s filter syntax: fields method, session, key, outcome, verdict, direction, connection, id, origin (`method:session/prompt`, `verdict:dup*`, `-outcome:ok`), free words and "quoted phrases" (searched in the redacted frames).',
+      inputSchema: {
+        trace: traceName,
+        query: z.string().max(4096),
+        limit: z.number().int().positive().max(500).optional().describe("rows returned at most (default 50)"),
+      },
+      annotations: READ_ONLY,
+    },
+    ({ trace, query, limit }) => answer(async () => search(await load(trace), query, limit)),
+  );
+  return server;
+}
+
+/** Serves MCP on this process's stdin and stdout until the client closes them. */
+export async function runMcpServer(options: McpServerOptions): Promise<void> {
+  const server = createMcpServer(options);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close();
+}
