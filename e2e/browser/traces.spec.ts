@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { filterShortcut } from "../harness/timeline-filters.js";
@@ -164,5 +165,32 @@ test("imports by drag and drop and exports redacted unless the full trace is ask
   await expect(page.getByRole("status").filter({ hasText: "Import notes.txt failed" })).toContainText(
     "not a trace file",
   );
+  expect(problems).toEqual([]);
+});
+
+test("wire text with a right-to-left override shows it as a marker, never reversed", async ({ page }) => {
+  const problems = guardConsole(page);
+  await page.goto(hub.url);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+  const RLO = "\u202E";
+  const trace = new TraceScript()
+    .spawn(4343, ["demo-agent"])
+    .open(1)
+    .request(1, "client->agent", 0, "initialize", { protocolVersion: 2 })
+    .result(1, "agent->client", 0, { protocolVersion: 2 })
+    .request(1, "client->agent", 1, "session/new", { cwd: "/w" })
+    .result(1, "agent->client", 1, { sessionId: "sess-b" })
+    .prompt(1, 2, "sess-b", `pay ${RLO}001$ ot`, "key-bidi-0001")
+    .inserted(1, 2, "msg-1")
+    .stderr(4343, `saved ${RLO}fdp.exe`);
+  await page.getByLabel("Import trace file").setInputFiles({
+    name: "bidi.jsonl",
+    mimeType: "application/x-ndjson",
+    buffer: Buffer.from(trace.jsonl()),
+  });
+  const grid = page.getByRole("treegrid", { name: "Timeline" });
+  await expect(grid).toContainText("pay ⟦U+202E⟧001$ ot");
+  await expect(page.getByRole("region", { name: "Agent stderr" })).toContainText("saved ⟦U+202E⟧fdp.exe");
+  expect(await grid.textContent()).not.toContain(RLO);
   expect(problems).toEqual([]);
 });

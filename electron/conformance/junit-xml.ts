@@ -2,10 +2,30 @@
 
 import type { AnyCaseName, ConformanceReport } from "../../shared/conformance/conformance-result.js";
 
-/** Escapes text for XML attributes and content (and drops characters XML 1.0 cannot carry). */
+/**
+ * Characters XML 1.0 carries but a dashboard would act on instead of showing: DEL, C1 controls,
+ * the bidirectional marks, embeddings, overrides and isolates (a right-to-left override displays
+ * the rest of a failure message reversed), the line and paragraph separators.
+ */
+const INVISIBLE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** One such character written out as text: `\x85`, `\u202e` (as the CLI's terminal output shows it). */
+function writtenOut(c: string): string {
+  const code = c.charCodeAt(0);
+  return code < 0x100
+    ? `\\x${code.toString(16).padStart(2, "0")}`
+    : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * Escapes text for XML attributes and content: drops characters XML 1.0 cannot carry (U+FFFD
+ * instead) and writes out controls and bidirectional overrides as text (`\u202e`), so no wire text
+ * reaches a CI dashboard raw.
+ */
 export function xmlEscape(text: string): string {
   return text
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "\uFFFD")
+    .replace(INVISIBLE, writtenOut)
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")

@@ -1,4 +1,5 @@
 /** An idempotency key, shortened for tables, with the full key on hover and for screen readers. */
+import { visibleText } from "./visible-text.js";
 
 /** Shortens a key to at most 16 visible characters: head…tail. Keys are opaque, so nothing else changes. */
 export function shortenKey(key: string): string {
@@ -8,9 +9,9 @@ export function shortenKey(key: string): string {
 /** The key as a compact code chip; `title` and hidden text carry the full key. */
 export function KeyBadge({ idempotencyKey }: { idempotencyKey: string }) {
   return (
-    <code className="key-badge" title={idempotencyKey}>
-      {shortenKey(idempotencyKey)}
-      <span className="visually-hidden"> (idempotency key {idempotencyKey})</span>
+    <code className="key-badge" title={visibleText(idempotencyKey)}>
+      {shortenKey(visibleText(idempotencyKey))}
+      <span className="visually-hidden"> (idempotency key {visibleText(idempotencyKey)})</span>
     </code>
   );
 }

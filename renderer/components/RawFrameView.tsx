@@ -1,8 +1,10 @@
 /**
  * Shows a frame exactly as it came over the wire, pretty-printed when it is JSON. Everything that
- * came over the wire is untrusted: it is rendered as a text node, never parsed as HTML.
+ * came over the wire is untrusted: it is rendered as a text node, never parsed as HTML, its
+ * invisible controls shown as markers (`visibleText`); "Copy raw" copies the exact bytes.
  */
 import { useState } from "react";
+import { visibleText } from "./visible-text.js";
 
 /** The text to display: indented JSON when `raw` parses, otherwise `raw` unchanged. */
 export function prettyFrame(raw: string): string {
@@ -30,7 +32,7 @@ export function RawFrameView({ raw, label }: { raw: string; label: string }) {
           {copied === "copied" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy raw"}
         </button>
       </div>
-      <pre>{prettyFrame(raw)}</pre>
+      <pre>{visibleText(prettyFrame(raw))}</pre>
     </figure>
   );
 }

@@ -7,6 +7,7 @@
 import { ChevronDown, ChevronUp, SquareTerminal } from "lucide-react";
 import { useLayoutEffect, useRef, useState } from "react";
 import type { StderrLine } from "../traces/loaded-trace.js";
+import { visibleText } from "./visible-text.js";
 
 /** Shows at most this many of the newest lines; the trace keeps all of them. */
 const VISIBLE_LINES = 2_000;
@@ -87,11 +88,11 @@ export function StderrPanel({
                 className="stderr__teardown"
                 title="written while the connection was being closed"
               >
-                <span className="stderr__tag">[teardown]</span> {l.text}
+                <span className="stderr__tag">[teardown]</span> {visibleText(l.text)}
                 {nl}
               </span>
             ) : (
-              `${l.text}${nl}`
+              `${visibleText(l.text)}${nl}`
             );
           })}
         </pre>

@@ -10,6 +10,7 @@ import { Badge } from "../components/Badge.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { KeyBadge } from "../components/KeyBadge.js";
 import { RawFrameView } from "../components/RawFrameView.js";
+import { visibleText } from "../components/visible-text.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { attemptLabel, outcomeLabel, transportMark } from "../timeline/outcome-label.js";
 import { diffParams, paramsOf } from "../timeline/params-diff.js";
@@ -78,19 +79,19 @@ function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace
       <h2 className="panel-title">Submission: session/prompt</h2>
       <dl className="facts">
         <dt>Session</dt>
-        <dd>{s.sessionId ?? "(none)"}</dd>
+        <dd>{s.sessionId === null ? "(none)" : visibleText(s.sessionId)}</dd>
         <dt>Key</dt>
         <dd>
           {s.key !== null ? (
             <KeyBadge idempotencyKey={s.key} />
           ) : s.keyStatus === "invalid" ? (
-            `invalid: ${s.invalidKey?.reason} (${s.invalidKey?.shown})`
+            visibleText(`invalid: ${s.invalidKey?.reason} (${s.invalidKey?.shown})`)
           ) : (
             "no key"
           )}
         </dd>
         <dt>Prompt</dt>
-        <dd>{s.promptPreview}</dd>
+        <dd>{visibleText(s.promptPreview)}</dd>
         <dt>Inserted</dt>
         <dd>
           {s.inserts} user message{s.inserts === 1 ? "" : "s"}
@@ -214,7 +215,7 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
     return (
       <>
         <h2 className="panel-title">
-          {r.method ?? "Unmatched response"}{" "}
+          {r.method === null ? "Unmatched response" : visibleText(r.method)}{" "}
           <Badge tone={o.tone} title={o.title}>
             {o.label}
           </Badge>
@@ -236,7 +237,7 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
     return (
       <>
         <h2 className="panel-title">Malformed frame #{m.seq}</h2>
-        <p>{m.reason}. The frame is kept verbatim; it was forwarded as it came.</p>
+        <p>{visibleText(m.reason)}. The frame is kept verbatim; it was forwarded as it came.</p>
         <FrameView record={record(m.seq)} label="Raw frame" />
       </>
     );

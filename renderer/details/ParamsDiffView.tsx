@@ -1,4 +1,6 @@
 /** The diff of a submission's attempts' params: one row per path whose value differs. */
+
+import { visibleText } from "../components/visible-text.js";
 import type { ParamsDifference } from "../timeline/params-diff.js";
 
 /** The diff table, or a sentence saying every attempt sent the same params. */
@@ -29,12 +31,12 @@ export function ParamsDiffView({ diff, attempts }: { diff: readonly ParamsDiffer
           {diff.map((d) => (
             <tr key={d.path} className={d.prompt ? "diff__row--prompt" : undefined}>
               <th scope="row">
-                <code>{d.path}</code>
+                <code>{visibleText(d.path)}</code>
               </th>
               {d.values.map((v, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: attempt columns are positional.
                 <td key={i}>
-                  <code>{v ?? "(absent)"}</code>
+                  <code>{v === undefined || v === null ? "(absent)" : visibleText(v)}</code>
                 </td>
               ))}
             </tr>

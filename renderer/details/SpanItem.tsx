@@ -5,6 +5,7 @@
  */
 import type { SpanNode } from "../../shared/agent-telemetry/span-matching.js";
 import { Badge } from "../components/Badge.js";
+import { visibleText } from "../components/visible-text.js";
 
 /** Attributes shown per span; the trace file has all of them. */
 const SHOWN_ATTRIBUTES = 8;
@@ -18,24 +19,29 @@ export function SpanItem({ node, origin }: { node: SpanNode; origin: number }) {
   const attributes = Object.entries(s.attributes ?? {});
   return (
     <li className="agent-span">
-      <span className="agent-span__name">{s.name}</span>{" "}
+      <span className="agent-span__name">{visibleText(s.name)}</span>{" "}
       <span className="agent-span__time">
         {ms(Math.max(0, s.endMs - s.startMs))}, from +{ms(Math.max(0, s.startMs - origin))}
       </span>
       {s.status === "error" ? (
         <>
           {" "}
-          <Badge tone="error" title={s.statusMessage}>
+          <Badge
+            tone="error"
+            title={s.statusMessage === undefined ? undefined : visibleText(s.statusMessage)}
+          >
             error
           </Badge>
         </>
       ) : null}
       {attributes.length > 0 ? (
         <span className="agent-span__attrs">
-          {attributes
-            .slice(0, SHOWN_ATTRIBUTES)
-            .map(([k, v]) => `${k}=${Array.isArray(v) ? JSON.stringify(v) : String(v)}`)
-            .join(" · ")}
+          {visibleText(
+            attributes
+              .slice(0, SHOWN_ATTRIBUTES)
+              .map(([k, v]) => `${k}=${Array.isArray(v) ? JSON.stringify(v) : String(v)}`)
+              .join(" · "),
+          )}
           {attributes.length > SHOWN_ATTRIBUTES ? ` · +${attributes.length - SHOWN_ATTRIBUTES} more` : ""}
         </span>
       ) : null}

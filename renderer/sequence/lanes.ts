@@ -1,4 +1,6 @@
 /** The swimlanes' geometry: gutter, lane x positions, the title strip, lane lines and text fitting. */
+
+import { visibleText } from "../components/visible-text.js";
 import type { LaneId } from "./sequence-layout.js";
 import type { Shape } from "./shape.js";
 
@@ -22,8 +24,9 @@ export function laneX(lane: LaneId, width: number): number {
   return Math.round(GUTTER + (w - GUTTER - 8) * LANE_FRACTION[lane]);
 }
 
-/** Shortens `text` to what fits in `px` at font `size` (about 0.6 em per character). */
-export function fitText(text: string, px: number, size: number): string {
+/** Shortens `text` (its invisible controls shown, `visibleText`) to what fits in `px` at font `size` (about 0.6 em per character). */
+export function fitText(wire: string, px: number, size: number): string {
+  const text = visibleText(wire);
   const max = Math.max(4, Math.floor(px / (size * 0.6)));
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

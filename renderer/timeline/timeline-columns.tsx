@@ -16,6 +16,7 @@ import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
 import { type VirtualColumn, virtualColumnHelper } from "../components/VirtualTable.js";
+import { visibleText } from "../components/visible-text.js";
 import { type Measure, textWidth, widestText, widestWord } from "../theme/text-width.js";
 import { Clock } from "../traces/imported-trace.js";
 import { clockTime } from "./clock-time.js";
@@ -101,8 +102,12 @@ export function VerdictBadges({ verdicts }: { verdicts: readonly VerdictHit[] })
   );
 }
 
-/** The first column's words for a row. */
+/** The first column's words for a row, its invisible controls shown (`visibleText`). */
 function whatText(r: TimelineRow): string {
+  return visibleText(whatWire(r));
+}
+
+function whatWire(r: TimelineRow): string {
   switch (r.kind) {
     case "submission":
       return "session/prompt";
@@ -220,6 +225,10 @@ function connsOf(r: TimelineRow): number[] {
 }
 
 function keyText(r: TimelineRow): string {
+  return visibleText(keyWire(r));
+}
+
+function keyWire(r: TimelineRow): string {
   if (r.kind !== "submission") return "";
   const s = r.row;
   if (s.key !== null) return s.key;
@@ -228,6 +237,10 @@ function keyText(r: TimelineRow): string {
 }
 
 function detailText(r: TimelineRow, facts: RowFacts): string {
+  return visibleText(detailWire(r, facts));
+}
+
+function detailWire(r: TimelineRow, facts: RowFacts): string {
   switch (r.kind) {
     case "submission":
       return r.row.promptPreview;
@@ -294,7 +307,7 @@ export function cellText(columnId: string, r: TimelineRow, facts: RowFacts): str
     case "verdict":
       return verdictText(r);
     case "session":
-      return r.kind === "submission" || r.kind === "request" ? (r.row.sessionId ?? "") : "";
+      return r.kind === "submission" || r.kind === "request" ? visibleText(r.row.sessionId ?? "") : "";
     case "key":
       return keyText(r);
     case "detail":
@@ -617,7 +630,7 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
             </>
           );
         case "frame":
-          return <code className="tl-raw">{r.preview}</code>;
+          return <code className="tl-raw">{visibleText(r.preview)}</code>;
         default:
           return detailText(r, NO_FACTS);
       }
@@ -628,8 +641,8 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
       if (s.key !== null) return <KeyBadge idempotencyKey={s.key} />;
       if (s.keyStatus === "invalid") {
         return (
-          <Badge tone="error" title={s.invalidKey?.reason}>
-            invalid {s.invalidKey?.shown}
+          <Badge tone="error" title={visibleText(s.invalidKey?.reason ?? "")}>
+            invalid {visibleText(s.invalidKey?.shown ?? "")}
           </Badge>
         );
       }

@@ -6,6 +6,7 @@ import type { HubEvent } from "../../shared/hub/hub-event.js";
 import { describeAgent, type TapStatus } from "../../shared/hub/tap-summary.js";
 import type { TraceHeader } from "../../shared/trace/record.js";
 import { traceName } from "../../shared/trace/tap-name.js";
+import { visibleText } from "../components/visible-text.js";
 import { livenessOf, pastAgentWords } from "./liveness.js";
 import { LoadedTrace, type TraceSource } from "./loaded-trace.js";
 import { type VerdictSummary, verdictSummary } from "./verdict-summary.js";
@@ -37,7 +38,7 @@ export interface TraceEntry {
 
 /** What to call a live trace: the tap's name, or one derived from an older header's agent command. */
 export function traceLabel(id: string, header: TraceHeader | null): string {
-  return traceName(header, id);
+  return visibleText(traceName(header, id));
 }
 
 function startOf(header: TraceHeader | null): string | null {

@@ -127,7 +127,8 @@ export async function runClientSuite(
   }
   if (values["tck-json"] !== undefined) {
     const { toTckReport } = await import("../../../shared/conformance/tck-report.js");
-    write("tck-json", `${JSON.stringify(toTckReport(report), null, 2)}\n`);
+    const { tckJson } = await import("../../../shared/conformance/tck-json.js");
+    write("tck-json", tckJson(toTckReport(report)));
   }
   if (values.json === true) process.stdout.write(`${terminalSafeJson(report, 2)}\n`);
   else {

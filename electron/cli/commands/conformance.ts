@@ -193,8 +193,9 @@ export const conformanceCommand: CliCommand = {
     }
     if (values["tck-json"] !== undefined) {
       const { toTckReport } = await import("../../../shared/conformance/tck-report.js");
+      const { tckJson } = await import("../../../shared/conformance/tck-json.js");
       try {
-        writeFileSync(values["tck-json"] as string, `${JSON.stringify(toTckReport(report), null, 2)}\n`);
+        writeFileSync(values["tck-json"] as string, tckJson(toTckReport(report)));
       } catch (err) {
         throw new CliError(
           `conformance: cannot write --tck-json ${values["tck-json"]}: ${err instanceof Error ? err.message : String(err)}`,
