@@ -72,3 +72,13 @@ describe("AgentKeyLedger", () => {
     );
   });
 });
+
+describe("promptFingerprint on hostile depth", () => {
+  it("fingerprints a prompt nested 100,000 deep without overflowing the stack (issue 31)", () => {
+    const depth = 100_000;
+    const deep = JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
+    const text = promptFingerprint(deep);
+    expect(text.length).toBe(2 * depth);
+    expect(promptFingerprint([{ b: 1, a: undefined }, undefined])).toBe('[{"b":1},null]');
+  });
+});

@@ -10,6 +10,7 @@
  * fails before insertion, call `withdrawn()` instead. See docs/agent-key-ledger.md.
  */
 
+import { canonicalJson } from "../protocol/canonical-json.js";
 import { checkIdempotencyKey } from "../protocol/idempotency-key.js";
 import { DEFAULT_REUSED_KEY_POLICY, derivedMessageId, ErrorCode, type ReusedKeyPolicy } from "./decisions.js";
 
@@ -76,18 +77,7 @@ interface SessionKeys {
 
 /** A stable text form of a prompt's content blocks, for comparing a retry with the original. */
 export function promptFingerprint(prompt: unknown): string {
-  return canonicalJson(prompt);
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
+  return canonicalJson(prompt ?? null);
 }
 
 /** Records idempotency keys per session and decides, for each keyed prompt, insert, retry or wait. */
