@@ -43,10 +43,34 @@ async function timed<T>(name: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The project as git sees it (tracked and untracked, minus ignored files), copied with node_modules linked. */
+/** Files of the project: what git lists (tracked and untracked, minus ignored), or without git every file outside the generated folders. */
+async function projectFiles(): Promise<string[]> {
+  try {
+    const { stdout } = await run("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: root });
+    return stdout.split("\0").filter(Boolean);
+  } catch {
+    const skip = new Set([
+      ".git",
+      "node_modules",
+      "dist",
+      "release",
+      ".test-build",
+      "test-results",
+      ".bench",
+    ]);
+    const walk = (dir: string): string[] =>
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((d) => {
+        const path = dir === "" ? d.name : join(dir, d.name);
+        if (d.isDirectory()) return skip.has(path) ? [] : walk(path);
+        return d.isFile() ? [path] : [];
+      });
+    return walk("");
+  }
+}
+
+/** The project copied into `into`, with node_modules linked. */
 async function copyProject(into: string): Promise<void> {
-  const { stdout } = await run("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: root });
-  for (const file of stdout.split("\0").filter(Boolean)) {
+  for (const file of await projectFiles()) {
     mkdirSync(dirname(join(into, file)), { recursive: true });
     try {
       cpSync(join(root, file), join(into, file));
