@@ -3,7 +3,7 @@
  * notification, malformed), a label with the method, JSON-RPC id and short key or the outcome,
  * and a tone. Pure: used by the layout, no React.
  */
-import type { Submission, TimelineModel } from "../../shared/analyzer/timeline-model.js";
+import type { AttemptTone, Submission, TimelineModel } from "../../shared/analyzer/timeline-model.js";
 import { ErrorCode } from "../../shared/protocol/error-codes.js";
 import { classifyFrame, type Frame, type JsonRpcId } from "../../shared/protocol/frame.js";
 import type { FrameRecord } from "../../shared/trace/record.js";
@@ -43,15 +43,28 @@ export interface AttemptPlace {
   /** The submission's place in the model's list, from 1 (row ids are shared with other row kinds). */
   readonly number: number;
   readonly attempt: number;
+  /** The attempt's colour, from the analyzer's `tone`. */
+  readonly tone: Tone;
 }
 
-/** Indexes the model's prompt attempts by request seq. */
+/** The arrow tone of each attempt tone: about the Agent and the RFD (red only for a violation), never transport. */
+const ATTEMPT_TONE: Readonly<Record<AttemptTone, Tone>> = {
+  ok: "ok",
+  violation: "error",
+  warn: "warn",
+  unknown: "muted",
+  pending: "info",
+};
+
+/** Indexes the model's prompt attempts by request seq, and by response seq (the answer's arrow takes the attempt's tone). */
 export function attemptPlaces(model: TimelineModel | null): Map<number, AttemptPlace> {
   const places = new Map<number, AttemptPlace>();
   if (!model) return places;
   model.submissions.forEach((submission, n) => {
     submission.attempts.forEach((a, i) => {
-      places.set(a.requestSeq, { submission, number: n + 1, attempt: i + 1 });
+      const place = { submission, number: n + 1, attempt: i + 1, tone: ATTEMPT_TONE[a.tone] };
+      places.set(a.requestSeq, place);
+      if (a.responseSeq !== null) places.set(a.responseSeq, place);
     });
   });
   return places;
@@ -188,8 +201,12 @@ export function describeFrame(
       if (!r.dropped) methods.sent(r, f.id, f.method);
       return requestArrow(f, r, places);
     case "result":
-    case "error":
-      return responseArrow(f, f.id === null ? null : methods.answered(r, f.id));
+    case "error": {
+      const arrow = responseArrow(f, f.id === null ? null : methods.answered(r, f.id));
+      // A prompt's answer speaks about the Agent: a duplicate insert is red, a deduplicated one green.
+      const place = r.dir === "agent->client" ? places.get(r.seq) : undefined;
+      return place ? { ...arrow, tone: place.tone } : arrow;
+    }
     case "notification":
       return notificationArrow(f);
     default: {
