@@ -96,6 +96,41 @@ describe("the inspector's own retries (item 1)", () => {
     expect(s.clientMessageId).toBe("m2");
   });
 
+  it("a retry answered with an error, forwarded: the client got that error, not 'never saw an answer'", () => {
+    const t = new TraceScript().open(1).prompt(1, 3, S, "deploy it", KEY); // seq 2
+    t.inserted(1, 3, "m1", { dropped: true });
+    const params = { sessionId: S, prompt: [{ type: "text", text: "deploy it" }], idempotencyKey: KEY };
+    t.raw(
+      1,
+      "client->agent",
+      JSON.stringify({ jsonrpc: "2.0", id: TAP_ID, method: "session/prompt", params }),
+      {
+        origin: "inspector",
+        replaces: 3,
+        copyOf: 2,
+      },
+    );
+    const error = { code: -32002, message: "session not found" };
+    t.raw(1, "agent->client", JSON.stringify({ jsonrpc: "2.0", id: TAP_ID, error }), { origin: "inspector" });
+    const answerSeq = t.records.at(-1)?.seq as number;
+    t.raw(1, "agent->client", JSON.stringify({ jsonrpc: "2.0", id: 3, error }), {
+      origin: "inspector",
+      replaces: TAP_ID,
+      copyOf: answerSeq,
+    });
+    const s = only(run(t));
+    expect(s.attempts[0]?.clientSaw).toMatchObject({
+      kind: "forwarded",
+      clientId: 3,
+      code: -32002,
+      messageId: null,
+    });
+    expect(s.clientAnswered).toBe(true);
+    expect(s.clientMessageId).toBeNull();
+    expect(s.result).toBe("inserted → messageId m1, but the client got error -32002 and no messageId");
+    expect(s.verdicts.map((v) => v.name)).not.toContain("unresolved");
+  });
+
   it("a retry still pending: the client has seen nothing yet, not 'never'", () => {
     const t = loseAndRetry("m1", "m1");
     t.records.splice(t.records.length - 2); // the retry's answer and its forwarded copy never came

@@ -137,8 +137,19 @@ function resultWords(s: SubmissionState): string {
     if (ids !== "") return `pending; the Agent inserted messageId ${ids}, the client has not seen it yet`;
     return s.v1 ? "pending (a v1 answer comes at the end of the turn)" : "pending (held)";
   }
+  const codes = client.flatMap((a) =>
+    a.clientSaw.kind === "error"
+      ? [a.clientSaw.code]
+      : a.clientSaw.kind === "forwarded" && a.clientSaw.code !== null
+        ? [a.clientSaw.code]
+        : [],
+  );
   if (ids !== "" || s.nullInserts > 0) {
-    return `inserted${ids !== "" ? ` → messageId ${ids}` : ""}, but the client never saw an answer`;
+    const inserted = `inserted${ids !== "" ? ` → messageId ${ids}` : ""}`;
+    // The Client may have got an error (e.g. an inspector retry's, forwarded) for a prompt the Agent inserted.
+    return codes.length > 0
+      ? `${inserted}, but the client got error ${codes[0]} and no messageId`
+      : `${inserted}, but the client never saw an answer`;
   }
   if (
     row.attempts.length > 0 &&
@@ -148,13 +159,6 @@ function resultWords(s: SubmissionState): string {
   ) {
     return "withdrawn: every attempt cancelled (-32800), nothing inserted";
   }
-  const codes = client.flatMap((a) =>
-    a.clientSaw.kind === "error"
-      ? [a.clientSaw.code]
-      : a.clientSaw.kind === "forwarded" && a.clientSaw.code !== null
-        ? [a.clientSaw.code]
-        : [],
-  );
   const error = codes.find((c) => c !== ErrorCode.RequestCancelled);
   if (error !== undefined) {
     return s.v1 ? `error ${error}; v1: whether it inserted is unknown` : `not inserted (error ${error})`;
