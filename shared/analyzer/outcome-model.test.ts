@@ -188,6 +188,29 @@ describe("a held frame belongs to the agent it is delivered to (item 2)", () => 
     expect(checkInvariants(m, ["k-1", "k-2"])).toEqual([]);
   });
 
+  it("an answer held while its agent exits, then released: the client saw it", () => {
+    const t = new TraceScript().spawn(100).open(1).prompt(1, 3, S, "first", "k-1");
+    t.inserted(1, 3, "m1");
+    const held = t.records.at(-1);
+    if (held?.type === "frame") (held as { held?: true }).held = true;
+    const frameSeq = held?.seq as number;
+    t.record({ type: "fault", action: "delay", ruleId: "r1", conn: 1, frameSeq, detail: "holding 50 ms" });
+    t.exit(100, null, "SIGKILL").spawn(101);
+    t.record({
+      type: "fault",
+      action: "delay",
+      ruleId: "r1",
+      conn: 1,
+      frameSeq,
+      fate: "released",
+      detail: "x",
+    });
+    const s = only(run(t));
+    expect(s.attempts[0]?.agentEffect).toEqual({ kind: "inserted", messageId: "m1" });
+    expect(s.attempts[0]?.clientSaw).toEqual({ kind: "answer", messageId: "m1" });
+    expect(s.verdicts.map((v) => v.name)).toEqual(["single"]);
+  });
+
   it("never delivered: the agent never saw it (not 'the agent died')", () => {
     const m = run(heldAcrossRestart("undelivered"));
     const second = m.submissions.find((s) => s.key === "k-2") as Submission;
