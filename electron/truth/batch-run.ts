@@ -24,9 +24,9 @@ export interface BatchOptions {
   readonly env: NodeJS.ProcessEnv;
   /** The agent's `--turn-ms` (default 20). */
   readonly turnMs?: number;
-  /** The client's `--timeout`, ms (default 4000; it also bounds the client's `initialize`, which waits for an agent process to start). */
+  /** The client's `--timeout`, ms (default 1500); its `--setup-timeout` is the deadline. */
   readonly attemptTimeoutMs?: number;
-  /** Each client is killed after this long, ms (default 30000). */
+  /** Each client is killed after this long, ms (default 60000). */
   readonly clientDeadlineMs?: number;
   /** Clients running at once (default 4). */
   readonly clientsAtOnce?: number;
@@ -112,8 +112,8 @@ export async function runBatch(
           prompts: p.prompts,
           cwd: p.folder,
           env: options.env,
-          attemptTimeoutMs: options.attemptTimeoutMs ?? 4000,
-          deadlineMs: options.clientDeadlineMs ?? 30_000,
+          attemptTimeoutMs: options.attemptTimeoutMs ?? 1500,
+          deadlineMs: options.clientDeadlineMs ?? 60_000,
         });
         runs[i] = { schedule: p.schedule, prompts: p.prompts, pendingFile, client };
       }

@@ -67,8 +67,8 @@ export interface SubmissionClaims {
   readonly clientMessageIds: readonly string[];
   readonly results: readonly string[];
   readonly verdicts: readonly string[];
-  /** Rows with no verdict at all. */
-  readonly rowsWithoutVerdict: number;
+  /** Rows the analyzer says inserted (inserts > 0) that have no verdict at all. */
+  readonly insertedRowsWithoutVerdict: number;
   readonly attempts: readonly AttemptClaims[];
 }
 
@@ -123,7 +123,7 @@ export function claimsOf(key: string | null, rows: readonly JsonSubmission[]): S
     clientMessageIds: uniq(rows.map((r) => r.clientMessageId)),
     results: rows.map((r) => r.result),
     verdicts: [...new Set(rows.flatMap((r) => r.verdicts.map((v) => v.name)))],
-    rowsWithoutVerdict: rows.filter((r) => r.verdicts.length === 0).length,
+    insertedRowsWithoutVerdict: rows.filter((r) => r.inserts > 0 && r.verdicts.length === 0).length,
     attempts: rows.flatMap((r) => r.attempts.map(attemptClaims)),
   };
 }

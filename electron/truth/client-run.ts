@@ -67,6 +67,9 @@ export function runClient(options: ClientRunOptions): Promise<ClientRunResult> {
     options.pendingFile,
     "--timeout",
     String(options.attemptTimeoutMs),
+    // Setting up waits for an agent process to start: on a loaded machine far longer than an answer.
+    "--setup-timeout",
+    String(Math.max(options.attemptTimeoutMs, options.deadlineMs)),
     "--retries",
     "8",
     "--no-wait-idle",

@@ -110,8 +110,12 @@ export function compareClaims(claims: SubmissionClaims, truth: SubmissionTruth):
       storeWords,
     );
   if (claims.verdicts.includes("withdrawn") && n > 0) wrong("verdict", "withdrawn", storeWords);
-  if (n > 0 && claims.rowsWithoutVerdict > 0 && unknown === 0)
-    wrong("verdict", `${claims.rowsWithoutVerdict} submission row(s) with no verdict`, storeWords);
+  if (claims.insertedRowsWithoutVerdict > 0)
+    wrong(
+      "verdict",
+      `${claims.insertedRowsWithoutVerdict} inserted submission row(s) with no verdict`,
+      storeWords,
+    );
 
   // Per attempt: what the agent answered, and what reached the client.
   for (const a of claims.attempts) {

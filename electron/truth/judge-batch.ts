@@ -66,6 +66,12 @@ function judgeRun(run: ScheduleRun, model: readonly JsonSubmission[], batch: Bat
     const claims = claimsOf(null, sessionId ? rowsFor(model, null, sessionId) : []);
     falseStatements.push(...compareClaims(claims, { inserted, received }));
   }
-  const problem = run.client.killed ? "the client was killed at its deadline" : undefined;
+  // Killed at its deadline with a submission unsettled, the client may have received an answer it
+  // had not yet written down: its record is not the whole truth then.
+  const unsettled = client.submissions.some((s) => s.status === "pending");
+  const problem =
+    run.client.killed && unsettled
+      ? "the client was killed at its deadline with a submission pending"
+      : undefined;
   return { ...base, falseStatements, ...(problem ? { problem } : {}) };
 }

@@ -14,6 +14,7 @@ import { cliPath } from "../tools/testing/cli.js";
 import { describeFinding } from "./finding-report.js";
 import { sampleSchedules } from "./schedule-arbitrary.js";
 import { runTruth } from "./truth-run.js";
+import { printTruthSchedule } from "./truth-schedule.js";
 
 const RUNS = Number(process.env.TRUTH_TEST_RUNS ?? 200);
 const SEED = Number(process.env.TRUTH_TEST_SEED ?? 30);
@@ -29,7 +30,8 @@ test(`the analyzer says nothing false about ${RUNS} random fault schedules (seed
   });
   const judged = result.judgements.filter((j) => j.problem === undefined);
   const problems = result.judgements.filter((j) => j.problem !== undefined);
-  for (const p of problems.slice(0, 5)) console.error(`truth: could not judge: ${p.problem}`);
+  for (const p of problems.slice(0, 5))
+    console.error(`truth: could not judge ${printTruthSchedule(p.schedule)}: ${p.problem} (${p.traceFile})`);
   expect(result.finding ? describeFinding(result.finding) : "no false statement").toBe("no false statement");
   // Runs that could not be judged prove nothing; a few under load are tolerated, not most.
   expect(judged.length, `${problems.length} of ${RUNS} runs could not be judged`).toBeGreaterThanOrEqual(
