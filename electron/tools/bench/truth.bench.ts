@@ -14,7 +14,7 @@ import type { Bench, BenchRow } from "./bench-row.js";
  * every `analyze --json` claim compared with the agent's store and the client's own record
  * (docs/truth-oracle.md). Goals: 0 false statements; the rate is reported (schedules per minute).
  * Set ACP_RI_CLI to an already built cli.js to skip the build; ACP_RI_TRUTH_ANALYZER_CLI to judge
- * another build's analyzer (e.g. an old one, to see the oracle fail).
+ * another build's analyzer (e.g. an old one, to see the oracle fail); TRUTH_BENCH_CONCURRENCY taps at once (2).
  */
 
 const RUNS = Number(process.env.TRUTH_BENCH_RUNS ?? 2000);
@@ -34,6 +34,7 @@ export const truthBench: Bench = async () => {
       dir: join(dir, "runs"),
       env: process.env,
       maxShrinkTries: 10,
+      concurrency: Number(process.env.TRUTH_BENCH_CONCURRENCY ?? 2),
       onBatch: (done, total) => {
         if (done % 25 === 0 || done === total)
           process.stderr.write(
