@@ -7,8 +7,10 @@
  * The front's descriptors and RSS at the end say what it held.
  *
  * A benchmark, not a test: no timed assertion anywhere. `npm run bench -- front`; the front keeps
- * the soft descriptor limit it is given (as in the issue's repro: 20,000), the helpers raise
- * theirs to the hard limit.
+ * the descriptor limit it is given (as in the issue's repro: 20,000); the helpers hold 10,000
+ * sockets each, under a default `ulimit -n` of 20,000 (raise it if yours is lower). A new
+ * connection made while the flood arrives can have its SYN dropped on the kernel's full listen
+ * queue (retried after 1 s): the last row counts those drops.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
