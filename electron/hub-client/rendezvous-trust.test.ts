@@ -4,7 +4,15 @@
  * processes; the fake hub is a real WebSocket server that counts who connects to it.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -139,5 +147,29 @@ describe("rendezvous trust: the tap, serve and the CLI refuse a rendezvous that 
     expect(await within(exited(taps), 20_000, "taps to refuse")).toMatchObject({ code: 1 });
     expect(err).toContain(`refusing the rendezvous folder ${folder}`);
     expect(connections).toBe(0);
+  });
+});
+
+describe("rendezvous trust: startHub", () => {
+  it("refuses a group-writable rendezvous folder and leaves no hub listening unannounced", async () => {
+    const { startHub } = await import("../hub/hub-server.js");
+    const folder = scratch.path("wide");
+    mkdirSync(folder);
+    chmodSync(folder, 0o775);
+    const servers = () => process.getActiveResourcesInfo().filter((r) => r === "TCPServerWrap").length;
+    const before = servers();
+    await expect(
+      startHub({ tracesDir: scratch.path("traces"), rendezvousPath: join(folder, "hub.json") }),
+    ).rejects.toThrow(`refusing the rendezvous folder ${folder}: it is writable by its group (mode 0775)`);
+    // the refused hub's server goes away (its handle is released a moment after close)
+    await within(
+      new Promise<void>((resolve) => {
+        const tick = () => (servers() === before ? resolve() : setTimeout(tick, 10));
+        tick();
+      }),
+      5_000,
+      "the refused hub's server to close",
+    );
+    expect(readdirSync(folder)).toEqual([]);
   });
 });

@@ -257,7 +257,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
       feed.close();
       wss.close();
       server.closeAllConnections();
-      server.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
       throw err;
     }
