@@ -108,20 +108,25 @@ function neverSeen(o: Outcome): ClientSaw {
   return { kind: "nothing-ever", why: "lost" };
 }
 
-/** The inspector retries of Client attempt `a` (same connection, replacing its id, sent after it). */
-function retriesOf(s: SubmissionState, a: Attempt): Attempt[] {
-  return s.row.attempts.filter(
-    (r) =>
-      r.sender.kind === "inspector" &&
-      r.sender.role === "retry" &&
-      r.conn === a.conn &&
-      r.sender.replaces === a.id &&
-      r.requestSeq > a.requestSeq,
-  );
+/** The inspector retries of a submission by the Client attempt they copy: `conn|typeof id|id`. */
+function retriesByOriginal(s: SubmissionState): Map<string, Attempt[]> {
+  const out = new Map<string, Attempt[]>();
+  for (const r of s.row.attempts) {
+    if (r.sender.kind !== "inspector" || r.sender.role !== "retry" || r.sender.replaces === null) continue;
+    const k = originalKey(r.conn, r.sender.replaces);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+}
+
+function originalKey(conn: number, id: string | number): string {
+  return `${conn}|${typeof id}|${String(id)}`;
 }
 
 /** What the Client saw of attempt `a`. */
-function clientSawOf(s: SubmissionState, a: Attempt): ClientSaw {
+function clientSawOf(a: Attempt, retries: ReadonlyMap<string, Attempt[]>): ClientSaw {
   const o = a.outcome;
   const sender = a.sender;
   if (sender.kind === "inspector") {
@@ -137,12 +142,12 @@ function clientSawOf(s: SubmissionState, a: Attempt): ClientSaw {
   if (o.kind === "error") return { kind: "error", code: o.code };
   if (o.kind === "cancelled") return { kind: "error", code: ErrorCode.RequestCancelled };
   // The Client's own answer never reached it: an inspector retry may have answered in its place.
-  const retries = retriesOf(s, a);
-  for (const r of retries) {
+  const mine = (retries.get(originalKey(a.conn, a.id)) ?? []).filter((r) => r.requestSeq > a.requestSeq);
+  for (const r of mine) {
     const seen = r.forwarded === true ? seenAnswer(r.outcome) : null;
     if (seen !== null) return { kind: "forwarded", clientId: a.id, retryId: r.id, ...seen };
   }
-  if (retries.some((r) => r.outcome.kind === "pending")) return { kind: "nothing-yet" };
+  if (mine.some((r) => r.outcome.kind === "pending")) return { kind: "nothing-yet" };
   return neverSeen(o);
 }
 
@@ -199,8 +204,9 @@ export function describeOutcomes(s: SubmissionState): void {
   }
   let clientMessageId: string | null = null;
   let answered = false;
+  const retries = retriesByOriginal(s);
   for (const a of attempts) {
-    a.clientSaw = clientSawOf(s, a);
+    a.clientSaw = clientSawOf(a, retries);
     if (a.sender.kind !== "client") continue;
     const saw = a.clientSaw;
     if (saw.kind === "answer" || saw.kind === "error" || saw.kind === "forwarded") answered = true;
