@@ -14,7 +14,10 @@ import type { Bench, BenchRow } from "./bench-row.js";
  * relay (`cat` in each direction: the limit for any process in the middle) and behind
  * `acp-retry-inspector proxy --trace <tmp file>` (the trace is really written; the proxy looks for
  * a hub in the bench's own folder, so it never attaches to one running on the machine).
- * Set ACP_RI_CLI to an already built cli.js to skip the build.
+ * Set ACP_RI_CLI to an already built cli.js to skip the build. Set ACP_RI_CLI_BEFORE to a cli.js
+ * built from another commit (e.g. in a `git worktree` of it) to measure that proxy too, as route
+ * `before`, alternating with the others: rows "proxy vs before" then compare the two builds
+ * under the same machine state.
  */
 
 const AGENT = join(projectRoot as string, "electron", "tap", "testing", "scripted-agent.mjs");
@@ -27,9 +30,14 @@ const ROUNDS = 3;
 
 type Agentish = ChildProcessByStdio<Writable, Readable, null>;
 
-/** `proxy-otlp-dead`: the proxy with `--otlp` pointing at a loopback port nothing listens on. */
-type Route = "direct" | "relay" | "proxy" | "proxy-otlp-dead";
-const ROUTES: readonly Route[] = ["direct", "relay", "proxy"];
+/**
+ * `proxy-otlp-dead`: the proxy with `--otlp` pointing at a loopback port nothing listens on;
+ * `before`: the proxy of ACP_RI_CLI_BEFORE.
+ */
+type Route = "direct" | "relay" | "proxy" | "proxy-otlp-dead" | "before";
+/** The cli.js of the `before` route, when asked for. */
+const BEFORE_CLI = process.env.ACP_RI_CLI_BEFORE;
+const ROUTES: readonly Route[] = ["direct", "relay", "proxy", ...(BEFORE_CLI ? (["before"] as const) : [])];
 /** Throughput also measures the proxy exporting spans to a dead collector, beside the plain proxy. */
 const THROUGHPUT_ROUTES: readonly Route[] = [...ROUTES, "proxy-otlp-dead"];
 
@@ -53,7 +61,7 @@ function launch(cli: string, dir: string, route: Route, agentArgs: string[]): Ag
         ? ["sh", "-c", 'cat | "$0" "$@" | cat', ...agent]
         : [
             process.execPath,
-            cli,
+            route === "before" && BEFORE_CLI ? BEFORE_CLI : cli,
             "proxy",
             "--trace",
             join(dir, `${route}-${Date.now()}.jsonl`),
@@ -126,9 +134,13 @@ async function roundTrip(cli: string, dir: string, route: Route): Promise<number
 }
 
 /** Passes FLOOD_BYTES agent->client through the proxy; returns its peak RSS (VmHWM) in bytes. */
-async function peakRss(cli: string, dir: string): Promise<{ peak: number; seconds: number }> {
+async function peakRss(
+  cli: string,
+  dir: string,
+  route: "proxy" | "before" = "proxy",
+): Promise<{ peak: number; seconds: number }> {
   const t0 = performance.now();
-  const child = launch(cli, dir, "proxy", ["flood", String(FLOOD_BYTES), String(FLOOD_LINE_BYTES)]);
+  const child = launch(cli, dir, route, ["flood", String(FLOOD_BYTES), String(FLOOD_LINE_BYTES)]);
   child.stdin.end();
   let bytes = 0;
   child.stdout.on("data", (c: Buffer) => {
@@ -215,6 +227,30 @@ export const otlpBench: Bench = async () => {
 };
 
 const us = (micros: number) => `${micros.toFixed(0)} µs`;
+
+/** The proxy next to the ACP_RI_CLI_BEFORE build: throughput, round trip, peak RSS (within 5%). */
+function beforeRows(
+  r: (route: Route) => number,
+  t: (route: Route) => number,
+  peak: number,
+  beforePeak: number,
+): BenchRow[] {
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  return [
+    ratioRow("proxy throughput vs before", r("proxy"), r("before"), "before", mb, {
+      text: ">= 0.95 of before",
+      met: (x) => x >= 0.95,
+    }),
+    ratioRow("median round trip vs before", t("proxy"), t("before"), "before", us, {
+      text: "<= 1.05x before",
+      met: (x) => x <= 1.05,
+    }),
+    ratioRow("proxy peak RSS passing 1 GiB vs before", peak, beforePeak, "before", mib, {
+      text: "<= 1.05x before",
+      met: (x) => x <= 1.05,
+    }),
+  ];
+}
 const none = { text: "", met: () => true };
 
 /**
@@ -227,8 +263,20 @@ export const proxyBench: Bench = async () => {
     const cli: string = process.env.ACP_RI_CLI ?? (await buildCli(dir));
     // Alternate the routes so all see the same machine state; keep the median of each.
     otlpDeadUrl = `http://127.0.0.1:${await deadPort()}`;
-    const rate: Record<Route, number[]> = { direct: [], relay: [], proxy: [], "proxy-otlp-dead": [] };
-    const rtt: Record<Route, number[]> = { direct: [], relay: [], proxy: [], "proxy-otlp-dead": [] };
+    const rate: Record<Route, number[]> = {
+      direct: [],
+      relay: [],
+      proxy: [],
+      "proxy-otlp-dead": [],
+      before: [],
+    };
+    const rtt: Record<Route, number[]> = {
+      direct: [],
+      relay: [],
+      proxy: [],
+      "proxy-otlp-dead": [],
+      before: [],
+    };
     for (let round = 0; round < ROUNDS; round++) {
       for (const route of THROUGHPUT_ROUTES) rate[route].push(await throughput(cli, dir, route));
     }
@@ -236,6 +284,7 @@ export const proxyBench: Bench = async () => {
       for (const route of ROUTES) rtt[route].push(await roundTrip(cli, dir, route));
     }
     const { peak, seconds } = await peakRss(cli, dir);
+    const before = BEFORE_CLI ? await peakRss(cli, dir, "before") : null;
     const r = (route: Route) => median(rate[route]);
     const t = (route: Route) => median(rtt[route]);
     const notes = `${NOTIFICATIONS / 1000}k agent->client notifications of ~300 B`;
@@ -270,6 +319,7 @@ export const proxyBench: Bench = async () => {
         met: peak < 150 * 2 ** 20,
       },
     ];
+    if (before) rows.push(...beforeRows(r, t, peak, before.peak));
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });
