@@ -24,6 +24,7 @@ export interface JsonAttempt {
   readonly agentEffect?: { readonly kind: string; readonly messageId?: string | null };
   readonly clientSaw?: { readonly kind: string; readonly messageId?: string | null };
   readonly sender?: { readonly kind: string };
+  readonly tone?: string;
 }
 
 /** A submission as `analyze --json` prints it (only the fields the oracle reads). */
@@ -39,6 +40,7 @@ export interface JsonSubmission {
   readonly result: string;
   readonly verdicts: readonly { readonly name: string }[];
   readonly attempts: readonly JsonAttempt[];
+  readonly clientAnswered?: boolean;
 }
 
 /** What the analyzer says about one attempt. */
@@ -53,6 +55,8 @@ export interface AttemptClaims {
   readonly agentMessageId: string | null;
   /** The messageId the analyzer says reached the client for this attempt (own answer or forwarded), if any. */
   readonly clientMessageId: string | null;
+  /** The attempt's colour (`tone`: ok, violation, warn, unknown, pending), when the document has it. */
+  readonly tone: string | null;
 }
 
 /** What the analyzer says about one submission (for an unkeyed client: all its submissions in the session, merged). */
@@ -70,6 +74,8 @@ export interface SubmissionClaims {
   /** Rows the analyzer says inserted (inserts > 0) that have no verdict at all. */
   readonly insertedRowsWithoutVerdict: number;
   readonly attempts: readonly AttemptClaims[];
+  /** Whether the analyzer says the client has a definite answer (any row), when the document says. */
+  readonly clientAnswered: boolean | null;
 }
 
 /** The old model's effect names, as the outcome model names them. */
@@ -96,6 +102,7 @@ function attemptClaims(a: JsonAttempt): AttemptClaims {
       words: a.words,
       agentMessageId: a.agentEffect.messageId ?? null,
       clientMessageId: saw ? (a.clientSaw.messageId ?? null) : null,
+      tone: a.tone ?? null,
     };
   }
   const sender = a.origin === undefined ? "client" : "inspector";
@@ -108,6 +115,7 @@ function attemptClaims(a: JsonAttempt): AttemptClaims {
     words: a.words,
     agentMessageId: answer,
     clientMessageId: saw ? answer : null,
+    tone: a.tone ?? null,
   };
 }
 
@@ -125,6 +133,9 @@ export function claimsOf(key: string | null, rows: readonly JsonSubmission[]): S
     verdicts: [...new Set(rows.flatMap((r) => r.verdicts.map((v) => v.name)))],
     insertedRowsWithoutVerdict: rows.filter((r) => r.inserts > 0 && r.verdicts.length === 0).length,
     attempts: rows.flatMap((r) => r.attempts.map(attemptClaims)),
+    clientAnswered: rows.some((r) => r.clientAnswered === undefined)
+      ? null
+      : rows.some((r) => r.clientAnswered === true),
   };
 }
 

@@ -53,7 +53,7 @@ describe("compareClaims", () => {
         result: `inserted → messageId ${M}, but the client never saw an answer`,
       }),
     ]);
-    const found = compareClaims(claims, { inserted: [M], received: [M] });
+    const found = compareClaims(claims, { inserted: [M], received: [M], errors: [] });
     expect(found.map((f) => f.claim)).toEqual(["the client saw", "result words"]);
   });
 
@@ -74,12 +74,12 @@ describe("compareClaims", () => {
         },
       ]),
     ]);
-    expect(compareClaims(claims, { inserted: [M], received: [M] })).toEqual([]);
+    expect(compareClaims(claims, { inserted: [M], received: [M], errors: [] })).toEqual([]);
   });
 
   test("a second insert the store holds needs a verdict that says so, and the count", () => {
     const claims = claimsOf("k", [submission([retry])]);
-    const found = compareClaims(claims, { inserted: [M, "msg-2"], received: [M] });
+    const found = compareClaims(claims, { inserted: [M, "msg-2"], received: [M], errors: [] });
     expect(found.map((f) => f.claim)).toEqual(["insert count", "verdict", "verdict"]);
   });
 
@@ -100,8 +100,8 @@ describe("compareClaims", () => {
         verdicts: [{ name: "unresolved" }],
       }),
     ]);
-    expect(compareClaims(claims, { inserted: [M], received: [] })).toEqual([]);
-    expect(compareClaims(claims, { inserted: [], received: [] })).toEqual([]);
+    expect(compareClaims(claims, { inserted: [M], received: [], errors: [] })).toEqual([]);
+    expect(compareClaims(claims, { inserted: [], received: [], errors: [] })).toEqual([]);
   });
 
   test("'not inserted' with an insert in the store is false", () => {
@@ -121,7 +121,7 @@ describe("compareClaims", () => {
         verdicts: [{ name: "retried-after-error" }],
       }),
     ]);
-    const found = compareClaims(claims, { inserted: [M], received: [] });
+    const found = compareClaims(claims, { inserted: [M], received: [], errors: [] });
     expect(found.map((f) => f.claim)).toEqual(["insert count", "result words", "not inserted"]);
   });
 });

@@ -28,6 +28,8 @@ export interface SubmissionTruth {
   readonly inserted: readonly string[];
   /** messageIds the client received, in order. */
   readonly received: readonly string[];
+  /** Error codes the client received. */
+  readonly errors: readonly number[];
 }
 
 const UNSETTLED = new Set(["unknown", "pending"]);
@@ -91,6 +93,14 @@ export function compareClaims(claims: SubmissionClaims, truth: SubmissionTruth):
   for (const id of claims.clientMessageIds)
     if (!truth.received.includes(id)) wrong("the client saw", `clientMessageId ${id}`, clientWords);
 
+  const definite = gotOne || truth.errors.length > 0;
+  if (claims.clientAnswered !== null && claims.clientAnswered !== definite)
+    wrong(
+      "the client saw",
+      `clientAnswered ${claims.clientAnswered}`,
+      definite ? `${clientWords} (or an error)` : "the client's record has no answer and no error",
+    );
+
   // The result's words.
   const allResults = claims.results;
   if (gotOne && allResults.every((r) => /never saw|has not seen it yet|no answer reached the client/.test(r)))
@@ -116,6 +126,12 @@ export function compareClaims(claims: SubmissionClaims, truth: SubmissionTruth):
       `${claims.insertedRowsWithoutVerdict} inserted submission row(s) with no verdict`,
       storeWords,
     );
+
+  // Colour speaks about the agent and the RFD: red only for an insert that breaks dedup.
+  if (key !== null && n <= 1)
+    for (const a of claims.attempts)
+      if (a.tone === "violation")
+        wrong(`attempt ${a.ref}: colour`, `red (violation): ${a.words}`, storeWords);
 
   // Per attempt: what the agent answered, and what reached the client.
   for (const a of claims.attempts) {

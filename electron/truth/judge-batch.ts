@@ -58,13 +58,16 @@ function judgeRun(run: ScheduleRun, model: readonly JsonSubmission[], batch: Bat
       const mine = client.submissions.find((s) => s.key === p.key);
       const inserted = agent ? insertsOfKey(agent, p.key) : [];
       const claims = claimsOf(p.key, rowsFor(model, p.key, sessionId));
-      falseStatements.push(...compareClaims(claims, { inserted, received: mine?.received ?? [] }));
+      falseStatements.push(
+        ...compareClaims(claims, { inserted, received: mine?.received ?? [], errors: mine?.errors ?? [] }),
+      );
     }
   } else {
     const inserted = agent ? insertsOfKey(agent, null) : [];
     const received = client.submissions.flatMap((s) => s.received);
+    const errors = client.submissions.flatMap((s) => s.errors);
     const claims = claimsOf(null, sessionId ? rowsFor(model, null, sessionId) : []);
-    falseStatements.push(...compareClaims(claims, { inserted, received }));
+    falseStatements.push(...compareClaims(claims, { inserted, received, errors }));
   }
   // Killed at its deadline with a submission unsettled, the client may have received an answer it
   // had not yet written down: its record is not the whole truth then.
