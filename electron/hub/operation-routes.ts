@@ -54,6 +54,9 @@ class HttpRefusal extends Error {
  * native buffers per large import, which the allocator did not give back after concurrent imports.
  */
 async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  // refused before a byte is read when the request says it is too large
+  if (Number(req.headers["content-length"]) > limit)
+    throw new HttpRefusal(413, `body larger than ${limit} bytes`);
   const decoder = new TextDecoder();
   const pieces: string[] = [];
   let total = 0;

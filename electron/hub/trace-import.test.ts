@@ -4,6 +4,7 @@
  * surrogate pair on every piece boundary and a line longer than many pieces included.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -53,5 +54,32 @@ describe("importTrace over HTTP", () => {
     const answer = (await r.json()) as { id: string; records: number; flagged: number };
     expect(answer).toMatchObject({ records: 42, flagged: 0 });
     expect(readFileSync(join(hub.tracesDir, `${answer.id}.jsonl`), "utf8")).toBe(body);
+  });
+
+  it("refuses a body whose Content-Length is over the limit before reading it (413, nothing held)", async () => {
+    hub = await startHub({ tracesDir: join(dir, "traces"), importLimitBytes: 1 << 20 });
+    const { port, token } = hub;
+    // the request says 10 MB but sends 1 KB and waits: only a refusal from the headers answers it
+    const status = await new Promise<number | string>((resolve) => {
+      const req = request({
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/api/traces",
+        headers: { Authorization: `Bearer ${token}`, "Content-Length": String(10 << 20) },
+      });
+      req.on("response", (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      });
+      req.on("error", (e) => resolve(`error ${e.message}`));
+      req.write("x".repeat(1024));
+      setTimeout(() => {
+        resolve("no answer in 5 s");
+        req.destroy();
+      }, 5_000).unref();
+    });
+    expect(status).toBe(413);
   });
 });
