@@ -107,4 +107,49 @@ describe("a hub copy with missing records", { timeout: 60_000 }, () => {
     expect(json.seqGaps).toMatchObject({ gaps: 1, missing: 450 });
     expect(json.warnings[0]).toMatch(/^warning: 450 record\(s\) missing/);
   });
+
+  it("says why for the holes among the state records a late hub gets first (records skipped while detached)", async () => {
+    // a proxy's link keeps nothing while no hub is attached; the hub starts later
+    link = createHubLink({
+      header: {
+        format: "acp-retry-inspector-trace",
+        version: 1,
+        tool: "gap test",
+        startedAt: new Date().toISOString(),
+      },
+      rendezvousPath: rendezvousPath(scratch.env),
+      holdWhileDetached: false,
+      retryMinMs: 20,
+      retryMaxMs: 100,
+    });
+    const l = link;
+    l.send({ seq: 1, ts: 1001, type: "conn-open", conn: 1, transport: "stdio" } as never);
+    for (let seq = 2; seq <= 20; seq++) l.send(frame(seq));
+    l.send({ seq: 21, ts: 1021, type: "agent-spawn", pid: 4242, command: ["agent"] } as never);
+    for (let seq = 22; seq <= 30; seq++) l.send(frame(seq));
+    const tracesDir = scratch.path("traces");
+    const hub = await startHub(scratch, tracesDir);
+    await until(() => l.stats().attached, "the link to attach to the late hub");
+    for (let seq = 31; seq <= 35; seq++) l.send(frame(seq));
+    await until(() => l.stats().acked === 5, "the records after the attach to be acknowledged");
+    await l.close(200);
+    hub.child.kill("SIGTERM");
+    await new Promise((r) => hub.child.once("exit", r));
+
+    const [name] = readdirSync(tracesDir).filter((n) => n.endsWith(".jsonl"));
+    const records = readFileSync(join(tracesDir, name as string), "utf8")
+      .trimEnd()
+      .split("\n")
+      .slice(1)
+      .map((line) => JSON.parse(line) as { seq: number; type: string; gap?: { reason: string } });
+    expect(records.map((r) => `${r.seq} ${r.gap ? `gap ${r.gap.reason}` : r.type}`)).toEqual([
+      "1 conn-open",
+      "20 gap tap-dropped",
+      "21 agent-spawn",
+      "30 gap tap-dropped",
+      ...Array.from({ length: 5 }, (_, i) => `${i + 31} frame`),
+    ]);
+    expect(records[1]?.gap).toMatchObject({ from: 2, to: 20, missing: 19 });
+    expect(records[3]?.gap).toMatchObject({ from: 22, to: 30, missing: 9 });
+  });
 });
