@@ -108,8 +108,11 @@ function neverSeen(o: Outcome): ClientSaw {
   return { kind: "nothing-ever", why: "lost" };
 }
 
+const NO_RETRIES: ReadonlyMap<string, Attempt[]> = new Map();
+
 /** The inspector retries of a submission by the Client attempt they copy: `conn|typeof id|id`. */
-function retriesByOriginal(s: SubmissionState): Map<string, Attempt[]> {
+function retriesByOriginal(s: SubmissionState): ReadonlyMap<string, Attempt[]> {
+  if (!s.row.attempts.some((a) => a.sender.kind === "inspector")) return NO_RETRIES;
   const out = new Map<string, Attempt[]>();
   for (const r of s.row.attempts) {
     if (r.sender.kind !== "inspector" || r.sender.role !== "retry" || r.sender.replaces === null) continue;
