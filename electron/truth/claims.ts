@@ -71,8 +71,6 @@ export interface SubmissionClaims {
   readonly clientMessageIds: readonly string[];
   readonly results: readonly string[];
   readonly verdicts: readonly string[];
-  /** Rows the analyzer says inserted (inserts > 0) that have no verdict at all. */
-  readonly insertedRowsWithoutVerdict: number;
   readonly attempts: readonly AttemptClaims[];
   /** Whether the analyzer says the client has a definite answer (any row), when the document says. */
   readonly clientAnswered: boolean | null;
@@ -131,7 +129,6 @@ export function claimsOf(key: string | null, rows: readonly JsonSubmission[]): S
     clientMessageIds: uniq(rows.map((r) => r.clientMessageId)),
     results: rows.map((r) => r.result),
     verdicts: [...new Set(rows.flatMap((r) => r.verdicts.map((v) => v.name)))],
-    insertedRowsWithoutVerdict: rows.filter((r) => r.inserts > 0 && r.verdicts.length === 0).length,
     attempts: rows.flatMap((r) => r.attempts.map(attemptClaims)),
     clientAnswered: rows.some((r) => r.clientAnswered === undefined)
       ? null

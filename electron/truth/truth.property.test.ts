@@ -36,6 +36,9 @@ test(`the analyzer says nothing false about ${RUNS} random fault schedules (seed
   const problems = result.judgements.filter((j) => j.problem !== undefined);
   for (const p of problems.slice(0, 5))
     console.error(`truth: could not judge ${printTruthSchedule(p.schedule)}: ${p.problem} (${p.traceFile})`);
+  // Every false statement, not just the shrunk first one (bounded), so each can be filed.
+  for (const j of result.judgements.filter((x) => x.falseStatements.length > 0).slice(0, 20))
+    console.error(`truth: ${describeFinding(j)}`);
   expect(result.finding ? describeFinding(result.finding) : "no false statement").toBe("no false statement");
   // Runs that could not be judged prove nothing; a few under load are tolerated, not most.
   expect(judged.length, `${problems.length} of ${RUNS} runs could not be judged`).toBeGreaterThanOrEqual(

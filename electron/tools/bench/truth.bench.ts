@@ -51,6 +51,7 @@ export const truthBench: Bench = async () => {
       process.stderr.write(
         `truth bench: first false statement, shrunk:\n${describeFinding(result.finding)}\n`,
       );
+    for (const j of falseOnes.slice(0, 20)) process.stderr.write(`truth bench: ${describeFinding(j)}\n`);
     for (const j of result.judgements.filter((x) => x.problem !== undefined).slice(0, 5))
       process.stderr.write(`truth bench: not judged: ${j.problem}\n`);
     const rows: BenchRow[] = [
