@@ -48,7 +48,7 @@ describe("verdict new-key-on-resend", () => {
     const resend = m.submissions[1] as Submission;
     expect(resend.resendOf).toBe(m.submissions[0]?.id);
     expect(resend.verdicts[0]?.detail).toBe(
-      `resends conn #1 id 1 (seq 4) under a new key (it had key ${K1}) after its answer was lost`,
+      `resends conn #1 id 1 (seq 4) under a new key (it had key ${K1}) after its answer was lost, and the Agent inserted it again: 2 user messages (m1, m2)`,
     );
     expect(resend.verdicts[0]?.seqs).toEqual([4, 6]);
     // One resend, one Client issue.

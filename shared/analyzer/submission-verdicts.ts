@@ -24,6 +24,15 @@ function answerSeqs(attempts: readonly Attempt[]): number[] {
   return attempts.map((a) => a.responseSeq ?? a.requestSeq);
 }
 
+/** "; and the Agent inserted it again (…)" when both a resend and the submission it repeats inserted, else "". */
+function insertedAgain(s: SubmissionState): string {
+  const of = s.resend?.of;
+  if (!of || insertCount(s) === 0 || insertCount(of) === 0) return "";
+  const ids = [...of.row.messageIds, ...s.row.messageIds];
+  const total = insertCount(of) + insertCount(s);
+  return `, and the Agent inserted it again: ${total} user messages${ids.length > 0 ? ` (${ids.join(", ")})` : ""}`;
+}
+
 /** The verdicts a submission earns now; ok verdicts only when nothing is wrong. */
 export function judgeSubmission(s: SubmissionState): VerdictHit[] {
   const row = s.row;
@@ -158,11 +167,15 @@ export function judgeSubmission(s: SubmissionState): VerdictHit[] {
         ),
       );
     } else if (resend.after === "lost" && resend.kind === "unkeyed") {
-      hits.push(hit("unkeyed-resend", `resends ${of} without a key after ${why}`, seqs));
+      hits.push(hit("unkeyed-resend", `resends ${of} without a key after ${why}${insertedAgain(s)}`, seqs));
     } else if (resend.after === "lost") {
       const earlier = resend.of.row.key === null ? "no key" : `key ${resend.of.row.key}`;
       hits.push(
-        hit("new-key-on-resend", `resends ${of} under a new key (it had ${earlier}) after ${why}`, seqs),
+        hit(
+          "new-key-on-resend",
+          `resends ${of} under a new key (it had ${earlier}) after ${why}${insertedAgain(s)}`,
+          seqs,
+        ),
       );
     }
   }
