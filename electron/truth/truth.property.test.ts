@@ -6,8 +6,9 @@
  * schedule and its trace. `TRUTH_TEST_RUNS=N` runs fewer (or more) schedules.
  *
  * Cost: about 1.1 s of CPU per schedule (a demo-client process, one or more demo-agent processes,
- * the tap's share, `analyze --json`), so 200 take about 2 minutes on an idle 2-core machine and far
- * longer beside other work (10+ minutes at a load of 20): hence the long timeout.
+ * the tap's share, `analyze --json`; 224 s of CPU for 200), so 200 take at least ~2 minutes on an
+ * idle 2-core machine (266 s measured at a load falling from 16 to 5; 10+ minutes at a load of 20):
+ * hence the long timeout.
  */
 
 import { mkdtempSync } from "node:fs";
@@ -31,6 +32,7 @@ test(`the analyzer says nothing false about ${RUNS} random fault schedules (seed
     dir,
     env: process.env,
     maxShrinkTries: 12,
+    concurrency: 2,
   });
   const judged = result.judgements.filter((j) => j.problem === undefined);
   const problems = result.judgements.filter((j) => j.problem !== undefined);
