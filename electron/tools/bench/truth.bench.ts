@@ -23,6 +23,7 @@ const SEED = Number(process.env.TRUTH_BENCH_SEED ?? 20261204);
 /** `npm run bench -- truth`. */
 export const truthBench: Bench = async () => {
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-truth-bench-"));
+  let keep = false;
   try {
     const cli: string = process.env.ACP_RI_CLI ?? (await buildCli(join(dir, "cli")));
     const analyzerCli = process.env.ACP_RI_TRUTH_ANALYZER_CLI;
@@ -47,6 +48,9 @@ export const truthBench: Bench = async () => {
     const falseOnes = result.judgements.filter((j) => j.falseStatements.length > 0);
     const statements = falseOnes.reduce((n, j) => n + j.falseStatements.length, 0);
     const perMinute = result.judgements.length / minutes;
+    // The traces of false statements are the evidence: kept, and their folder named.
+    keep = falseOnes.length > 0;
+    if (keep) process.stderr.write(`truth bench: traces kept in ${dir}\n`);
     if (result.finding)
       process.stderr.write(
         `truth bench: first false statement, shrunk:\n${describeFinding(result.finding)}\n`,
@@ -74,6 +78,6 @@ export const truthBench: Bench = async () => {
     ];
     return rows;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (!keep) rmSync(dir, { recursive: true, force: true });
   }
 };
