@@ -1,6 +1,7 @@
 import { TraceSpans } from "../../shared/otel/trace-spans.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import type { TapWatcher } from "../hub/tap-registry.js";
+import { errorWords } from "./error-words.js";
 import { OTLP_MAX_FAILURES } from "./otel-sink.js";
 import type { SpanExport, SpanStepApplier } from "./span-export.js";
 import { redactSpanOps } from "./span-redaction.js";
@@ -36,7 +37,7 @@ export class HubOtel implements TapWatcher {
       const spans = new TraceSpans(header, this.options);
       this.traces.set(traceId, { spans, steps: this.exporter.steps(), failures: 0 });
     } catch (err) {
-      this.warn(`otlp: trace ${traceId} not exported (${describe(err)})`);
+      this.warn(`otlp: trace ${traceId} not exported (${errorWords(err)})`);
     }
   }
 
@@ -50,7 +51,7 @@ export class HubOtel implements TapWatcher {
         t.failures = 0;
       } catch (err) {
         if (++t.failures === 1)
-          this.warn(`otlp: trace ${traceId} record seq ${r.seq} left out of the spans (${describe(err)})`);
+          this.warn(`otlp: trace ${traceId} record seq ${r.seq} left out of the spans (${errorWords(err)})`);
         if (t.failures >= OTLP_MAX_FAILURES) {
           this.traces.delete(traceId);
           this.stopped.add(traceId);
@@ -79,13 +80,7 @@ export class HubOtel implements TapWatcher {
     try {
       t.steps.apply(redactSpanOps(ops(), this.options.includePrompts));
     } catch (err) {
-      this.warn(`otlp: trace ${traceId}: spans left out (${describe(err)})`);
+      this.warn(`otlp: trace ${traceId}: spans left out (${errorWords(err)})`);
     }
   }
-}
-
-/** An error's name and message for a warning, cut (never the stack). */
-function describe(err: unknown): string {
-  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }

@@ -2,6 +2,7 @@ import type { SpanOp } from "../../shared/otel/span-description.js";
 import { TraceSpans } from "../../shared/otel/trace-spans.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import type { TraceSink } from "../trace/trace-sink.js";
+import { errorWords } from "./error-words.js";
 import type { SpanExport, SpanStepApplier } from "./span-export.js";
 import { redactSpanOps } from "./span-redaction.js";
 
@@ -47,7 +48,8 @@ export class OtelSink implements TraceSink {
     try {
       if (this.held.length === 0 && this.spans.skipNow(record)) return;
     } catch (err) {
-      return this.failed(record, err);
+      this.failed(record, err);
+      return;
     }
     this.held.push(record);
     this.scheduled ??= setImmediate(() => this.drain());
@@ -67,7 +69,7 @@ export class OtelSink implements TraceSink {
       this.apply(this.spans.finish());
     } catch (err) {
       this.warn(
-        `otlp: the open spans could not be ended (${describe(err)}); the trace file still has everything`,
+        `otlp: the open spans could not be ended (${errorWords(err)}); the trace file still has everything`,
       );
     }
   }
@@ -85,7 +87,7 @@ export class OtelSink implements TraceSink {
     this.failures++;
     if (this.failures === 1)
       this.warn(
-        `otlp: record seq ${record.seq} left out of the spans (${describe(err)}); the trace file still has it`,
+        `otlp: record seq ${record.seq} left out of the spans (${errorWords(err)}); the trace file still has it`,
       );
     if (this.failures >= OTLP_MAX_FAILURES && !this.closed) {
       this.closed = true;
@@ -111,13 +113,7 @@ export class OtelSink implements TraceSink {
     try {
       this.apply(this.spans.take());
     } catch (err) {
-      this.warn(`otlp: spans of this batch left out (${describe(err)}); the trace file still has them`);
+      this.warn(`otlp: spans of this batch left out (${errorWords(err)}); the trace file still has them`);
     }
   }
-}
-
-/** An error's name and message for a warning, cut (never the stack). */
-function describe(err: unknown): string {
-  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }

@@ -73,6 +73,8 @@ export function redactSpanOps(ops: readonly SpanOp[], includePrompts: boolean): 
             events: op.span.events.map(event),
           },
         };
+      default:
+        return op;
     }
   });
 }
