@@ -45,7 +45,10 @@ export class PromptAttempts {
   private readonly leakFound = new Set<string>();
   /** The submission of each prompt request by connection and id, so an inspector copy joins its original's. */
   private readonly byRequest = new Map<string, SubmissionState>();
-  /** Inspector attempts by their tap-owned id, until their answer was forwarded to the Client. */
+  /**
+   * Inspector attempts by connection and tap-owned id (the tap numbers its retries per connection,
+   * so `acp-retry-inspector:retry:1` recurs on every connection), until their answer was forwarded.
+   */
   private readonly inspectorAttempts = new Map<string, { attempt: Attempt; state: SubmissionState }>();
 
   constructor(private readonly parts: PromptAttemptsParts) {}
@@ -90,7 +93,7 @@ export class PromptAttempts {
     if (r.origin === undefined) this.byRequest.set(requestKey(r.conn, frame.id), state);
     const attempt = newAttempt(r, frame.id);
     if (attempt.origin === "inspector" && typeof frame.id === "string")
-      this.inspectorAttempts.set(frame.id, { attempt, state });
+      this.inspectorAttempts.set(requestKey(r.conn, frame.id), { attempt, state });
     state.row.attempts = appended(state.row.attempts, attempt);
     state.digests = appended(state.digests, digest);
     if (!r.dropped) {
@@ -152,12 +155,15 @@ export class PromptAttempts {
 
   /**
    * The tap forwarded the answer to an inspector attempt (`tapId`) to the Client, rewritten to the
-   * Client's id (trace `origin: "inspector"` with `replaces`): the Client saw that answer.
+   * Client's id (trace `origin: "inspector"` with `replaces`): the Client saw that answer. The
+   * attempt is the one with that id on the same connection `r.conn`.
    */
   forwarded(r: FrameRecord, tapId: string | number): void {
-    const found = typeof tapId === "string" ? this.inspectorAttempts.get(tapId) : undefined;
+    if (typeof tapId !== "string") return;
+    const k = requestKey(r.conn, tapId);
+    const found = this.inspectorAttempts.get(k);
     if (!found) return;
-    this.inspectorAttempts.delete(tapId as string);
+    this.inspectorAttempts.delete(k);
     found.attempt.forwarded = true;
     found.attempt.frameSeqs = appended(found.attempt.frameSeqs, r.seq);
     this.parts.tally.judge(found.state);
