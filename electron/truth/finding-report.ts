@@ -10,6 +10,12 @@ export interface TruthFinding {
   readonly original?: TruthSchedule;
   readonly falseStatements: readonly FalseStatement[];
   readonly traceFile: string;
+  /**
+   * The other schedules whose clients ran through the same tap, into the same trace, when it ran in a
+   * batch: a false statement that needs them (e.g. two connections' records interleaved) does not
+   * shrink, since every shrink candidate runs alone.
+   */
+  readonly batchmates?: readonly TruthSchedule[];
 }
 
 /** The finding as text: one line for the schedule and trace, one per false statement. */
@@ -19,10 +25,17 @@ export function describeFinding(f: TruthFinding): string {
     ...(f.original ? [`(shrunk from ${printTruthSchedule(f.original)})`] : []),
     `trace ${f.traceFile}`,
   ].join(" ");
+  const mates = f.batchmates ?? [];
+  const batch =
+    mates.length > 0
+      ? [
+          `  (that trace also holds ${mates.length} other schedule(s) run through the same tap: ${mates.map(printTruthSchedule).join(" ; ")})`,
+        ]
+      : [];
   const lines = f.falseStatements.map(
     (s) => `  key ${s.key ?? "(none)"}: ${s.claim}: the analyzer said "${s.said}"; ground truth: ${s.truth}`,
   );
-  return [head, ...lines].join("\n");
+  return [head, ...batch, ...lines].join("\n");
 }
 
 /** The claim kinds of a list of false statements (what a shrink must keep). */

@@ -92,15 +92,25 @@ export async function runTruth(options: TruthRunOptions): Promise<TruthRunResult
   const all = judgements.flat();
   const first = all.find((j) => j.falseStatements.length > 0);
   let finding: TruthFinding | undefined;
-  if (first) finding = await shrink(first, options);
+  if (first) {
+    const batchmates = all
+      .filter((j) => j !== first && j.traceFile === first.traceFile)
+      .map((j) => j.schedule);
+    finding = await shrink(first, batchmates, options);
+  }
   return { judgements: all, ...(finding ? { finding } : {}), durationMs: Date.now() - started };
 }
 
-async function shrink(first: ScheduleJudgement, options: TruthRunOptions): Promise<TruthFinding> {
+async function shrink(
+  first: ScheduleJudgement,
+  batchmates: readonly TruthSchedule[],
+  options: TruthRunOptions,
+): Promise<TruthFinding> {
   const start: TruthFinding = {
     schedule: first.schedule,
     falseStatements: first.falseStatements,
     traceFile: first.traceFile,
+    ...(batchmates.length > 0 && { batchmates }),
   };
   const maxTries = options.maxShrinkTries ?? 20;
   if (maxTries <= 0) return start;
