@@ -9,21 +9,13 @@
 
 import {
   printSchedule,
+  STRESS_ACTIONS,
   type StressAction,
   type StressSchedule,
 } from "../../shared/conformance/stress/schedule.js";
 
-/** The fault actions a truth schedule draws from. */
-export const TRUTH_ACTIONS: readonly StressAction[] = [
-  "drop-response",
-  "drop-request",
-  "delay",
-  "disconnect-client",
-  "kill-agent",
-  "restart-agent",
-  "lose-and-retry",
-  "restart-and-retry",
-];
+/** The fault actions a truth schedule draws from: the stress actions but `cancel` (demo-client never cancels). */
+export const TRUTH_ACTIONS: readonly StressAction[] = STRESS_ACTIONS.filter((a) => a !== "cancel");
 
 /** One schedule of the oracle. */
 export interface TruthSchedule extends StressSchedule {
