@@ -66,14 +66,15 @@ function clientClause(a: Attempt): string {
   const saw = a.clientSaw;
   switch (saw.kind) {
     case "forwarded": {
+      // A v1 answer has no messageId: then the clause names no value rather than a vague "(its answer)".
       const what =
         saw.messageId !== null
-          ? `messageId ${saw.messageId}`
+          ? ` (messageId ${saw.messageId})`
           : saw.code !== null
-            ? `error ${saw.code}`
-            : "its answer";
+            ? ` (error ${saw.code})`
+            : "";
       return a.sender.kind === "client"
-        ? `; answer dropped by the inspector; the client got its retry's answer (${what}) under its id ${JSON.stringify(saw.clientId)}`
+        ? `; answer dropped by the inspector; the client got its retry's answer${what} under its id ${JSON.stringify(saw.clientId)}`
         : `; forwarded to the client under its id ${JSON.stringify(saw.clientId)}`;
     }
     case "nothing-yet":
