@@ -46,10 +46,25 @@ async function deployAttempts(page: Page): Promise<Locator> {
   return grid.getByRole("row").filter({ hasText: /attempt \d/ });
 }
 
+/**
+ * Expands the submission until its two attempt rows show `count` badges of class `badge`. A live
+ * publish just after a story finishes can re-render the group collapsed (seen in full-suite runs;
+ * the renderer issue owns keeping it open), so the expand and the look are retried together.
+ */
+async function expandedAttempts(page: Page, badge: string, count: number): Promise<Locator> {
+  let attempts: Locator | undefined;
+  await expect(async () => {
+    attempts = await deployAttempts(page);
+    await expect(attempts).toHaveCount(2, { timeout: 1_000 });
+    await expect(attempts.locator(badge)).toHaveCount(count, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  return attempts as Locator;
+}
+
 for (const colorScheme of ["light", "dark"] as const) {
   test(`${colorScheme}: the correct story's attempts are green, the naive story's duplicate red`, async ({
     browser,
-  }) => {
+  }, testInfo) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme });
     const page = await context.newPage();
     const problems = guardConsole(page);
@@ -57,22 +72,18 @@ for (const colorScheme of ["light", "dark"] as const) {
 
     await play(page, "Lost response, then a keyed retry");
     if ((await theme.getAttribute("aria-pressed")) !== String(colorScheme === "dark")) await theme.click();
-    let attempts = await deployAttempts(page);
-    await expect(attempts).toHaveCount(2);
+    let attempts = await expandedAttempts(page, ".badge--ok", 2);
     await expect(attempts.locator(".badge--error")).toHaveCount(0);
-    await expect(attempts.locator(".badge--ok")).toHaveCount(2);
     await expect(attempts.first().locator(".badge--ok")).toContainText("answer dropped by the inspector");
-    await page.screenshot({ path: `/work/briefs/shots/demo-correct-${colorScheme}-1280x720.png` });
+    await page.screenshot({ path: testInfo.outputPath(`demo-correct-${colorScheme}-1280x720.png`) });
 
     await play(page, "The same story against a naive agent");
-    attempts = await deployAttempts(page);
-    await expect(attempts).toHaveCount(2);
+    attempts = await expandedAttempts(page, ".badge--error", 1);
     const duplicate = attempts.locator(".badge--error");
-    await expect(duplicate).toHaveCount(1);
     await expect(duplicate.locator("[aria-hidden=true]").first()).toHaveText("✗");
     await expect(attempts.first().locator(".badge--ok")).toHaveCount(1);
     await page.setViewportSize({ width: 1600, height: 1000 });
-    await page.screenshot({ path: `/work/briefs/shots/demo-naive-${colorScheme}-1600x1000.png` });
+    await page.screenshot({ path: testInfo.outputPath(`demo-naive-${colorScheme}-1600x1000.png`) });
     expect(problems).toEqual([]);
     await context.close();
   });

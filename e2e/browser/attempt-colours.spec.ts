@@ -103,7 +103,7 @@ function attemptBadge(grid: Locator, words: string): Locator {
 for (const colorScheme of ["light", "dark"] as const) {
   test(`${colorScheme}: each attempt's colour and icon say what the Agent did, not what travelled`, async ({
     browser,
-  }) => {
+  }, testInfo) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme });
     const page = await context.newPage();
     const problems = guardConsole(page);
@@ -156,12 +156,14 @@ for (const colorScheme of ["light", "dark"] as const) {
     ]) {
       await page.setViewportSize(size);
       await page.screenshot({
-        path: `/work/briefs/shots/attempt-colours-${colorScheme}-${size.width}x${size.height}.png`,
+        path: testInfo.outputPath(`attempt-colours-${colorScheme}-${size.width}x${size.height}.png`),
       });
     }
     await grid.getByRole("row").filter({ hasText: "naive story" }).first().click();
     await expect(details.locator("ol.attempts .badge--error")).toHaveCount(1);
-    await page.screenshot({ path: `/work/briefs/shots/attempt-colours-naive-${colorScheme}-1600x1000.png` });
+    await page.screenshot({
+      path: testInfo.outputPath(`attempt-colours-naive-${colorScheme}-1600x1000.png`),
+    });
     expect(problems).toEqual([]);
     await context.close();
   });
