@@ -3,6 +3,7 @@
  * they need no `electron` import: main.ts adapts `ipcMain.handle` (with its sender check) to it.
  * Boot order (electron/fiddle): main runs every `setupX()` first, and only then opens the window.
  */
+import { MAX_JSON_DEPTH, valueTooDeep } from "../../shared/trace/json-depth.js";
 import type { AppCore } from "./app-core.js";
 import { IPC_CHANNELS } from "./ipc-channels.js";
 
@@ -23,9 +24,26 @@ export type InvokeOutcome =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly error: string };
 
+/** The longest operation name a window may send; the table's longest is 23 characters. */
+const MAX_OP_NAME = 64;
+
+/**
+ * What is wrong with an `(op, args)` pair before anything reads it, or undefined: the page may be
+ * compromised, and the main process would otherwise echo a huge name back or overflow its stack
+ * writing deep arguments as JSON for the hub (issue 31). The operation table checks the rest.
+ */
+export function ipcCallFault(op: unknown, args: unknown): string | undefined {
+  if (typeof op !== "string") return `the operation name must be a string, got ${typeof op}`;
+  if (op.length > MAX_OP_NAME) return `unknown operation (a name of ${op.length} characters)`;
+  if (valueTooDeep(args, MAX_JSON_DEPTH)) return `${op}: arguments nested deeper than ${MAX_JSON_DEPTH}`;
+  return undefined;
+}
+
 /** Registers the operation channel: `(op, args)` runs on the core; failures come back as `{ok: false}`. */
 export function setupOperations(ipc: IpcRegistrar, core: AppCore): void {
   ipc.handle(IPC_CHANNELS.invoke, async (_caller, [op, args]): Promise<InvokeOutcome> => {
+    const fault = ipcCallFault(op, args);
+    if (fault !== undefined) return { ok: false, error: fault };
     try {
       return { ok: true, value: await core.invoke(op as never, args) };
     } catch (err) {

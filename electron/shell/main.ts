@@ -7,26 +7,16 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  app,
-  BrowserWindow,
-  dialog,
-  type IpcMainInvokeEvent,
-  ipcMain,
-  protocol,
-  session,
-  shell,
-  type WebContents,
-} from "electron";
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell, type WebContents } from "electron";
 import { TOOL_VERSION } from "../platform/version.js";
 import { parseAppArgs } from "./app-args.js";
 import type { AppCore } from "./app-core.js";
 import { ExternalLinks } from "./external-links.js";
 import { hubNotice } from "./hub-notice.js";
-import { type IpcRegistrar, setupEventStream, setupOperations } from "./ipc-setup.js";
+import { setupEventStream, setupOperations } from "./ipc-setup.js";
 import { guardContents } from "./navigation-policy.js";
 import { RENDERER_CSP, rendererHeaders, resolveRendererFile } from "./renderer-files.js";
-import { isTrustedSender, type TrustedRenderer } from "./sender-check.js";
+import { checkedRegistrar, type TrustedRenderer } from "./sender-check.js";
 import { startApp } from "./start-app.js";
 
 const SCHEME = "app";
@@ -97,30 +87,11 @@ function setupNavigationPolicy(): void {
   );
 }
 
-/** Adapts ipcMain.handle to the feature modules, rejecting every call not from our window and origin. */
-const registrar: IpcRegistrar = {
-  handle(channel, handler) {
-    ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) => {
-      const frame = event.senderFrame;
-      const sender = {
-        webContentsId: event.sender.id,
-        frameUrl: frame?.url,
-        isMainFrame: frame !== null && frame !== undefined && frame.parent === null,
-      };
-      if (!isTrustedSender(sender, trusted)) throw new Error("IPC refused: not the inspector window");
-      const contents = event.sender;
-      return handler(
-        {
-          webContentsId: contents.id,
-          send: (ch, payload) => {
-            if (!contents.isDestroyed()) contents.send(ch, payload);
-          },
-        },
-        args,
-      );
-    });
-  },
-};
+/** ipcMain.handle behind the sender check: every call not from our window and origin is refused. */
+const registrar = checkedRegistrar(
+  (channel, listener) => ipcMain.handle(channel, listener),
+  () => trusted,
+);
 
 /** Opens the one window, after every feature module is set up. */
 function createWindow(onClosed: (webContentsId: number) => void): void {
