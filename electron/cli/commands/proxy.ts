@@ -15,6 +15,7 @@ import { HubSink } from "../../tap/hub-link/hub-sink.js";
 import { isAgentUrl } from "../../tap/remote/agent-url.js";
 import { FRONT_TOKEN_ENV, newFrontToken, tokenFilePath } from "../../tap/remote/front-token.js";
 import { DEFAULT_MAX_AGENTS } from "../../tap/remote/listen-url.js";
+import { readUpstreamToken } from "../../tap/remote/upstream-token.js";
 import { StdioTap } from "../../tap/stdio/stdio-tap.js";
 import { defaultTraceDir, newDefaultTracePath, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 import { freeTracePath } from "../../trace/private-files.js";
@@ -43,6 +44,8 @@ export interface ProxyArgs {
   listen?: string;
   /** `--agent-url URL`: forward to a remote agent instead of spawning one (with `--listen`). */
   agentUrl?: string;
+  /** `--agent-token-file FILE`: the bearer token sent to `--agent-url` (read from a private file, never argv). */
+  agentTokenFile?: string;
   /** `--no-auth`: the remote front takes connections without a bearer token (with `--listen`). */
   noAuth?: true;
   /** `--max-agents N`: client connections the remote front serves at once (with `--listen`). */
@@ -61,7 +64,7 @@ export interface ProxyArgs {
 }
 
 const USAGE =
-  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--otlp URL [--otlp-protocol P] [--otlp-include-prompts]] [--collect-agent-telemetry] [--listen URL [--agent-url URL] [--max-agents N] [--no-auth]] -- <agent command...>";
+  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--otlp URL [--otlp-protocol P] [--otlp-include-prompts]] [--collect-agent-telemetry] [--listen URL [--agent-url URL [--agent-token-file FILE]] [--max-agents N] [--no-auth]] -- <agent command...>";
 
 /** Splits the options from the agent command (everything after `--`, or from the first non-option). */
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
@@ -85,6 +88,7 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     else if (name === "--fault") out.faults = [...(out.faults ?? []), value("--fault", a)];
     else if (name === "--listen") out.listen = value("--listen", a);
     else if (name === "--agent-url") out.agentUrl = value("--agent-url", a);
+    else if (name === "--agent-token-file") out.agentTokenFile = value("--agent-token-file", a);
     else if (name === "--name") out.name = value("--name", a);
     else if (name === "--otlp") out.otlp = value("--otlp", a);
     else if (name === "--otlp-protocol") out.otlpProtocol = value("--otlp-protocol", a);
@@ -119,6 +123,8 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     if (out.command.length > 0) throw new CliError("give either --agent-url or an agent command, not both");
     if (!isAgentUrl(out.agentUrl))
       throw new CliError("--agent-url must be a ws://, wss://, http:// or https:// URL");
+  } else if (out.agentTokenFile !== undefined) {
+    throw new CliError("--agent-token-file needs --agent-url (it is the remote agent's token)");
   } else if (out.command.length === 0) {
     throw new CliError(`no agent command: ${USAGE}`);
   }
@@ -200,7 +206,13 @@ const HELP = [
   "                   connect and start agents (up to --max-agents); a warning says so",
   "  --agent-url URL  with --listen: forward each client connection to this remote agent, over its",
   "                   own upstream connection (ws:// or wss://: WebSocket; http:// or https://:",
-  "                   Streamable HTTP), instead of spawning a command",
+  "                   Streamable HTTP), instead of spawning a command. An agent that answers 401",
+  "                   (it wants a token) is reported on stderr and in the trace, and the client's",
+  '                   WebSocket is closed with code 4401 ("the remote agent wants a token (401)")',
+  "  --agent-token-file FILE  with --agent-url: send the first line of FILE upstream as",
+  "                   Authorization: Bearer TOKEN (on the WebSocket upgrade, or every HTTP request).",
+  "                   Never on the command line; FILE must be yours alone (chmod 600): a symbolic",
+  "                   link, another user's file or one its group or others can read is refused",
   "",
   "Fault semantics (drop, delay, disconnect, kill, restart, the inspector's retries): docs/faults.md.",
   "",
@@ -286,6 +298,8 @@ export const proxyCommand: CliCommand = {
   help: HELP,
   async run(args) {
     const parsed = parseProxyArgs(args);
+    // Read first: a refused token file is a usage error before any trace file exists.
+    const upstreamAuth = upstreamToken(parsed.agentTokenFile);
     const rules = (parsed.faults ?? []).map((arg, i) => {
       const rule = parseFaultArg(arg, i + 1);
       if (typeof rule === "string") throw new CliError(rule);
@@ -329,7 +343,8 @@ export const proxyCommand: CliCommand = {
       },
       say,
     );
-    if (parsed.listen !== undefined) return runFront(parsed, parsed.listen, header, path, rules, otel);
+    if (parsed.listen !== undefined)
+      return runFront(parsed, parsed.listen, header, path, rules, otel, upstreamAuth);
     const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
     await hubReady;
     const telemetry = parsed.collectAgentTelemetry ? await startAgentTelemetry(trace, header) : null;
@@ -372,6 +387,7 @@ async function runFront(
   path: string | null,
   rules: FaultRule[],
   otel: OtlpStart | null,
+  upstreamAuth: { token?: string },
 ): Promise<number> {
   const { parseListenUrl } = await import("../../tap/remote/listen-url.js");
   const { startRemoteFront } = await import("../../tap/remote/remote-front.js");
@@ -386,7 +402,7 @@ async function runFront(
   const telemetry = parsed.collectAgentTelemetry ? await startAgentTelemetry(trace, header) : null;
   const agent =
     parsed.agentUrl !== undefined
-      ? { kind: "url" as const, url: parsed.agentUrl }
+      ? { kind: "url" as const, url: parsed.agentUrl, ...upstreamAuth }
       : {
           kind: "command" as const,
           command: parsed.command,
@@ -423,6 +439,16 @@ async function runFront(
   if (tokenFile !== null) rmSync(tokenFile, { force: true });
   await finishOtlpExport(otel, say);
   return 0;
+}
+
+/** `{token}` from `--agent-token-file` (a usage error when the file is not this user's alone or holds no token), or `{}`. */
+function upstreamToken(file: string | undefined): { token?: string } {
+  if (file === undefined) return {};
+  try {
+    return { token: readUpstreamToken(file) };
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
 }
 
 /** The running `--collect-agent-telemetry` receiver, as the two run paths use it. */

@@ -62,11 +62,22 @@ export async function openConnection(
       // Loaded on demand so a stdio client never pays for them. Node 20 has no global WebSocket.
       const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");
       const { WebSocket } = await import("ws");
+      // The SDK's stream drops the close code; a subclass keeps it, so a tap's 4401 reads as a 401.
+      let closeCode: number | undefined;
+      class CodeKeepingWebSocket extends WebSocket {
+        constructor(...args: ConstructorParameters<typeof WebSocket>) {
+          super(...args);
+          this.on("close", (code: number) => {
+            closeCode = code;
+          });
+        }
+      }
       return watched(
         createWebSocketStream(target.url, {
-          WebSocket: WebSocket as never,
+          WebSocket: CodeKeepingWebSocket as never,
           headers: authHeaders(target.token),
         }),
+        () => (closeCode === UNAUTHORIZED_CLOSE_CODE ? describeRemoteFailure({ status: 401 }) : undefined),
       );
     }
     case "http": {
@@ -102,12 +113,24 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The WebSocket close code a tap (`proxy --listen --agent-url`) closes a client with when the remote
+ * agent behind it answered 401: a private code (4000-4999) ending in the HTTP status.
+ */
+export const UNAUTHORIZED_CLOSE_CODE = 4401;
+
 /** A remote transport's error in words: refused, unauthorised, not found, or the error's own message. */
 export function describeRemoteFailure(err: unknown): ConnectionFailure {
   const status = httpStatus(err);
-  if (status === 401 || status === 403)
+  if (status === 401)
     return {
-      reason: `${status} ${status === 401 ? "Unauthorized" : "Forbidden"}: the agent refused the token (give the right one with --token-file)`,
+      reason:
+        "401: the server wants a token (none was accepted: give the right one with --token-file; behind a tap, the tap's --agent-token-file)",
+      fatal: true,
+    };
+  if (status === 403)
+    return {
+      reason: "403 Forbidden: the agent refused the token (give the right one with --token-file)",
       fatal: true,
     };
   if (status !== undefined) return { reason: `the agent answered HTTP ${status}`, fatal: status === 404 };
@@ -118,8 +141,11 @@ export function describeRemoteFailure(err: unknown): ConnectionFailure {
   return { reason: code ? `${code}: ${text}` : text, fatal: false };
 }
 
-/** `stream` with its read errors kept, so `failure()` can say why the connection ended. */
-function watched(stream: Stream): OpenConnection {
+/** `stream` with its read errors kept, so `failure()` can say why the connection ended (`closedWhy`: what its close said). */
+function watched(
+  stream: Stream,
+  closedWhy: () => ConnectionFailure | undefined = () => undefined,
+): OpenConnection {
   let failed: ConnectionFailure | undefined;
   const reader = stream.readable.getReader();
   const readable = new ReadableStream({
@@ -138,7 +164,7 @@ function watched(stream: Stream): OpenConnection {
     },
   });
   const out = { readable, writable: stream.writable } as Stream;
-  return { stream: out, close: () => closeStream(stream), failure: () => failed };
+  return { stream: out, close: () => closeStream(stream), failure: () => failed ?? closedWhy() };
 }
 
 function spawnAgent(

@@ -130,7 +130,7 @@ describe("demo-client tells the truth about itself", () => {
         expect(out.code, url).toBe(1);
         const report = JSON.parse(out.stdout) as ClientReport;
         expect(report.connections, url).toBe(1);
-        expect(report.submissions[0]?.error?.message, url).toMatch(/^401 Unauthorized/);
+        expect(report.submissions[0]?.error?.message, url).toMatch(/^401: the server wants a token/);
       }
     } finally {
       server.close();

@@ -6,6 +6,13 @@ export interface ClientChannel {
   readonly peer: string;
   /** Sends one line the agent wrote to the client, as one message, exactly. */
   send(line: string): void;
-  /** Closes the client's connection; idempotent. */
-  close(): void;
+  /** Closes the client's connection; idempotent. `why`: a refusal the client is told (a WebSocket close code). */
+  close(why?: ClientCloseWhy): void;
+}
+
+/** A close the client should understand: a WebSocket close code (4000-4999 are private) and its reason. */
+export interface ClientCloseWhy {
+  readonly code: number;
+  /** At most 123 bytes (the WebSocket limit). */
+  readonly reason: string;
 }

@@ -2,8 +2,9 @@ import { PassThrough, type Writable } from "node:stream";
 import type { TraceFanout } from "../../trace/trace-fanout.js";
 import type { FaultInjector } from "../faults/fault-injector.js";
 import { AgentRelay } from "../stdio/agent-relay.js";
-import type { ClientChannel } from "./client-channel.js";
+import type { ClientChannel, ClientCloseWhy } from "./client-channel.js";
 import { LineOutbox } from "./line-outbox.js";
+import type { UpstreamTarget } from "./upstream-channel.js";
 import { UpstreamRelay } from "./upstream-relay.js";
 
 /** Where a remote front's agent is: a command spawned once per client connection, or a remote agent's URL. */
@@ -15,7 +16,7 @@ export type FrontAgent =
       /** The environment of the agent serving connection `conn` (default: the tap's own). */
       readonly env?: (conn: number) => NodeJS.ProcessEnv;
     }
-  | { readonly kind: "url"; readonly url: string };
+  | ({ readonly kind: "url" } & UpstreamTarget);
 
 /** What every connection of a front shares. */
 export interface FrontDeps {
@@ -54,7 +55,7 @@ export function serveConnection(channel: ClientChannel, conn: number, deps: Fron
     clientOut,
     trace: deps.trace,
     faults: deps.faults,
-    closeClient: () => channel.close(),
+    closeClient: (why?: ClientCloseWhy) => channel.close(why),
   };
   const done =
     deps.agent.kind === "command"
@@ -69,7 +70,7 @@ export function serveConnection(channel: ClientChannel, conn: number, deps: Fron
         })
           .run()
           .then(() => undefined)
-      : new UpstreamRelay({ ...common, url: deps.agent.url }).run();
+      : new UpstreamRelay({ ...common, target: deps.agent, errOut: deps.errOut }).run();
   return {
     input(message) {
       if (!clientIn.writableEnded) clientIn.write(Buffer.concat([message, NL]));

@@ -1,9 +1,9 @@
 import { isHttpAgentUrl } from "./agent-url.js";
-import type { UpstreamChannel, UpstreamEvents } from "./upstream-channel.js";
+import type { UpstreamChannel, UpstreamEvents, UpstreamTarget } from "./upstream-channel.js";
 import { HttpUpstream } from "./upstream-http.js";
 import { WsUpstream } from "./upstream-ws.js";
 
-/** Dials `url`: WebSocket for `ws(s)://`, Streamable HTTP for `http(s)://`. */
-export function openUpstream(url: string, events: UpstreamEvents): UpstreamChannel {
-  return isHttpAgentUrl(url) ? new HttpUpstream(url, events) : new WsUpstream(url, events);
+/** Dials `target.url` (with its token, if any): WebSocket for `ws(s)://`, Streamable HTTP for `http(s)://`. */
+export function openUpstream(target: UpstreamTarget, events: UpstreamEvents): UpstreamChannel {
+  return isHttpAgentUrl(target.url) ? new HttpUpstream(target, events) : new WsUpstream(target, events);
 }

@@ -12,7 +12,14 @@
 import { MAX_FRAME_BYTES } from "../frames/frame-evidence.js";
 import { idKey } from "./http-channel.js";
 import { SseLimitError, sseEventData } from "./sse-events.js";
-import type { UpstreamChannel, UpstreamEvents } from "./upstream-channel.js";
+import {
+  type UpstreamChannel,
+  type UpstreamEvents,
+  type UpstreamRefusal,
+  type UpstreamTarget,
+  unauthorizedReason,
+  upstreamAuthHeaders,
+} from "./upstream-channel.js";
 
 const CONNECTION_ID = "Acp-Connection-Id";
 const SESSION_ID = "Acp-Session-Id";
@@ -26,8 +33,15 @@ const DELETE_MS = 2_000;
 /** How much of an HTTP error body goes into the reason. */
 const ERROR_BODY_CHARS = 200;
 
-/** A failure with a reason ready for the trace. */
-class UpstreamError extends Error {}
+/** A failure with a reason ready for the trace (`refusal` when the agent refused the connection). */
+class UpstreamError extends Error {
+  constructor(
+    message: string,
+    readonly refusal?: UpstreamRefusal,
+  ) {
+    super(message);
+  }
+}
 
 function parseObject(text: string): Record<string, unknown> | null {
   try {
@@ -83,10 +97,14 @@ export class HttpUpstream implements UpstreamChannel {
   private closing = false;
   private ended = false;
 
+  private readonly url: string;
+
   constructor(
-    private readonly url: string,
+    private readonly target: UpstreamTarget,
     private readonly events: UpstreamEvents,
-  ) {}
+  ) {
+    this.url = target.url;
+  }
 
   send(line: string): void {
     if (this.closing || this.ended) return;
@@ -208,14 +226,25 @@ export class HttpUpstream implements UpstreamChannel {
     this.events.message(Buffer.from(text, "utf8"));
   }
 
-  private request(method: string, headers: Record<string, string>, body?: string): Promise<Response> {
-    return fetch(this.url, { method, headers, body, signal: this.abort.signal });
+  /** One request with the token; a 401 ends the connection as a refusal ("wants a token"), whatever the request. */
+  private async request(method: string, headers: Record<string, string>, body?: string): Promise<Response> {
+    const res = await fetch(this.url, {
+      method,
+      headers: { ...upstreamAuthHeaders(this.target), ...headers },
+      body,
+      signal: this.abort.signal,
+    });
+    if (res.status === 401) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new UpstreamError(unauthorizedReason(this.target), "unauthorized");
+    }
+    return res;
   }
 
   private fail(err: unknown): void {
     if (this.ended) return;
     if (err instanceof UpstreamError) {
-      this.end(err.message);
+      this.end(err.message, err.refusal);
       return;
     }
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : undefined;
@@ -223,7 +252,7 @@ export class HttpUpstream implements UpstreamChannel {
     this.end(`cannot reach the agent at ${this.url}: ${message}`);
   }
 
-  private end(reason: string): void {
+  private end(reason: string, refusal?: UpstreamRefusal): void {
     if (this.ended) return;
     this.ended = true;
     this.abort.abort();
@@ -231,11 +260,11 @@ export class HttpUpstream implements UpstreamChannel {
     if (id !== undefined)
       void fetch(this.url, {
         method: "DELETE",
-        headers: { [CONNECTION_ID]: id },
+        headers: { ...upstreamAuthHeaders(this.target), [CONNECTION_ID]: id },
         signal: AbortSignal.timeout(DELETE_MS),
       })
         .then((res) => res.body?.cancel())
         .catch(() => undefined);
-    this.events.closed(reason);
+    this.events.closed(reason, refusal);
   }
 }

@@ -3,14 +3,15 @@ import type { TraceFanout } from "../../trace/trace-fanout.js";
 import type { FaultInjector } from "../faults/fault-injector.js";
 import { MAX_FRAME_BYTES } from "../frames/frame-evidence.js";
 import { FramePump } from "../frames/frame-pump.js";
+import type { ClientCloseWhy } from "./client-channel.js";
 import { LineOutbox } from "./line-outbox.js";
 import { openUpstream } from "./open-upstream.js";
-import type { UpstreamChannel } from "./upstream-channel.js";
+import type { UpstreamChannel, UpstreamRefusal, UpstreamTarget } from "./upstream-channel.js";
 
-/** What an `UpstreamRelay` connects: one client connection and the remote agent's URL. */
+/** What an `UpstreamRelay` connects: one client connection and the remote agent (URL and token). */
 export interface UpstreamRelayOptions {
-  /** The agent's URL: `ws(s)://` (WebSocket) or `http(s)://` (Streamable HTTP). */
-  readonly url: string;
+  /** The agent's URL, `ws(s)://` (WebSocket) or `http(s)://` (Streamable HTTP), and its token. */
+  readonly target: UpstreamTarget;
   readonly conn: number;
   readonly transport: string;
   readonly peer?: string;
@@ -18,10 +19,29 @@ export interface UpstreamRelayOptions {
   readonly clientOut: Writable;
   readonly trace: TraceFanout;
   readonly faults?: FaultInjector;
-  readonly closeClient: () => void;
+  /** Closes the client's connection; `why` when it is a refusal the client should be told (a WebSocket close code). */
+  readonly closeClient: (why?: ClientCloseWhy) => void;
+  /** Where a refusal by the agent (its 401) is also said, one line (the tap's stderr). */
+  readonly errOut?: Writable;
 }
 
+/**
+ * How a client's WebSocket is closed when the remote agent answered 401: a private close code
+ * (4000-4999 are the application's) whose last three digits are the HTTP status, so a client can
+ * say "401" instead of reconnecting forever (demo-client does).
+ */
+export const UNAUTHORIZED_CLOSE: ClientCloseWhy = {
+  code: 4401,
+  reason: "the remote agent wants a token (401)",
+};
+
 const NL = Buffer.from("\n");
+
+/** How the upstream connection ended: the reason for the trace, and whether the agent refused it. */
+interface UpstreamEnd {
+  readonly reason: string;
+  readonly refusal?: UpstreamRefusal;
+}
 
 /**
  * One client connection forwarded to a remote agent over its own upstream connection (WebSocket or
@@ -66,20 +86,20 @@ export class UpstreamRelay {
     });
     try {
       const upstreamIn = new PassThrough();
-      let ended: (reason: string) => void = () => undefined;
-      const closed = new Promise<string>((resolve) => {
+      let ended: (end: UpstreamEnd) => void = () => undefined;
+      const closed = new Promise<UpstreamEnd>((resolve) => {
         ended = resolve;
       });
-      const link = openUpstream(this.o.url, {
+      const link = openUpstream(this.o.target, {
         message: (bytes) => {
           if (!upstreamIn.writableEnded) upstreamIn.write(Buffer.concat([bytes, NL]));
         },
-        closed: (reason) => ended(reason),
+        closed: (reason, refusal) => ended({ reason, refusal }),
       });
       this.upstream = link;
       upstreamOut = new LineOutbox((line) => link.send(line));
-      void closed.then((why) => {
-        faults?.settleHolds(`the agent's connection closed (${why})`);
+      void closed.then(({ reason }) => {
+        faults?.settleHolds(`the agent's connection closed (${reason})`);
         upstreamIn.end();
       });
       const agentDone = new Promise<void>((resolve) => {
@@ -111,17 +131,25 @@ export class UpstreamRelay {
         },
       });
       this.clientPump.start();
-      const why = await closed;
+      const { reason, refusal } = await closed;
       await agentDone;
+      if (refusal === "unauthorized") this.reportRefusal(reason);
       if (this.clientOpen) {
         this.clientOpen = false;
         this.clientPump.stop();
-        trace.emit({ type: "conn-close", conn, reason: why });
-        this.o.closeClient();
+        trace.emit({ type: "conn-close", conn, reason });
+        this.o.closeClient(refusal === "unauthorized" ? UNAUTHORIZED_CLOSE : undefined);
       }
     } finally {
       this.o.faults?.release(conn);
     }
+  }
+
+  /** Says on the record and on stderr that the agent refused the connection (its 401), before the close. */
+  private reportRefusal(reason: string): void {
+    const { trace, conn, target } = this.o;
+    trace.emit({ type: "note", level: "error", text: `conn #${conn}: ${reason} (${target.url})` });
+    this.o.errOut?.write(`acp-retry-inspector: conn #${conn}: ${reason} (${target.url})\n`);
   }
 
   /** Closes the client's connection and the upstream one. */

@@ -1,7 +1,14 @@
 /** The WebSocket side of an upstream connection: one text frame per message, both ways. */
 
 import { type RawData, WebSocket } from "ws";
-import type { UpstreamChannel, UpstreamEvents } from "./upstream-channel.js";
+import {
+  type UpstreamChannel,
+  type UpstreamEvents,
+  type UpstreamRefusal,
+  type UpstreamTarget,
+  unauthorizedReason,
+  upstreamAuthHeaders,
+} from "./upstream-channel.js";
 
 /** How long the agent may take to accept the WebSocket. */
 const HANDSHAKE_MS = 10_000;
@@ -19,16 +26,24 @@ export class WsUpstream implements UpstreamChannel {
   private ended = false;
 
   constructor(
-    private readonly url: string,
+    private readonly target: UpstreamTarget,
     private readonly events: UpstreamEvents,
   ) {
-    const socket = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: HANDSHAKE_MS });
+    const socket = new WebSocket(target.url, {
+      perMessageDeflate: false,
+      handshakeTimeout: HANDSHAKE_MS,
+      headers: upstreamAuthHeaders(target),
+    });
     this.socket = socket;
     socket.on("open", () => {
       for (const line of this.queued.splice(0)) socket.send(line);
     });
     socket.on("message", (data: RawData) => events.message(bytesOf(data)));
-    socket.on("error", (err) => this.end(`cannot reach the agent at ${this.url}: ${err.message}`));
+    socket.on("error", (err) => {
+      // ws refuses a non-101 answer to the upgrade with "Unexpected server response: 401".
+      if (/\bresponse: 401\b/.test(err.message)) this.end(unauthorizedReason(this.target), "unauthorized");
+      else this.end(`cannot reach the agent at ${this.target.url}: ${err.message}`);
+    });
     socket.on("close", () => this.end("agent closed the connection"));
   }
 
@@ -41,9 +56,9 @@ export class WsUpstream implements UpstreamChannel {
     this.socket.close(1000);
   }
 
-  private end(reason: string): void {
+  private end(reason: string, refusal?: UpstreamRefusal): void {
     if (this.ended) return;
     this.ended = true;
-    this.events.closed(reason);
+    this.events.closed(reason, refusal);
   }
 }

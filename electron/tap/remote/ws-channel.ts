@@ -1,5 +1,5 @@
 import { WebSocket } from "ws";
-import type { ClientChannel } from "./client-channel.js";
+import type { ClientChannel, ClientCloseWhy } from "./client-channel.js";
 
 /** How long a closing WebSocket may take for its close handshake before it is cut. */
 const CLOSE_HANDSHAKE_MS = 1_000;
@@ -17,9 +17,9 @@ export class WsChannel implements ClientChannel {
     if (this.ws.readyState === WebSocket.OPEN) this.ws.send(line);
   }
 
-  close(): void {
+  close(why?: ClientCloseWhy): void {
     if (this.ws.readyState === WebSocket.CLOSED || this.ws.readyState === WebSocket.CLOSING) return;
-    this.ws.close(1000, "closed by acp-retry-inspector");
+    this.ws.close(why?.code ?? 1000, why?.reason ?? "closed by acp-retry-inspector");
     setTimeout(() => this.ws.terminate(), CLOSE_HANDSHAKE_MS).unref();
   }
 }
