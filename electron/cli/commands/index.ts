@@ -11,6 +11,7 @@ import { faultCommand } from "./fault.js";
 import { proxyCommand } from "./proxy.js";
 import { serveCommand } from "./serve.js";
 import { tapsCommand } from "./taps.js";
+import { validateCommand } from "./validate.js";
 
 /** Every subcommand, in the order `--help` lists them. Each lives in its own file beside this one. */
 export const commands: readonly CliCommand[] = [
@@ -19,6 +20,7 @@ export const commands: readonly CliCommand[] = [
   tapsCommand,
   faultCommand,
   analyzeCommand,
+  validateCommand,
   exportCommand,
   convertCommand,
   mcpCommand,

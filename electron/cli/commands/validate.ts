@@ -1,0 +1,94 @@
+import { parseArgs } from "node:util";
+import type { FrameSchemaReport } from "../../../shared/schema/schema-report.js";
+import { checkTraceFile } from "../../schema/check-trace-file.js";
+import type { SchemaCheckSummary } from "../../schema/trace-schema-check.js";
+import { TraceReadError } from "../../trace/trace-reader.js";
+import { type CliCommand, CliError } from "../command.js";
+import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
+
+const HELP = `Usage: acp-retry-inspector validate TRACE... [--json] [--extensions]
+
+Checks every frame of each trace against the official ACP JSON Schema that @agentclientprotocol/sdk
+ships (v1 or v2, chosen per connection by the protocolVersion its initialize negotiated; v1 when
+no initialize was seen, and the output says so). Each frame is matched to its schema type by method
+and direction: request params, the result of the request it answers, notification params, or the
+error object. The v2 schema is extended with the RFD's session/prompt idempotencyKey (a string of 1
+to 255 characters counted in Unicode code points, or null), and the output says so.
+
+Extension fields (_meta, and properties the schema does not declare) are marked, never failed.
+A frame nested deeper than 512 is not walked; it is listed as not checked.
+
+Options:
+  --json         print {files: [{file, reports, summary}], exitStatus} as JSON
+  --extensions   also list the frames that only carry extension fields (text output)
+
+Exit status: 0 no frame breaks the schema, 1 at least one violation, 2 usage error or
+unreadable trace file.
+
+Example:
+  acp-retry-inspector validate session.trace.jsonl`;
+
+/** The text lines of one file's check. */
+function renderFile(
+  file: string,
+  reports: readonly FrameSchemaReport[],
+  s: SchemaCheckSummary,
+  extensions: boolean,
+): string {
+  const lines = [
+    `${terminalSafe(file)}: ${s.checked} frames checked, ${s.framesWithViolations} break the schema`,
+  ];
+  lines.push(`  ${s.framesWithExtensions} carry only extension fields, ${s.notChecked} not checked`);
+  for (const n of s.notes) lines.push(`  note: ${n}`);
+  for (const r of reports) {
+    const shown = r.violations.length > 0 || (extensions && (r.extensions.length > 0 || r.notChecked));
+    if (!shown) continue;
+    const what = `#${r.seq} conn #${r.conn} ${r.dir} ${terminalSafe(r.method ?? "(no method)")} ${r.kind}`;
+    lines.push(`  ${what}${r.type ? ` (${r.type}, ${r.schema})` : ""}`);
+    if (r.notChecked) lines.push(`    not checked: ${terminalSafe(r.notChecked)}`);
+    for (const v of r.violations)
+      lines.push(`    ✗ ${terminalSafe(v.path || "/")}: ${terminalSafe(v.message)}`);
+    if (extensions)
+      for (const e of r.extensions)
+        lines.push(`    extension (${e.kind === "meta" ? "_meta" : "undeclared"}): ${terminalSafe(e.path)}`);
+  }
+  if (s.reportsLeftOut > 0) lines.push(`  (${s.reportsLeftOut} more frames not listed)`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** `acp-retry-inspector validate TRACE...`: every frame against the official ACP schema; exit 1 on violations. */
+export const validateCommand: CliCommand = {
+  name: "validate",
+  summary: "check every frame of a trace against the official ACP schema (v1/v2); exit 1 on violations",
+  help: HELP,
+  async run(args) {
+    let parsed: { values: { json?: boolean; extensions?: boolean }; positionals: string[] };
+    try {
+      parsed = parseArgs({
+        args,
+        options: { json: { type: "boolean" }, extensions: { type: "boolean" } },
+        strict: true,
+        allowPositionals: true,
+      });
+    } catch (err) {
+      throw new CliError(`validate: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+    }
+    const files = parsed.positionals;
+    if (files.length === 0) throw new CliError(`validate: expected at least one TRACE file\n\n${HELP}`);
+    const results: { file: string; reports: FrameSchemaReport[]; summary: SchemaCheckSummary }[] = [];
+    for (const file of files) {
+      try {
+        results.push({ file, ...(await checkTraceFile(file)) });
+      } catch (err) {
+        if (err instanceof TraceReadError) throw new CliError(err.message, 2);
+        throw err;
+      }
+    }
+    const exitStatus = results.some((r) => r.summary.framesWithViolations > 0) ? 1 : 0;
+    if (parsed.values.json) process.stdout.write(`${terminalSafeJson({ files: results, exitStatus }, 2)}\n`);
+    else
+      for (const r of results)
+        process.stdout.write(renderFile(r.file, r.reports, r.summary, parsed.values.extensions === true));
+    return exitStatus;
+  },
+};

@@ -1,0 +1,23 @@
+import type { FrameSchemaReport } from "../../shared/schema/schema-report.js";
+import { importForeignFile } from "../trace/import-file.js";
+import { readTrace, TraceReadError } from "../trace/trace-reader.js";
+import { type SchemaCheckSummary, TraceSchemaCheck } from "./trace-schema-check.js";
+
+/** Streams a trace file (or another tool's format, converted first) through the schema check; throws `TraceReadError` when unreadable. */
+export async function checkTraceFile(
+  path: string,
+): Promise<{ reports: FrameSchemaReport[]; summary: SchemaCheckSummary }> {
+  const check = new TraceSchemaCheck();
+  const imported = importForeignFile(path);
+  if (imported) {
+    for (const r of imported.records) check.ingest(r);
+    return { reports: check.reports, summary: check.summary() };
+  }
+  let sawHeader = false;
+  for await (const ev of readTrace(path)) {
+    if (ev.kind === "record") check.ingest(ev.record);
+    else if (ev.kind === "header") sawHeader = true;
+  }
+  if (!sawHeader) throw new TraceReadError(`not a trace file: ${path} is empty`);
+  return { reports: check.reports, summary: check.summary() };
+}
