@@ -5,12 +5,11 @@
  * lost, or was an error, the new one is its resend (`unkeyed-resend`, `new-key-on-resend`).
  */
 import type { KeyCheck } from "../protocol/idempotency-key.js";
-import { answerLost, clientSawAnswer } from "./outcome.js";
 import { PairMap } from "./pair-map.js";
 import { promptPreview } from "./prompt-content.js";
 import { newSubmissionRow } from "./rows.js";
 import { newSubmissionState, type Resend, type SubmissionState } from "./submission-state.js";
-import type { Submission } from "./timeline-model.js";
+import type { ClientSaw, Submission } from "./timeline-model.js";
 
 /** What the book needs to know about one prompt request. */
 export interface PromptFacts {
@@ -25,14 +24,23 @@ export interface PromptFacts {
   readonly foreign: boolean;
 }
 
-/** What an earlier submission's answers told the Client, when a resend of it is worth linking. */
+/**
+ * What an earlier submission's answers told the Client, when a resend of it is worth linking: read
+ * from its Client attempts' `clientSaw` (an answer the inspector forwarded under the Client's id
+ * counts as seen; only `nothing-ever` is a loss).
+ */
 function resendReason(previous: SubmissionState): Resend["after"] | null {
-  const attempts = previous.row.attempts.filter((a) => a.origin === undefined);
-  if (attempts.length === 0 || attempts.some((a) => a.outcome.kind === "pending")) return null;
-  if (attempts.some((a) => clientSawAnswer(a.outcome) && a.outcome.kind !== "error")) return null;
-  const last = attempts[attempts.length - 1];
-  if (last?.outcome.kind === "error") return "error";
-  return attempts.some((a) => answerLost(a.outcome)) ? "lost" : null;
+  const attempts = previous.row.attempts.filter((a) => a.sender.kind === "client");
+  if (attempts.length === 0 || attempts.some((a) => a.clientSaw.kind === "nothing-yet")) return null;
+  if (attempts.some((a) => sawResult(a.clientSaw))) return null;
+  const last = attempts[attempts.length - 1]?.clientSaw;
+  if (last?.kind === "error" || (last?.kind === "forwarded" && last.code !== null)) return "error";
+  return attempts.some((a) => a.clientSaw.kind === "nothing-ever") ? "lost" : null;
+}
+
+/** True when the Client saw a result (its own or forwarded), not an error. */
+function sawResult(saw: ClientSaw): boolean {
+  return saw.kind === "answer" || (saw.kind === "forwarded" && saw.code === null);
 }
 
 function shownKey(value: unknown): string {

@@ -7,7 +7,8 @@
  */
 
 import { mkdirSync } from "node:fs";
-import type { VerdictHit } from "../../../shared/analyzer/timeline-model.js";
+import { Analyzer } from "../../../shared/analyzer/analyzer.js";
+import type { TimelineModel, VerdictHit } from "../../../shared/analyzer/timeline-model.js";
 import { hasTimeoutPlaceholder } from "../../../shared/conformance/client/agent-placeholder.js";
 import {
   CLIENT_CASES,
@@ -16,8 +17,8 @@ import {
   type ClientRunName,
   clientCaseRequired,
 } from "../../../shared/conformance/client/client-case-catalogue.js";
-import { judgeClientCase } from "../../../shared/conformance/client/client-judge.js";
-import { type ClientWire, readClientWire } from "../../../shared/conformance/client/client-wire.js";
+import { clientRunEvidence, judgeClientCase } from "../../../shared/conformance/client/client-judge.js";
+import type { ClientWire } from "../../../shared/conformance/client/client-wire.js";
 import type {
   AgentProbe,
   CaseResult,
@@ -123,17 +124,17 @@ export async function runClientConformance(
     } catch {
       // An empty run: nothing reached the agent.
     }
-    let verdicts: VerdictHit[] = [];
+    let model: TimelineModel;
     try {
-      const { model } = await analyzeTraceFile(result.traceFile);
-      verdicts = [
-        ...model.submissions.flatMap((s) => s.verdicts),
-        ...model.requests.flatMap((r) => r.verdicts),
-      ];
+      model = (await analyzeTraceFile(result.traceFile)).model;
     } catch {
-      // Judged on its frames alone.
+      // An unreadable file: the analyzer reads the records that could be read.
+      const analyzer = new Analyzer();
+      for (const r of records) analyzer.ingest(r);
+      model = analyzer.model();
     }
-    return { result, wire: readClientWire(records), verdicts, records, wait };
+    const { wire, verdicts } = clientRunEvidence(records, model);
+    return { result, wire, verdicts, records, wait };
   };
 
   const plain = await runOnce("plain");
@@ -245,12 +246,9 @@ function evidenceFrames(run: JudgedRun, seqs: readonly number[]): EvidenceFrame[
 function judged(c: ClientCaseDefinition, run: JudgedRun): CaseResult<ClientCaseName> {
   const j = judgeClientCase(c.name, { wire: run.wire, verdicts: run.verdicts });
   const rule = requirement(c.requirement);
-  const seqs = j.evidence.flatMap((e) => [e.seq, ...(e.answer ? [e.answer.seq] : [])]).sort((a, b) => a - b);
+  const seqs = [...new Set(j.evidence.flatMap((e) => e.frameSeqs))].sort((a, b) => a - b);
   const frames = j.evidence
-    .map(
-      (e) =>
-        `#${e.conn} id ${JSON.stringify(e.id)} (seq ${[e.seq, ...(e.answer ? [e.answer.seq] : [])].join(", ")})`,
-    )
+    .map((e) => `#${e.conn} id ${JSON.stringify(e.id)} (seq ${e.frameSeqs.join(", ")})`)
     .join(", ");
   const ended = run.result.stopped ? ` (the client was stopped after ${run.result.durationMs} ms)` : "";
   const waited = waitedWords(run);

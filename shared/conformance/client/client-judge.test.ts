@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../analyzer/analyzer.js";
 import { TraceScript } from "../../analyzer/trace-script.js";
 import type { ClientCaseName } from "../conformance-result.js";
-import { judgeClientCase } from "./client-judge.js";
-import { readClientWire } from "./client-wire.js";
+import { clientRunEvidence, judgeClientCase } from "./client-judge.js";
 
 const S = "sess-1";
 const C2A = "client->agent" as const;
@@ -13,11 +12,7 @@ const A2C = "agent->client" as const;
 function judge(name: ClientCaseName, t: TraceScript) {
   const a = new Analyzer();
   for (const r of t.records) a.ingest(r);
-  const m = a.model();
-  return judgeClientCase(name, {
-    wire: readClientWire(t.records),
-    verdicts: [...m.submissions.flatMap((s) => s.verdicts), ...m.requests.flatMap((r) => r.verdicts)],
-  });
+  return judgeClientCase(name, clientRunEvidence(t.records, a.model()));
 }
 
 function start(t: TraceScript, conn = 1): TraceScript {
@@ -163,5 +158,91 @@ describe("a resend only follows a loss", () => {
       .inserted(2, 3, "m2");
     const j = judge("reconnect-same-key", t);
     expect(j.status, j.message).toBe("pass");
+  });
+});
+
+const TAP_ID = "acp-retry-inspector:retry:1";
+
+/**
+ * `lose-and-retry` as the tap writes it: the client's prompt `id`, its answer `first` dropped, the
+ * inspector's copy (its own id) answered `retried`, that answer forwarded under `id`.
+ */
+function loseAndRetry(t: TraceScript, id: number, key: string, first: string, retried: string): TraceScript {
+  t.prompt(1, id, S, "deploy it", key);
+  const copyOf = t.records.at(-1)?.seq as number;
+  t.inserted(1, id, first, { dropped: true });
+  const params = { sessionId: S, prompt: [{ type: "text", text: "deploy it" }], idempotencyKey: key };
+  t.raw(1, C2A, JSON.stringify({ jsonrpc: "2.0", id: TAP_ID, method: "session/prompt", params }), {
+    origin: "inspector",
+    replaces: id,
+    copyOf,
+  });
+  t.raw(1, A2C, JSON.stringify({ jsonrpc: "2.0", id: TAP_ID, result: { messageId: retried } }), {
+    origin: "inspector",
+  });
+  const answerSeq = t.records.at(-1)?.seq as number;
+  return t.raw(1, A2C, JSON.stringify({ jsonrpc: "2.0", id, result: { messageId: retried } }), {
+    origin: "inspector",
+    replaces: TAP_ID,
+    copyOf: answerSeq,
+  });
+}
+
+describe("the judge reads the outcome model", () => {
+  it("an answer the inspector's retry forwarded under the client's id counts as seen (lose-and-retry)", () => {
+    const t = loseAndRetry(start(new TraceScript().open(1)), 1, "k1", "m1", "m1");
+    // Nothing was lost to the client: there is nothing it had to resend.
+    for (const name of ["resend-lost-answer", "retry-same-key", "unkeyed-not-resent"] as const) {
+      const j = judge(name, t);
+      expect(j.status, `${name}: ${j.message}`).toBe("skip");
+      expect(j.message).toBe("not applicable: no prompt lost its answer in this run");
+    }
+    // The same text submitted again after that answer, under a new key, is a new submission.
+    t.prompt(1, 2, S, "deploy it", "k2").inserted(1, 2, "m2");
+    for (const name of ["retry-same-key", "new-key-same-text"] as const) {
+      const j = judge(name, t);
+      expect(j.status, `${name}: ${j.message}`).not.toBe("fail");
+    }
+    expect(judge("new-key-same-text", t).status).toBe("pass");
+  });
+
+  it("a loss the model records (a dropped answer, then the connection closed) makes a later new-key copy a resend", () => {
+    // #1's own answer is dropped and the connection then closes before the retry's answer comes:
+    // the model records a loss, and a copy under a new key on the next connection is a resend.
+    const lostT = start(new TraceScript().open(1)).prompt(1, 1, S, "deploy it", "k1");
+    lostT.inserted(1, 1, "m1", { dropped: true }).close(1).open(2);
+    lostT.prompt(2, 1, S, "deploy it", "k2").inserted(2, 1, "m2");
+    const j = judge("retry-same-key", lostT);
+    expect(j.status, j.message).toBe("fail");
+    expect(j.message).toMatch(/#2 id 1 resent the prompt of #1 id 1, whose answer was lost, under "k2"/);
+  });
+
+  it("a request with no answer and no recorded loss is pending, not lost", () => {
+    // The trace ends with #1 unanswered and its connection still open: nothing says it was lost.
+    const t = start(new TraceScript().open(1)).prompt(1, 1, S, "deploy it", "k1");
+    expect(judge("resend-lost-answer", t).message).toBe(
+      "not applicable: no prompt lost its answer in this run",
+    );
+    const s = start(new TraceScript().open(1)).request(1, C2A, 1, "session/new", { cwd: "/w" });
+    expect(judge("session-new-not-resent", s).status).toBe("skip");
+  });
+
+  it("the evidence of a failure names the forwarded answer's frames", () => {
+    const t = loseAndRetry(start(new TraceScript().open(1)), 1, "k1", "m1", "m1");
+    t.prompt(1, 2, S, "bye", "k1").inserted(1, 2, "m1");
+    const j = judge("key-same-prompt", t);
+    expect(j.status, j.message).toBe("fail");
+    // #1: its request, its dropped answer, the retry, the retry's answer and its forwarded copy.
+    expect(j.evidence.map((e) => e.frameSeqs.length)).toEqual([5, 2]);
+  });
+
+  it("the analyzer calls no prompt a resend after a loss when the inspector forwarded the answer", () => {
+    const t = loseAndRetry(start(new TraceScript().open(1)), 1, "k1", "m1", "m1");
+    t.prompt(1, 2, S, "deploy it", "k2").inserted(1, 2, "m2");
+    const a = new Analyzer();
+    for (const r of t.records) a.ingest(r);
+    const names = a.model().submissions.flatMap((s) => s.verdicts.map((v) => v.name));
+    expect(names).not.toContain("new-key-on-resend");
+    expect(a.model().submissions.map((s) => s.resendOf)).toEqual([null, null]);
   });
 });

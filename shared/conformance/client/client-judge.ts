@@ -1,20 +1,23 @@
 /**
- * Judging one client case from its run: the client's requests and answers (`client-wire.ts`) and
- * the analyzer's Client-issue verdicts on the same trace. Each case says pass, fail (with the
+ * Judging one client case from its run: the client's requests with what it got for each, from the
+ * analyzer's outcome model (`client-wire.ts`), and the analyzer's Client-issue verdicts on the same
+ * trace. A resend is only a request sent after a loss the model records. Each case says pass, fail (with the
  * requests that broke the rule) or skip ("not applicable: ..." when the client's command never
  * exercised the rule, e.g. it sent no key, or only one prompt). Pure.
  */
 
 import type { VerdictHit } from "../../analyzer/timeline-model.js";
 import type { VerdictName } from "../../analyzer/verdicts.js";
+import type { TraceRecord } from "../../trace/record.js";
 import type { ClientCaseName } from "../conformance-result.js";
+import type { ClientRunModel } from "./client-outcomes.js";
 import {
   answeredOk,
   type ClientWire,
   type Exchange,
   keyed,
-  lost,
   type PromptExchange,
+  readClientWire,
 } from "./client-wire.js";
 
 /** How one case fared. */
@@ -25,10 +28,23 @@ export interface ClientJudgement {
   readonly evidence: readonly Exchange[];
 }
 
-/** What the judge gets: the run's wire and the analyzer's verdicts on its trace. */
+/** What the judge gets: the run's wire (with the model's outcomes) and the analyzer's verdicts on its trace. */
 export interface ClientRunEvidence {
   readonly wire: ClientWire;
   readonly verdicts: readonly VerdictHit[];
+}
+
+/** The evidence of a run from its trace records and the analyzer's model of the same records. */
+export function clientRunEvidence(records: Iterable<TraceRecord>, model: ClientRunModel): ClientRunEvidence {
+  return {
+    wire: readClientWire(records, model),
+    verdicts: [...model.submissions.flatMap((s) => s.verdicts), ...model.requests.flatMap((r) => r.verdicts)],
+  };
+}
+
+/** Whether the model records that no answer to `e` will reach the client. */
+function lost(e: Exchange): boolean {
+  return e.got.kind === "lost";
 }
 
 /** The analyzer verdict that breaks each case's rule, when the analyzer has one. */
@@ -69,7 +85,6 @@ function lostPrompt(wire: ClientWire): PromptExchange | undefined {
   return wire.prompts.find((p) => lost(p));
 }
 
-/** A key the analyzer reads as a key (it treats an invalid one as none, which `key-length` judges). */
 /** The prompt whose answer was lost, or the skip that says there is none. */
 function lostPromptOrSkip(wire: ClientWire): PromptExchange | ClientJudgement {
   return lostPrompt(wire) ?? skip("not applicable: no prompt lost its answer in this run");
@@ -83,20 +98,18 @@ function keyedLostPrompt(wire: ClientWire): PromptExchange | ClientJudgement {
   return first;
 }
 
+/** A key the analyzer reads as a key (it treats an invalid one as none, which `key-length` judges). */
 function validKey(key: unknown): boolean {
   return typeof key === "string" && length(key) >= 1 && length(key) <= 255;
 }
 
 /**
- * Where `first`'s answer was lost: its dropped answer's seq, or (no answer at all: the connection
- * or the agent went) the last frame of its connection. Only an attempt sent after it can be a
- * resend: one sent before is another submission, whatever its text.
+ * Where the model says `first`'s answer was lost (its dropped answer, or the connection's or the
+ * agent's end). Only an attempt sent after it can be a resend: one sent before is another
+ * submission, whatever its text. Infinity when no loss is recorded.
  */
-export function lossSeq(wire: ClientWire, first: Exchange): number {
-  if (first.answer?.dropped) return first.answer.seq;
-  let last = first.seq;
-  for (const f of wire.frames.values()) if (f.conn === first.conn && f.seq > last) last = f.seq;
-  return last;
+function lossSeq(first: Exchange): number {
+  return first.got.kind === "lost" ? first.got.seq : Number.POSITIVE_INFINITY;
 }
 
 /**
@@ -105,17 +118,22 @@ export function lossSeq(wire: ClientWire, first: Exchange): number {
  * of it got an answer the client saw.
  */
 function resendsOf(wire: ClientWire, first: PromptExchange) {
-  const lostAt = lossSeq(wire, first);
+  const lostAt = lossSeq(first);
   const later = wire.prompts.filter((p) => p.seq > first.seq && p.sessionId === first.sessionId);
   const sameKey = keyed(first) ? later.filter((p) => p.key === first.key) : [];
   // Any answer the client saw settles it: a success, or an error (which says "not inserted").
-  const settled = sameKey.find((p) => !lost(p));
-  const settledAt = settled?.answer?.seq ?? Number.POSITIVE_INFINITY;
+  const settled = sameKey.find((p) => p.got.kind === "answer");
+  const settledAt = settled?.got.kind === "answer" ? settled.got.seq : Number.POSITIVE_INFINITY;
   const otherKey = later.filter(
     (p) =>
       p.text === first.text && p.seq > lostAt && p.seq < settledAt && (!keyed(first) || p.key !== first.key),
   );
   return { sameKey, otherKey };
+}
+
+/** The seq of the answer the client got for `e` (Infinity: none reached it). */
+function answerSeq(e: Exchange): number {
+  return e.got.kind === "answer" ? e.got.seq : Number.POSITIVE_INFINITY;
 }
 
 function noPrompt(wire: ClientWire): ClientJudgement | undefined {
@@ -157,7 +175,7 @@ function judgeOwn(name: ClientCaseName, wire: ClientWire): ClientJudgement {
             keyed(p) &&
             keyed(b) &&
             answeredOk(p) &&
-            (p.answer?.seq ?? Number.POSITIVE_INFINITY) < b.seq,
+            answerSeq(p) < b.seq,
         );
         if (a) pairs.push([a, b]);
       }
@@ -269,7 +287,7 @@ function judgeOwn(name: ClientCaseName, wire: ClientWire): ClientJudgement {
           `${ref(again)} resent ${ref(first)} on connection #${again.conn} without resuming the session first (no session/resume before it)`,
           [first, again],
         );
-      if (!answeredOk(resume) || (resume.answer?.seq ?? Number.POSITIVE_INFINITY) > again.seq)
+      if (!answeredOk(resume) || answerSeq(resume) > again.seq)
         return fail(
           `${ref(again)} resent ${ref(first)} before ${resume.method} ${ref(resume)} was answered with success`,
           [first, resume, again],
@@ -295,15 +313,16 @@ function judgeOwn(name: ClientCaseName, wire: ClientWire): ClientJudgement {
 }
 
 /**
- * Whether a resend verdict's frames show a prompt sent after the loss it resends (an attempt sent
- * before any answer was lost is a submission of its own, never a resend). Other verdicts: true.
+ * Whether a resend verdict's frames show a prompt sent after a loss the model records (an attempt
+ * sent before any answer was lost is a submission of its own, never a resend; with no recorded loss
+ * there is nothing to resend). Other verdicts: true.
  */
 function followsLoss(wire: ClientWire, hit: VerdictHit): boolean {
   if (hit.name !== "new-key-on-resend" && hit.name !== "unkeyed-resend") return true;
   const prompts = wire.prompts.filter((p) => hit.seqs.includes(p.seq));
   const first = prompts.find((p) => lost(p));
-  if (!first) return true;
-  const lostAt = lossSeq(wire, first);
+  if (!first) return false;
+  const lostAt = lossSeq(first);
   return prompts.some((p) => p.seq > lostAt && (!keyed(first) || p.key !== first.key));
 }
 
@@ -319,9 +338,7 @@ export function judgeClientCase(name: ClientCaseName, run: ClientRunEvidence): C
       ? run.verdicts.find((v) => v.name === verdict && followsLoss(run.wire, v))
       : undefined;
   if (!hit) return own;
-  const evidence = run.wire.exchanges.filter(
-    (e) => hit.seqs.includes(e.seq) || hit.seqs.includes(e.answer?.seq ?? -1),
-  );
+  const evidence = run.wire.exchanges.filter((e) => e.frameSeqs.some((s) => hit.seqs.includes(s)));
   return fail(
     `the analyzer found ${hit.name}: ${hit.detail} (the case's own checks: ${own.message})`,
     evidence,

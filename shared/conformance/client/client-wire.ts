@@ -1,11 +1,12 @@
 /**
- * The client's side of a client-suite run as requests and their answers, read from the run's
- * (joined) trace: every request the client sent, with the agent's answer when one came and whether
- * the client saw it (a `dropped` answer never reached it). Frames the tap made itself are left out.
- * Pure.
+ * The client's side of a client-suite run: every request the client sent, as sent (read from the
+ * run's trace), with what the client got for it, as the analyzer's outcome model says
+ * (`client-outcomes.ts`: an answer, a recorded loss, or nothing yet). Frames the tap made itself
+ * are left out. Pure.
  */
 
 import type { FrameRecord, TraceRecord } from "../../trace/record.js";
+import { type ClientGot, ClientOutcomes, type ClientRunModel } from "./client-outcomes.js";
 
 /** A request the client sent, and what became of it. */
 export interface Exchange {
@@ -15,13 +16,10 @@ export interface Exchange {
   readonly params: Record<string, unknown> | undefined;
   readonly seq: number;
   readonly ts: number;
-  answer?: {
-    readonly seq: number;
-    /** The answer was swallowed by a fault: the client never saw it. */
-    readonly dropped: boolean;
-    readonly error?: { readonly code: unknown };
-    readonly result?: unknown;
-  };
+  /** What the client got for it, from the outcome model. */
+  readonly got: ClientGot;
+  /** The seqs of its frames (request, answer, and a forwarded inspector retry's), for evidence. */
+  readonly frameSeqs: readonly number[];
 }
 
 /** A `session/prompt` exchange, with its key and prompt as sent. */
@@ -37,7 +35,7 @@ export interface PromptExchange extends Exchange {
 export interface ClientWire {
   readonly exchanges: readonly Exchange[];
   readonly prompts: readonly PromptExchange[];
-  /** Frames by seq, for evidence. */
+  /** Frames by seq (the tap's own included: a forwarded answer), for evidence. */
   readonly frames: ReadonlyMap<number, FrameRecord>;
 }
 
@@ -57,57 +55,50 @@ export function keyed(p: PromptExchange): boolean {
   return p.key !== undefined && p.key !== null;
 }
 
-/** Whether the client saw a success answer to it. */
+/** Whether a success answer (its own, or one the inspector forwarded under its id) reached the client. */
 export function answeredOk(e: Exchange): boolean {
-  return e.answer !== undefined && !e.answer.dropped && e.answer.error === undefined;
+  return e.got.kind === "answer" && e.got.ok;
 }
 
-/** Whether no answer reached the client (dropped, or none came before the connection or agent was lost). */
-export function lost(e: Exchange): boolean {
-  return e.answer === undefined || e.answer.dropped;
-}
-
-/** Reads the client's requests and their answers from a run's records. */
-export function readClientWire(records: Iterable<TraceRecord>): ClientWire {
+/** Reads the client's requests from a run's records, each with what `model` (the analyzer's, on the same records) says it got. */
+export function readClientWire(records: Iterable<TraceRecord>, model: ClientRunModel): ClientWire {
+  const outcomes = new ClientOutcomes(model);
   const exchanges: Exchange[] = [];
-  const open = new Map<string, Exchange>();
   const frames = new Map<number, FrameRecord>();
   for (const r of records) {
-    if (r.type !== "frame" || r.encoding === "base64" || r.origin !== undefined) continue;
+    if (r.type !== "frame" || r.encoding === "base64") continue;
     frames.set(r.seq, r);
+    if (r.origin !== undefined) continue;
     const msg = parse(r.raw);
     if (!msg) continue;
     const id = msg.id;
     if (typeof id !== "number" && typeof id !== "string") continue;
-    if (r.dir === "client->agent" && typeof msg.method === "string") {
-      const params =
-        msg.params !== null && typeof msg.params === "object" && !Array.isArray(msg.params)
-          ? (msg.params as Record<string, unknown>)
-          : undefined;
-      const base: Exchange = { conn: r.conn, id, method: msg.method, params, seq: r.seq, ts: r.ts };
-      const exchange: Exchange =
-        msg.method === "session/prompt"
-          ? ({
-              ...base,
-              sessionId: params?.sessionId,
-              key: params && "idempotencyKey" in params ? params.idempotencyKey : undefined,
-              text: JSON.stringify(params?.prompt ?? null),
-            } as PromptExchange)
-          : base;
-      exchanges.push(exchange);
-      open.set(`${r.conn}:${typeof id}:${id}`, exchange);
-    } else if (r.dir === "agent->client" && msg.method === undefined) {
-      const k = `${r.conn}:${typeof id}:${id}`;
-      const exchange = open.get(k);
-      if (!exchange) continue;
-      open.delete(k);
-      const error = msg.error as { code?: unknown } | undefined;
-      exchange.answer = {
-        seq: r.seq,
-        dropped: r.dropped === true,
-        ...(error !== undefined ? { error: { code: error?.code } } : { result: msg.result }),
-      };
-    }
+    if (r.dir !== "client->agent" || typeof msg.method !== "string") continue;
+    const params =
+      msg.params !== null && typeof msg.params === "object" && !Array.isArray(msg.params)
+        ? (msg.params as Record<string, unknown>)
+        : undefined;
+    const view = outcomes.of(r.seq);
+    const base: Exchange = {
+      conn: r.conn,
+      id,
+      method: msg.method,
+      params,
+      seq: r.seq,
+      ts: r.ts,
+      got: view.got,
+      frameSeqs: view.frameSeqs.length > 0 ? view.frameSeqs : [r.seq],
+    };
+    exchanges.push(
+      msg.method === "session/prompt"
+        ? ({
+            ...base,
+            sessionId: params?.sessionId,
+            key: params && "idempotencyKey" in params ? params.idempotencyKey : undefined,
+            text: JSON.stringify(params?.prompt ?? null),
+          } as PromptExchange)
+        : base,
+    );
   }
   return {
     exchanges,
