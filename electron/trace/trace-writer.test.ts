@@ -100,6 +100,61 @@ describe("TraceWriter", () => {
     );
   });
 
+  it("writes exactly encodeRecord() of frame records, the plain ones from its template and every other shape too", async () => {
+    const text = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.constantFrom(
+        '{"jsonrpc":"2.0","id":1,"result":{}}',
+        '"},{"seq":',
+        "a\nb\r\u2028\u0000\u001f",
+        "€😀\ud800",
+      ),
+    );
+    const number = fc.oneof(
+      fc.integer(),
+      fc.double(),
+      fc.constantFrom(-0, 1e-7, 1e21, 2 ** 53 + 2, Number.NaN, Number.POSITIVE_INFINITY),
+    );
+    const frame = fc
+      .record({
+        seq: number,
+        ts: number,
+        conn: number,
+        dir: fc.constantFrom("agent->client", "client->agent", 'a"b'),
+        raw: text,
+        shape: fc.integer({ min: 0, max: 4 }),
+      })
+      .map(({ shape, seq, ts, conn, dir, raw }) => {
+        // 0 and 1: plain (the template's); 2: a flag; 3: the fields in another order; 4: an extra field.
+        if (shape <= 1) return { seq, ts, type: "frame", conn, dir, raw } as TraceRecord;
+        if (shape === 2)
+          return { seq, ts, type: "frame", conn, dir, raw, flags: ["malformed"] } as TraceRecord;
+        if (shape === 3) return { seq, ts, type: "frame", dir, conn, raw } as TraceRecord;
+        return { seq, ts, type: "frame", conn, dir, raw, extra: raw } as unknown as TraceRecord;
+      });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(frame, { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 30 })),
+        async (records, cuts) => {
+          const path = join(dir, `frames-${++run}.jsonl`);
+          const w = new TraceWriter(path, header);
+          let at = 0;
+          for (const cut of cuts) {
+            for (const r of records.slice(at, at + cut)) w.write(r);
+            at += cut;
+            w.commit();
+          }
+          for (const r of records.slice(at)) w.write(r);
+          await within(w.close(), 5000, "close");
+          expect(readFileSync(path, "utf8")).toBe(encodeHeader(header) + records.map(encodeRecord).join(""));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("has every record written so far in the file when commit() returns, and never asks for backpressure", async () => {
     const path = join(dir, "commit.jsonl");
     const w = new TraceWriter(path, header);

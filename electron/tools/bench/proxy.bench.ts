@@ -17,7 +17,8 @@ import type { Bench, BenchRow } from "./bench-row.js";
  * Set ACP_RI_CLI to an already built cli.js to skip the build. Set ACP_RI_CLI_BEFORE to a cli.js
  * built from another commit (e.g. in a `git worktree` of it) to measure that proxy too, as route
  * `before`, alternating with the others: rows "proxy vs before" then compare the two builds
- * under the same machine state.
+ * under the same machine state, and rows "tap CPU time ... vs before" compare the two taps' own CPU
+ * time (from /proc) in short alternating pairs, which load barely moves.
  */
 
 const AGENT = join(projectRoot as string, "electron", "tap", "testing", "scripted-agent.mjs");
@@ -27,6 +28,11 @@ const WARMUP_REQUESTS = 500;
 const FLOOD_BYTES = 1024 ** 3;
 const FLOOD_LINE_BYTES = 16 * 1024;
 const ROUNDS = 3;
+/** Alternating pairs (this build, then ACP_RI_CLI_BEFORE's, the order swapped every pair) of the CPU-time comparison. */
+const CPU_PAIRS = 9;
+/** Notifications and round trips of one CPU-time run: short, so the pairs see nearly the same machine state. */
+const CPU_NOTIFICATIONS = 100_000;
+const CPU_REQUESTS = 5_000;
 
 type Agentish = ChildProcessByStdio<Writable, Readable, null>;
 
@@ -77,18 +83,64 @@ function exited(child: Agentish): Promise<number | null> {
   return new Promise((resolve) => child.on("close", (code) => resolve(code)));
 }
 
-/** Reads every line of the child's stdout like a client would (JSON.parse each); bytes/s from first to last byte. */
-async function throughput(cli: string, dir: string, route: Route): Promise<number> {
-  const child = launch(cli, dir, route, ["notify", String(NOTIFICATIONS)]);
+/** Clock ticks per second of the utime and stime fields of /proc/<pid>/stat (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system, all threads) the process has used so far, from /proc/<pid>/stat;
+ * `null` where there is no /proc or the process is gone.
+ */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces and parentheses: count from its closing one.
+    // After it: state is field 3, utime field 14, stime field 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds the process used between two `cpuSeconds` samples, or `null` if either failed. */
+function cpuBetween(start: number | null, end: number | null): number | null {
+  return start === null || end === null ? null : end - start;
+}
+
+/** A throughput run: bytes/s from first to last byte, and the route's own CPU seconds per MB meanwhile. */
+interface Throughput {
+  readonly bytesPerSecond: number;
+  /** The relaying process's CPU seconds per 10^6 bytes passed (`null` for the direct pipe or without /proc). */
+  readonly cpuPerMb: number | null;
+}
+
+/**
+ * Reads every line of the child's stdout like a client would (JSON.parse each); bytes/s from first
+ * to last byte, and the child's CPU time over the same span (sampled at the first byte and at the
+ * last line, while the child is still up: its start and shutdown are not what it costs to relay).
+ */
+async function throughput(
+  cli: string,
+  dir: string,
+  route: Route,
+  count = NOTIFICATIONS,
+): Promise<Throughput> {
+  const child = launch(cli, dir, route, ["notify", String(count)]);
   child.stdin.end();
   let first = 0;
   let last = 0;
   let bytes = 0;
   let lines = 0;
   let carry = "";
+  let cpuAtFirst: number | null = null;
+  let cpuAtLast: number | null = null;
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (text: string) => {
-    if (first === 0) first = performance.now();
+    if (first === 0) {
+      first = performance.now();
+      cpuAtFirst = cpuSeconds(child.pid);
+    }
     bytes += Buffer.byteLength(text);
     const parts = (carry + text).split("\n");
     carry = parts.pop() ?? "";
@@ -96,18 +148,29 @@ async function throughput(cli: string, dir: string, route: Route): Promise<numbe
       JSON.parse(p);
       lines++;
     }
-    if (lines === NOTIFICATIONS) last = performance.now();
+    if (lines === count) {
+      last = performance.now();
+      cpuAtLast = cpuSeconds(child.pid);
+    }
   });
   await exited(child);
   // From the first byte to the last line: the route's shutdown after it (a tap ending its trace
   // file, or its OTLP export's worker) is not part of how fast it relays.
   const seconds = (last - first) / 1000;
-  if (lines !== NOTIFICATIONS) throw new Error(`${route}: got ${lines} of ${NOTIFICATIONS} notifications`);
-  return bytes / seconds;
+  if (lines !== count) throw new Error(`${route}: got ${lines} of ${count} notifications`);
+  const cpu = cpuBetween(cpuAtFirst, cpuAtLast);
+  return { bytesPerSecond: bytes / seconds, cpuPerMb: cpu === null ? null : cpu / (bytes / 1e6) };
 }
 
-/** Median round trip of sequential requests (after a warm-up), in microseconds. */
-async function roundTrip(cli: string, dir: string, route: Route): Promise<number> {
+/** A round-trip run: the median round trip in microseconds, and the route's own CPU seconds per round trip. */
+interface RoundTrip {
+  readonly medianMicros: number;
+  /** The relaying process's CPU seconds per round trip after the warm-up (`null` without /proc). */
+  readonly cpuPerTrip: number | null;
+}
+
+/** Median round trip of sequential requests (after a warm-up), in microseconds, and the child's CPU time per trip. */
+async function roundTrip(cli: string, dir: string, route: Route, requests = REQUESTS): Promise<RoundTrip> {
   const child = launch(cli, dir, route, ["rpc"]);
   child.stdout.setEncoding("utf8");
   let carry = "";
@@ -120,7 +183,9 @@ async function roundTrip(cli: string, dir: string, route: Route): Promise<number
     }
   });
   const samples: number[] = [];
-  for (let id = 0; id < WARMUP_REQUESTS + REQUESTS; id++) {
+  let cpuAtStart: number | null = null;
+  for (let id = 0; id < WARMUP_REQUESTS + requests; id++) {
+    if (id === WARMUP_REQUESTS) cpuAtStart = cpuSeconds(child.pid);
     const t0 = performance.now();
     await new Promise<void>((resolve) => {
       waiting = resolve;
@@ -128,9 +193,11 @@ async function roundTrip(cli: string, dir: string, route: Route): Promise<number
     });
     if (id >= WARMUP_REQUESTS) samples.push((performance.now() - t0) * 1000);
   }
+  // Before stdin ends, so the child is certainly still up.
+  const cpu = cpuBetween(cpuAtStart, cpuSeconds(child.pid));
   child.stdin.end();
   await exited(child);
-  return median(samples);
+  return { medianMicros: median(samples), cpuPerTrip: cpu === null ? null : cpu / requests };
 }
 
 /** Passes FLOOD_BYTES agent->client through the proxy; returns its peak RSS (VmHWM) in bytes. */
@@ -208,8 +275,8 @@ export const otlpBench: Bench = async () => {
     const plain: number[] = [];
     const dead: number[] = [];
     for (let round = 0; round < OTLP_ROUNDS; round++) {
-      plain.push(await throughput(cli, dir, "proxy"));
-      dead.push(await throughput(cli, dir, "proxy-otlp-dead"));
+      plain.push((await throughput(cli, dir, "proxy")).bytesPerSecond);
+      dead.push((await throughput(cli, dir, "proxy-otlp-dead")).bytesPerSecond);
     }
     return [
       ratioRow(
@@ -221,6 +288,22 @@ export const otlpBench: Bench = async () => {
         { text: ">= 0.95 of without", met: (x) => x >= 0.95 },
       ),
     ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+/**
+ * `npm run bench -- proxy-cpu`: only the tap's CPU time next to ACP_RI_CLI_BEFORE's build (the
+ * proxy bench's CPU rows, without its wall-clock rounds and 1 GiB floods).
+ */
+export const proxyCpuBench: Bench = async () => {
+  if (!BEFORE_CLI)
+    throw new Error("proxy-cpu compares two builds: set ACP_RI_CLI_BEFORE to the other cli.js");
+  const dir = mkdtempSync(join(tmpdir(), "acp-ri-bench-"));
+  try {
+    const cli: string = process.env.ACP_RI_CLI ?? (await buildCli(dir));
+    return await cpuBeforeRows(cli, dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -252,6 +335,66 @@ function beforeRows(
   ];
 }
 const none = { text: "", met: () => true };
+/** The median of per-pair ratios `after / before`, with the medians of each side and the ratios' range. */
+interface PairedFigure {
+  readonly after: number;
+  readonly before: number;
+  readonly ratio: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+function paired(after: readonly number[], before: readonly number[]): PairedFigure {
+  const ratios = after.map((a, i) => a / (before[i] as number));
+  return {
+    after: median([...after]),
+    before: median([...before]),
+    ratio: median(ratios),
+    low: Math.min(...ratios),
+    high: Math.max(...ratios),
+  };
+}
+
+/**
+ * The tap's own CPU time (utime + stime of its process, from /proc) next to the ACP_RI_CLI_BEFORE
+ * build's, per MB passed agent->client and per round trip: CPU_PAIRS short alternating pairs (the
+ * order swapped each pair), the median of the per-pair ratios. CPU time is what a change to the hot
+ * path adds or saves; under load, wall time is mostly the scheduler. `[]` without /proc.
+ */
+async function cpuBeforeRows(cli: string, dir: string): Promise<BenchRow[]> {
+  const perMb: Record<"proxy" | "before", number[]> = { proxy: [], before: [] };
+  const perTrip: Record<"proxy" | "before", number[]> = { proxy: [], before: [] };
+  for (let pair = 0; pair < CPU_PAIRS; pair++) {
+    const order = pair % 2 === 0 ? (["proxy", "before"] as const) : (["before", "proxy"] as const);
+    for (const route of order) {
+      const { cpuPerMb } = await throughput(cli, dir, route, CPU_NOTIFICATIONS);
+      const { cpuPerTrip } = await roundTrip(cli, dir, route, CPU_REQUESTS);
+      if (cpuPerMb === null || cpuPerTrip === null) return [];
+      perMb[route].push(cpuPerMb);
+      perTrip[route].push(cpuPerTrip);
+    }
+  }
+  const row = (name: string, f: PairedFigure, format: (seconds: number) => string): BenchRow => ({
+    name: `${name}, median of ${CPU_PAIRS} alternating pairs' ratios (range ${f.low.toFixed(2)} to ${f.high.toFixed(2)})`,
+    measured: format(f.after),
+    baseline: `${format(f.before)} before`,
+    ratio: f.ratio,
+    goal: "<= 1.05x before",
+    met: f.ratio <= 1.05,
+  });
+  return [
+    row(
+      `tap CPU time per MB passed vs before, ${CPU_NOTIFICATIONS / 1000}k agent->client notifications`,
+      paired(perMb.proxy, perMb.before),
+      (s) => `${(s * 1000).toFixed(1)} ms/MB`,
+    ),
+    row(
+      `tap CPU time per round trip vs before, ${CPU_REQUESTS / 1000}k sequential requests`,
+      paired(perTrip.proxy, perTrip.before),
+      (s) => `${(s * 1e6).toFixed(1)} µs CPU`,
+    ),
+  ];
+}
 
 /**
  * The proxy figures of issue 2 §7 (throughput, round trip, peak RSS), each next to the direct
@@ -278,10 +421,11 @@ export const proxyBench: Bench = async () => {
       before: [],
     };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const route of THROUGHPUT_ROUTES) rate[route].push(await throughput(cli, dir, route));
+      for (const route of THROUGHPUT_ROUTES)
+        rate[route].push((await throughput(cli, dir, route)).bytesPerSecond);
     }
     for (let round = 0; round < ROUNDS; round++) {
-      for (const route of ROUTES) rtt[route].push(await roundTrip(cli, dir, route));
+      for (const route of ROUTES) rtt[route].push((await roundTrip(cli, dir, route)).medianMicros);
     }
     const { peak, seconds } = await peakRss(cli, dir);
     const before = BEFORE_CLI ? await peakRss(cli, dir, "before") : null;
@@ -319,7 +463,7 @@ export const proxyBench: Bench = async () => {
         met: peak < 150 * 2 ** 20,
       },
     ];
-    if (before) rows.push(...beforeRows(r, t, peak, before.peak));
+    if (before) rows.push(...beforeRows(r, t, peak, before.peak), ...(await cpuBeforeRows(cli, dir)));
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });

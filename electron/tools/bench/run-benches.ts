@@ -4,7 +4,7 @@ import { frontBench } from "./front.bench.js";
 import { fullSizeBench } from "./full-size.bench.js";
 import { hubBench } from "./hub.bench.js";
 import { hubBoundsBench } from "./hub-bounds.bench.js";
-import { otlpBench, proxyBench } from "./proxy.bench.js";
+import { otlpBench, proxyBench, proxyCpuBench } from "./proxy.bench.js";
 import { readerBench } from "./reader.bench.js";
 import { stressBench } from "./stress.bench.js";
 import { truthBench } from "./truth.bench.js";
@@ -20,11 +20,12 @@ const benches: Record<string, Bench> = {
   truth: truthBench,
   fullsize: fullSizeBench,
   otlp: otlpBench,
+  "proxy-cpu": proxyCpuBench,
   reader: readerBench,
 };
 
-/** Benches run only when named: `fullsize` writes 3.1 GB; `otlp` is a part of `proxy` measured alone. */
-const ON_REQUEST = new Set(["fullsize", "otlp"]);
+/** Benches run only when named: `fullsize` writes 3.1 GB; `otlp` and `proxy-cpu` are parts of `proxy` measured alone. */
+const ON_REQUEST = new Set(["fullsize", "otlp", "proxy-cpu"]);
 
 /** Renders rows as an aligned text table. */
 export function formatRows(rows: readonly BenchRow[]): string {
