@@ -1,7 +1,9 @@
+import { latencyReport } from "../../../shared/analyzer/latency.js";
 import { VERDICTS } from "../../../shared/analyzer/verdicts.js";
 import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
+import { latencyLines } from "../report/latency-text.js";
 import { modelWarnings, renderReport } from "../report/report-text.js";
 import { terminalSafeJsonChunks } from "../report/terminal-text.js";
 
@@ -16,6 +18,12 @@ ACP log ("Copy All"), a sacp/symposium .jsons trace, an ACP-inspector JSONL reco
 Options:
   --json                    print the timeline model as JSON instead of the text report
   --fail-on-client-issues   exit 1 also when only Client issues were found
+
+After the other requests, "Latency per method": p50/p95/p99/max of the time from each request to
+its answer as the tap recorded them (session/prompt included: v2 answers at insertion, v1 at the end
+of the turn), per method and per connection (--json: "latency"). An answer the inspector dropped
+counts (it is the agent's time) and is counted apart, since the client never got it; so are the
+inspector's own requests; requests with no answer have no latency and are only counted.
 
 Each attempt says what happened to it and what the Client saw (the same words as --json's
 "words" and the app). A v1 session is judged by v1: its notes (severity "info") never change the
@@ -67,12 +75,14 @@ export const analyzeCommand: CliCommand = {
     const clientIssues = count("client-issue");
     const notes = count("info");
     const exitStatus = violations > 0 || (failOnClientIssues && clientIssues > 0) ? 1 : 0;
+    const latency = latencyReport(model);
     if (json) {
       const warnings = modelWarnings(model, gaps);
       const doc = {
         file,
         ...model,
         traceNotes,
+        latency,
         ...(gaps.gaps > 0 && { seqGaps: gaps }),
         summary: { violations, clientIssues, notes, exitStatus },
         ...(warnings.length > 0 && { warnings }),
@@ -88,7 +98,7 @@ export const analyzeCommand: CliCommand = {
       }
       process.stdout.write(`${pending}\n`);
     } else {
-      process.stdout.write(renderReport(file, model, traceNotes, gaps));
+      process.stdout.write(renderReport(file, model, traceNotes, gaps, latencyLines(latency)));
     }
     return exitStatus;
   },

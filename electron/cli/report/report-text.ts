@@ -135,6 +135,7 @@ export function renderReport(
   model: TimelineModel,
   traceNotes: readonly NoteRecord[] = [],
   gaps?: SeqGapsResult,
+  sections: readonly string[] = [],
 ): string {
   const out: string[] = [...modelWarnings(model, gaps)];
   out.push(
@@ -200,6 +201,7 @@ export function renderReport(
     }
   }
 
+  out.push(...sections); // more sections the caller adds (analyze: latency per method), before the verdicts
   out.push("", "Verdicts");
   for (const v of VERDICTS) {
     const n = model.verdictCounts[v.name];
