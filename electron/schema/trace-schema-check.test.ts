@@ -217,6 +217,39 @@ describe("TraceSchemaCheck", () => {
     expect(c.reports[1]?.violations[0]?.path).toBe("/error/code");
   });
 
+  it("matches the inspector's forwarded copy of an answer (client id, `replaces` the retry's id) to its request", () => {
+    const records = frames(
+      ...initV2(),
+      prompt("k", 3),
+      [
+        C2A,
+        {
+          jsonrpc: "2.0",
+          id: "r1",
+          method: "session/prompt",
+          params: { sessionId: "s1", prompt: [{ type: "text", text: "hi" }], idempotencyKey: "k" },
+        },
+      ],
+      [A2C, { jsonrpc: "2.0", id: 3, result: { messageId: "m1" } }],
+      [A2C, { jsonrpc: "2.0", id: "r1", result: { messageId: "m1" } }],
+    );
+    records.push({
+      type: "frame",
+      seq: 7,
+      ts: 7,
+      conn: 1,
+      dir: A2C,
+      raw: JSON.stringify({ jsonrpc: "2.0", id: 3, result: {} }),
+      origin: "inspector",
+      replaces: "r1",
+    });
+    const c = check(records);
+    expect(c.reports.map((r) => [r.seq, r.method, r.kind, r.violations[0]?.message])).toEqual([
+      [7, "session/prompt", "result", "must have required property 'messageId'"],
+    ]);
+    expect(c.summary().notChecked).toBe(0);
+  });
+
   it("without an initialize checks against v1 and says so", () => {
     const c = check(frames([A2C, { jsonrpc: "2.0", id: 1, result: {} }], prompt("k")));
     expect(c.reports.at(-1)?.schema).toBe("v1 (version unknown: v1 assumed)");

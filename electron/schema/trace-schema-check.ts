@@ -9,6 +9,9 @@ import { capViolations, readableViolations } from "./schema-errors.js";
 /** At most this many frame reports are kept per trace (the counts still cover every frame). */
 export const MAX_REPORTS = 1000;
 
+/** Requests remembered for matching their answers (the oldest are forgotten first). */
+const MAX_PENDING = 100_000;
+
 /** Totals of one trace's schema check. */
 export interface SchemaCheckSummary {
   /** Frames matched to a schema type and validated. */
@@ -53,6 +56,7 @@ export class TraceSchemaCheck {
   private framesWithExtensions = 0;
   private notChecked = 0;
   private reportsLeftOut = 0;
+  private sawV2 = false;
 
   /** Checks one record (only `frame` records are looked at); returns its report when it has something to say. */
   ingest(record: TraceRecord): FrameSchemaReport | null {
@@ -76,20 +80,30 @@ export class TraceSchemaCheck {
     if (typeof m.method === "string") {
       kind = hasId ? "request" : "notification";
       method = m.method;
-      if (hasId) this.pending.set(`${frame.conn} ${frame.dir} ${JSON.stringify(m.id)}`, method);
+      if (hasId) this.remember(`${frame.conn} ${frame.dir} ${JSON.stringify(m.id)}`, method);
     } else if ("result" in m || "error" in m) {
       kind = "error" in m ? "error" : "result";
+      // Answers are looked up, not consumed: a dropped answer and the inspector's forwarded copy
+      // (carrying the client's id, naming the retry's id in `replaces`) answer the same request.
       const other = frame.dir === "client->agent" ? "agent->client" : "client->agent";
-      const key = `${frame.conn} ${other} ${JSON.stringify(m.id)}`;
-      method = this.pending.get(key) ?? null;
-      this.pending.delete(key);
+      const ids = frame.replaces !== undefined ? [frame.replaces, m.id] : [m.id];
+      method = null;
+      for (const id of ids)
+        method ??= this.pending.get(`${frame.conn} ${other} ${JSON.stringify(id)}`) ?? null;
     } else return null;
     const version = this.versionFor(frame.conn, kind, method, m);
     const schema = acpSchema(version.version);
+    if (version.version === 2) this.sawV2 = true;
     const label = `${SCHEMA_LABEL[version.version]}${version.assumed ? " (version unknown: v1 assumed)" : ""}`;
     if (kind === "result" && method === null)
       return this.keep(
-        this.notCheckedReport(frame, "answers no request seen on its connection; not checked", label),
+        this.notCheckedReport(
+          frame,
+          "answers no request seen on its connection; not checked",
+          label,
+          null,
+          kind,
+        ),
       );
     const type = frameType(schema, kind, method as string);
     if (type === null)
@@ -130,9 +144,11 @@ export class TraceSchemaCheck {
 
   /** The totals so far. */
   summary(): SchemaCheckSummary {
-    const notes = [
-      "v2 frames are checked against the SDK 2.4.0 v2 schema extended with the RFD's session/prompt idempotencyKey (string or null, 1 to 255 characters counted in Unicode code points)",
-    ];
+    const notes: string[] = [];
+    if (this.sawV2)
+      notes.push(
+        "v2 frames are checked against the SDK 2.4.0 v2 schema extended with the RFD's session/prompt idempotencyKey (string or null, 1 to 255 characters counted in Unicode code points)",
+      );
     if (this.unknownVersionConns.size > 0)
       notes.push(
         `no initialize seen on connection(s) ${[...this.unknownVersionConns].map((c) => `#${c}`).join(", ")}: checked against v1`,
@@ -192,6 +208,13 @@ export class TraceSchemaCheck {
       extensions: [],
       notChecked: why,
     };
+  }
+
+  /** Remembers a request's method by connection, direction and id; the oldest are forgotten past MAX_PENDING. */
+  private remember(key: string, method: string): void {
+    this.pending.delete(key);
+    this.pending.set(key, method);
+    if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
   }
 
   private keep(report: FrameSchemaReport): FrameSchemaReport {
