@@ -21,8 +21,7 @@ Tools:
   summarize_trace   header, counts, RFD verdicts with their rows and frame seqs, first submissions
   get_submission    one submission by row id or idempotency key: attempts, outcomes, frames
   search            Timeline rows matching a query in the app's filter syntax (method:, key:, verdict:, ...)
-
-Schema violations are not listed: frames are not validated against the ACP schema yet.
+  list_violations   frames that break the official ACP schema (v1/v2): path and what the schema says
 
 Add it to Claude Code:
   claude mcp add acp-retry-inspector -- npx acp-retry-inspector mcp

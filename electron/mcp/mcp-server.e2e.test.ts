@@ -80,6 +80,7 @@ describe("acp-retry-inspector mcp", () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
       "get_submission",
       "list_traces",
+      "list_violations",
       "search",
       "summarize_trace",
     ]);
@@ -100,7 +101,7 @@ describe("acp-retry-inspector mcp", () => {
     expect(summary.submissions).toBe(2);
     expect(summary.firstSubmissions).toHaveLength(2);
     expect(summary.firstSubmissions[0]).toMatchObject({ keyStatus: "valid", attempts: 1 });
-    expect(summary.schemaViolations).toMatch(/not checked/);
+    expect(summary.schemaViolations).toMatch(/list_violations/);
     // analyze on the unredacted file: redaction keeps every verdict.
     const model = await analyze(scratch, onCommandLine);
     const counted = Object.fromEntries(Object.entries(model.verdictCounts).filter(([, n]) => n > 0));
@@ -138,6 +139,20 @@ describe("acp-retry-inspector mcp", () => {
     expect((await call("search", { trace, query: SECRET.slice(0, 12) })).json().matches).toBe(0);
     const bad = await call("search", { trace, query: "methd:session/prompt" });
     expect(bad.isError).toBe(true);
+  });
+
+  it("lists schema violations: none on the reference peers' trace, the v2 schema's RFD extension said", async () => {
+    const clean = (await call("list_violations", { trace: "20260101T000000Z-1.jsonl" })).json();
+    expect(clean.summary.framesWithViolations).toBe(0);
+    expect(clean.summary.checked).toBeGreaterThan(4);
+    expect(clean.frames).toEqual([]);
+    expect(clean.summary.notes.join(" ")).toContain("idempotencyKey");
+    const marked = (
+      await call("list_violations", { trace: "20260101T000000Z-1.jsonl", extensions: true })
+    ).json();
+    expect(marked.frames.length).toBe(marked.summary.framesWithExtensions);
+    const refused = await call("list_violations", { trace: outside });
+    expect(refused).toMatchObject({ isError: true, text: expect.stringContaining("no trace named") });
   });
 
   it("refuses every trace it was not given: a path outside, a relative escape, a link, a made-up name", async () => {

@@ -1,7 +1,8 @@
 /**
  * `acp-retry-inspector mcp`: a read-only MCP server over stdio, so a coding agent can help triage
  * recorded sessions. Its tools list the traces it may read (trace-catalogue.ts), summarise one,
- * return one submission with its attempts and frames, and search with the app's filter syntax;
+ * return one submission with its attempts and frames, search with the app's filter syntax and list
+ * the frames that break the ACP schema;
  * everything comes from the trace redacted as `export` redacts it (redacted-trace.ts). It writes
  * nothing and reads nothing else. Bundled on its own as `mcp.js` beside `cli.js` (with the MCP SDK
  * inside), so the CLI's other commands never load it.
@@ -10,6 +11,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 import { RedactedTraces } from "./redacted-trace.js";
+import { listViolations, MAX_VIOLATION_FRAMES } from "./schema-violations.js";
 import { search, submissionDetail, summarize } from "./trace-answers.js";
 import { TraceCatalogue, TraceRequestError } from "./trace-catalogue.js";
 
@@ -102,6 +104,27 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       annotations: READ_ONLY,
     },
     ({ trace, query, limit }) => answer(async () => search(await load(trace), query, limit)),
+  );
+  server.registerTool(
+    "list_violations",
+    {
+      title: "List schema violations",
+      description:
+        "The frames of a trace that break the official ACP JSON Schema (v1 or v2 by the negotiated protocolVersion; v2 extended with the RFD's idempotencyKey): seq, connection, direction, method, schema type, and per violation the JSON path and what the schema says. With extensions: also frames that only carry _meta or undeclared properties (marked, not failed).",
+      inputSchema: {
+        trace: traceName,
+        extensions: z.boolean().optional().describe("also list frames that only carry extension fields"),
+        limit: z
+          .number()
+          .int()
+          .positive()
+          .max(MAX_VIOLATION_FRAMES)
+          .optional()
+          .describe("frames returned at most (default 50)"),
+      },
+      annotations: READ_ONLY,
+    },
+    ({ trace, extensions, limit }) => answer(() => listViolations(catalogue.find(trace), limit, extensions)),
   );
   return server;
 }

@@ -26,8 +26,9 @@ export const ANSWER_LIMITS = {
   searchResults: 500,
 } as const;
 
-/** Why a summary has no schema violations. */
-export const SCHEMA_NOT_CHECKED = "not checked: frames are not validated against the ACP schema yet";
+/** Where a summary's reader finds the schema violations (the check is a tool of its own: it loads the schema). */
+export const SCHEMA_NOT_CHECKED =
+  "not in the summary: list_violations checks every frame against the ACP schema";
 
 const severityOf = new Map(VERDICTS.map((v) => [v.name, v.severity]));
 

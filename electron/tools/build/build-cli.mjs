@@ -51,7 +51,8 @@ export async function buildCli(outdir = join(root, "dist")) {
     platform: "node",
     format: "esm",
     target: "node20",
-    external: Object.keys(pkg.dependencies ?? {}),
+    // ajv is bundled too: the MCP SDK require()s it from CommonJS, which an ESM bundle cannot do of an external.
+    external: Object.keys(pkg.dependencies ?? {}).filter((name) => name !== "ajv"),
     sourcemap: "linked",
     define: { __TOOL_VERSION__: JSON.stringify(pkg.version) },
     logLevel: "warning",
