@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -199,6 +200,33 @@ describe("readTrace", () => {
       `problem 2 oversize ${bytes(exact)}`,
     ]);
   });
+
+  it("reads long lines from a pipe (which cannot be read again by offset) as it reads them from a file", async () => {
+    const big = `{"jsonrpc":"2.0","id":1,"result":{"text":"${"a€é".repeat(700_000)}"}}`; // 3.5 MB, over 4 chunks
+    const text = [
+      encodeHeader(header),
+      encodeRecord(frame(1)),
+      encodeRecord(frame(2, big)),
+      encodeRecord(frame(3)),
+      `{"seq":4,"ts":1,"type":"frame","raw":"${"z".repeat(1_500_000)}`,
+    ].join("");
+    const fifo = join(dir, `p${++n}.fifo`);
+    execFileSync("mkfifo", [fifo]);
+    const writer = createWriteStream(fifo);
+    writer.end(text);
+    const fromPipe = await read(fifo);
+    const fromFile = await read(file(text));
+    expect(fromPipe.map(shape)).toEqual([
+      "header",
+      "record 1",
+      "record 2",
+      "record 3",
+      "problem 5 truncated",
+    ]);
+    expect(fromPipe).toEqual(fromFile);
+    const r = fromPipe[2] as Extract<TraceReadEvent, { kind: "record" }>;
+    expect(r.record.type === "frame" && r.record.raw === big).toBe(true);
+  }, 60_000);
 
   it("refuses a file whose first line is over the cap, and states the cap", async () => {
     expect(MAX_LINE_BYTES).toBe(256 * 1024 * 1024);
