@@ -6,6 +6,7 @@ import { hubBench } from "./hub.bench.js";
 import { hubBoundsBench } from "./hub-bounds.bench.js";
 import { otlpBench, proxyBench, proxyCpuBench } from "./proxy.bench.js";
 import { readerBench } from "./reader.bench.js";
+import { realAgentsBench } from "./real-agents.bench.js";
 import { stressBench } from "./stress.bench.js";
 import { truthBench } from "./truth.bench.js";
 
@@ -22,10 +23,14 @@ const benches: Record<string, Bench> = {
   otlp: otlpBench,
   "proxy-cpu": proxyCpuBench,
   reader: readerBench,
+  "real-agents": realAgentsBench,
 };
 
-/** Benches run only when named: `fullsize` writes 3.1 GB; `otlp` and `proxy-cpu` are parts of `proxy` measured alone. */
-const ON_REQUEST = new Set(["fullsize", "otlp", "proxy-cpu"]);
+/**
+ * Benches run only when named: `fullsize` writes 3.1 GB; `otlp` and `proxy-cpu` are parts of `proxy` measured alone;
+ * `real-agents` needs agents installed outside the project (ACP_RI_REAL_AGENTS).
+ */
+const ON_REQUEST = new Set(["fullsize", "otlp", "proxy-cpu", "real-agents"]);
 
 /** Renders rows as an aligned text table. */
 export function formatRows(rows: readonly BenchRow[]): string {
