@@ -1,5 +1,6 @@
 /** Status chips: colour plus an icon and a text label, so they read in greyscale and on a projector. */
 import type { ReactNode } from "react";
+import { visibleText } from "./visible-text.js";
 
 /** The colour family of a badge. */
 export type BadgeTone = "ok" | "warn" | "error" | "info" | "neutral";
@@ -12,7 +13,11 @@ const ICONS: Readonly<Record<BadgeTone, string>> = {
   neutral: "•",
 };
 
-/** A labelled status chip; `title` explains it on hover; `wrap`: its words may take two lines. */
+/**
+ * A labelled status chip; `title` explains it on hover; `wrap`: its words may take two lines. A
+ * text label and the title often quote the wire (an error message, a messageId), so both are shown
+ * through `visibleText`.
+ */
 export function Badge({
   tone,
   children,
@@ -25,9 +30,12 @@ export function Badge({
   wrap?: boolean;
 }) {
   return (
-    <span className={`badge badge--${tone}${wrap ? " badge--wrap" : ""}`} title={title}>
+    <span
+      className={`badge badge--${tone}${wrap ? " badge--wrap" : ""}`}
+      title={title === undefined ? undefined : visibleText(title)}
+    >
       <span aria-hidden="true">{ICONS[tone]}</span>
-      {children}
+      {typeof children === "string" ? visibleText(children) : children}
     </span>
   );
 }

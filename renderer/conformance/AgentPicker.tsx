@@ -5,6 +5,7 @@
  * than that its tooltip has it whole. Pure: props in, callbacks out.
  */
 import type { AgentChoice, AgentChoiceSource } from "../../shared/conformance/conformance-run.js";
+import { visibleText } from "../components/visible-text.js";
 
 /** What the picker shows. */
 export interface AgentPickerProps {
@@ -37,7 +38,7 @@ export function AgentPicker({
         {label}{" "}
         <select
           aria-label={label}
-          title={chosen?.label}
+          title={chosen ? visibleText(chosen.label) : undefined}
           value={value ?? ""}
           disabled={disabled}
           onChange={(e) => onChange(e.currentTarget.value)}
@@ -48,7 +49,7 @@ export function AgentPicker({
               <optgroup key={g.source} label={g.label}>
                 {inGroup.map((c) => (
                   <option key={c.id} value={c.id}>
-                    {c.label}
+                    {visibleText(c.label)}
                   </option>
                 ))}
               </optgroup>
@@ -59,9 +60,9 @@ export function AgentPicker({
       {chosen ? (
         <p className="agent-picker__target">
           <span className="muted">{chosen.target.includes("://") ? "dials " : "runs "}</span>
-          <code data-testid="agent-target">{chosen.target}</code>
-          {chosen.cwd ? <span className="muted"> in {chosen.cwd}</span> : null}
-          {chosen.note ? <span className="muted"> · {chosen.note}</span> : null}
+          <code data-testid="agent-target">{visibleText(chosen.target)}</code>
+          {chosen.cwd ? <span className="muted"> in {visibleText(chosen.cwd)}</span> : null}
+          {chosen.note ? <span className="muted"> · {visibleText(chosen.note)}</span> : null}
         </p>
       ) : null}
     </div>

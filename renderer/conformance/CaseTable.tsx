@@ -5,6 +5,7 @@
  */
 import type { CaseRow, CaseRunState } from "../../shared/conformance/conformance-run.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
+import { visibleText } from "../components/visible-text.js";
 
 /** What the table shows. */
 export interface CaseTableProps {
@@ -40,12 +41,12 @@ export function CaseTable({ cases, onOpenTrace }: CaseTableProps) {
             <td>
               <Badge tone={STATE_BADGE[c.state].tone}>{STATE_BADGE[c.state].text}</Badge>
             </td>
-            <th scope="row" title={`RFD: ${c.rule}`}>
-              <span className="case-table__name">{c.name}</span>
+            <th scope="row" title={visibleText(`RFD: ${c.rule}`)}>
+              <span className="case-table__name">{visibleText(c.name)}</span>
               {c.required ? null : <span className="muted"> (informative)</span>}
-              <div className="muted">{c.title}</div>
+              <div className="muted">{visibleText(c.title)}</div>
             </th>
-            <td className="case-table__reason">{c.reason ?? ""}</td>
+            <td className="case-table__reason">{visibleText(c.reason ?? "")}</td>
             <td>{c.durationMs === undefined ? "" : `${(c.durationMs / 1000).toFixed(1)} s`}</td>
             <td>
               <button

@@ -1,5 +1,6 @@
 /** The confirmation shown before the Conformance tab starts a command it did not ship with. */
 import type { ConformanceBoard } from "../../shared/conformance/conformance-run.js";
+import { visibleText } from "../components/visible-text.js";
 
 type Choice = ConformanceBoard["choices"][number];
 
@@ -20,9 +21,9 @@ export function CommandConfirm({
   return (
     <div className="confirm" role="alertdialog" aria-label={label}>
       <p>
-        This starts <code>{chosen.target}</code>
-        {chosen.cwd ? ` in ${chosen.cwd}` : ""} with your user's rights, {howOften}. It was named by{" "}
-        {chosen.source === "argv" ? "the command line" : "your local agents file"}.
+        This starts <code>{visibleText(chosen.target)}</code>
+        {chosen.cwd ? ` in ${visibleText(chosen.cwd)}` : ""} with your user's rights, {howOften}. It was named
+        by {chosen.source === "argv" ? "the command line" : "your local agents file"}.
       </p>
       <button type="button" onClick={onRun}>
         Run it

@@ -13,6 +13,7 @@ import {
   isActive,
 } from "../../shared/conformance/conformance-run.js";
 import { useOperation } from "../bridge/use-operation.js";
+import { visibleText } from "../components/visible-text.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { AgentPicker } from "./AgentPicker.js";
 import { CaseTable } from "./CaseTable.js";
@@ -27,11 +28,11 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
   return (
     <div className="run-summary" aria-live="polite">
       <p>
-        <strong>{run.agent?.label}</strong>
+        <strong>{visibleText(run.agent?.label ?? "")}</strong>
         {probe?.info?.name ? (
           <span className="muted">
             {" "}
-            · agent says {probe.info.name} {probe.info.version ?? ""}
+            · agent says {visibleText(probe.info.name)} {visibleText(probe.info.version ?? "")}
             {probe.protocolVersion === null ? "" : `, protocol v${probe.protocolVersion}`}
           </span>
         ) : null}
@@ -46,7 +47,7 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
       {probe && probe.status !== "v2" ? (
         <p className={probe.status === "not-v2" ? "run-verdict badge--warn" : "run-verdict badge--error"}>
           {probe.status === "not-v2" ? "" : "The agent did not start: "}
-          {probe.problem}. No case ran.
+          {visibleText(probe.problem ?? "")}. No case ran.
           {run.probeTraceId ? (
             <>
               {" "}
@@ -62,7 +63,7 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
           <figcaption id="startup-stderr-title" className="muted">
             The agent's first stderr lines:
           </figcaption>
-          <pre>{probe.startup.stderr.join("\n")}</pre>
+          <pre>{visibleText(probe.startup.stderr.join("\n"))}</pre>
         </figure>
       ) : null}
       {run.summary ? (
@@ -80,7 +81,7 @@ function RunSummary({ run, onOpenProbe }: { run: ConformanceRunStatus; onOpenPro
         </p>
       ) : null}
       {run.state === "error" ? (
-        <p className="run-verdict badge--error">The run broke off: {run.error}</p>
+        <p className="run-verdict badge--error">The run broke off: {visibleText(run.error ?? "")}</p>
       ) : null}
       {run.tracesDir ? <p className="muted">Traces of this run: {run.tracesDir}</p> : null}
     </div>
@@ -143,7 +144,9 @@ export function ConformanceRunner({ board }: { board: ConformanceBoard }) {
         from the built-in demo agent, the command that started this app (<code>-- &lt;agent command&gt;</code>
         ) or the local agents file; nothing typed here is ever run.
       </p>
-      {board.configProblem ? <p className="run-verdict badge--error">{board.configProblem}</p> : null}
+      {board.configProblem ? (
+        <p className="run-verdict badge--error">{visibleText(board.configProblem)}</p>
+      ) : null}
       <AgentPicker
         choices={board.choices}
         value={active ? (status.agent?.id ?? chosen?.id) : chosen?.id}

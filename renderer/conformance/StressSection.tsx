@@ -15,6 +15,7 @@ import {
 } from "../../shared/conformance/stress/stress-board.js";
 import { useOperation } from "../bridge/use-operation.js";
 import { Badge } from "../components/Badge.js";
+import { visibleText } from "../components/visible-text.js";
 import { useInspectorContext } from "../store/inspector-store.js";
 import { AgentPicker } from "./AgentPicker.js";
 import { CommandConfirm } from "./CommandConfirm.js";
@@ -64,24 +65,26 @@ function StressStatus({ stress, onOpen }: { stress: StressRunStatus; onOpen: () 
         </p>
       ) : null}
       {stress.state === "error" ? (
-        <p className="run-verdict badge--error">The stress run broke off: {stress.error}</p>
+        <p className="run-verdict badge--error">
+          The stress run broke off: {visibleText(stress.error ?? "")}
+        </p>
       ) : null}
       {f ? (
         <div className="stress-failure" data-testid="stress-failure">
           <p>
-            Minimal failing schedule: <code>{f.shrunk}</code> ({f.shrunkFaults} fault
-            {f.shrunkFaults === 1 ? "" : "s"}), shrunk from run {f.index + 1} (<code>{f.schedule}</code>) in{" "}
-            {f.tries} run(s).
+            Minimal failing schedule: <code>{visibleText(f.shrunk)}</code> ({f.shrunkFaults} fault
+            {f.shrunkFaults === 1 ? "" : "s"}), shrunk from run {f.index + 1} (
+            <code>{visibleText(f.schedule)}</code>) in {f.tries} run(s).
           </p>
           <ul>
             {f.violations.map((v) => (
               <li key={`${v.invariant}-${v.key}`}>
-                <strong>{v.invariant}</strong>: {v.message}
+                <strong>{visibleText(v.invariant)}</strong>: {visibleText(v.message)}
               </li>
             ))}
           </ul>
           <p>
-            Reproduce: <code data-testid="stress-reproduce">{f.reproduce}</code>
+            Reproduce: <code data-testid="stress-reproduce">{visibleText(f.reproduce)}</code>
           </p>
           <button type="button" disabled={f.traceId === undefined} onClick={onOpen}>
             Open minimal failing trace
@@ -112,9 +115,9 @@ function StressStatus({ stress, onOpen }: { stress: StressRunStatus; onOpen: () 
                     </td>
                     <td>{r.index + 1}</td>
                     <td>
-                      <code>{r.schedule}</code>
+                      <code>{visibleText(r.schedule)}</code>
                     </td>
-                    <td className="case-table__reason">{r.reason}</td>
+                    <td className="case-table__reason">{visibleText(r.reason ?? "")}</td>
                     <td>{(r.durationMs / 1000).toFixed(1)} s</td>
                   </tr>
                 ))}

@@ -95,10 +95,10 @@ function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace
         <dt>Inserted</dt>
         <dd>
           {s.inserts} user message{s.inserts === 1 ? "" : "s"}
-          {s.messageIds.length ? ` (${s.messageIds.join(", ")})` : ""} seen in the trace
+          {s.messageIds.length ? ` (${visibleText(s.messageIds.join(", "))})` : ""} seen in the trace
         </dd>
         <dt>Result</dt>
-        <dd>{s.result}</dd>
+        <dd>{visibleText(s.result)}</dd>
       </dl>
       <h3>Verdicts</h3>
       {s.verdicts.length === 0 ? <p className="muted">{noVerdict(s)}</p> : null}

@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import type { FrameRecord, TraceRecord } from "../../shared/trace/record.js";
 import { RawFrameView } from "../components/RawFrameView.js";
+import { visibleText } from "../components/visible-text.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
 import { Clock } from "../traces/imported-trace.js";
 import { describeRecord } from "./describe-record.js";
@@ -69,7 +70,7 @@ export function FrameView({ record, label }: { record: TraceRecord | undefined; 
     return (
       <>
         <p>
-          #{record.seq} at <Clock ts={record.ts} />: {describeRecord(record)}
+          #{record.seq} at <Clock ts={record.ts} />: {visibleText(describeRecord(record))}
         </p>
         <RawFrameView raw={JSON.stringify(record)} label={`${label} (trace record)`} />
       </>
@@ -81,9 +82,9 @@ export function FrameView({ record, label }: { record: TraceRecord | undefined; 
       <p>
         #{record.seq} at <Clock ts={record.ts} />, connection #{record.conn},{" "}
         {record.dir === "client->agent" ? "client → agent" : "agent → client"}
-        {record.flags?.length ? `, flagged: ${record.flags.join(", ")}` : ""}
+        {record.flags?.length ? `, flagged: ${visibleText(record.flags.join(", "))}` : ""}
         {record.dropped ? ", dropped by fault injection" : ""}
-        {originText(record)}
+        {visibleText(originText(record))}
       </p>
       {record.previewOf !== undefined && !full ? <PreviewNote record={record} onFull={setFull} /> : null}
       {full ? (

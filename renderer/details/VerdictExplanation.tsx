@@ -1,6 +1,7 @@
 /** A verdict in full: what happened, why it matters, and the RFD rule it cites, verbatim. */
 import type { VerdictHit } from "../../shared/analyzer/timeline-model.js";
 import { verdictDefinition } from "../../shared/analyzer/verdicts.js";
+import { visibleText } from "../components/visible-text.js";
 import { VerdictBadges } from "../timeline/timeline-columns.js";
 
 /** One verdict with its explanation and citation. */
@@ -11,7 +12,7 @@ export function VerdictExplanation({ hit }: { hit: VerdictHit }) {
       <h4>
         <VerdictBadges verdicts={[hit]} /> <span className="muted">({d.severity})</span>
       </h4>
-      <p>{hit.detail}</p>
+      <p>{visibleText(hit.detail)}</p>
       <p className="muted">{d.explanation}</p>
       <blockquote cite="rfd-v2-idempotency-keys">
         <p>{d.rule}</p>

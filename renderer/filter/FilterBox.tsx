@@ -14,6 +14,7 @@ import { useDismiss } from "../components/use-dismiss.js";
 import { useInspector } from "../store/inspector-store.js";
 import type { TimelineView } from "../traces/timeline-view.js";
 import "./filter.css";
+import { visibleText } from "../components/visible-text.js";
 
 /** Values of the shown trace worth suggesting (bounded: a huge trace offers its first ones). */
 function knownValues(view: TimelineView): KnownValues {
@@ -168,7 +169,8 @@ export function FilterBox({
           <ul className="filter-box__problems" id={problemsId} aria-label="Filter problems">
             {problems.map((p) => (
               <li key={`${p.start}:${p.end}:${p.message}`}>
-                <code>{filter.text.slice(p.start, p.end) || "(empty)"}</code>: {p.message}
+                <code>{visibleText(filter.text.slice(p.start, p.end)) || "(empty)"}</code>:{" "}
+                {visibleText(p.message)}
               </li>
             ))}
           </ul>
@@ -189,8 +191,8 @@ export function FilterBox({
                   accept(i);
                 }}
               >
-                <code>{s.label}</code>
-                {s.detail ? <span className="filter-box__detail"> {s.detail}</span> : null}
+                <code>{visibleText(s.label)}</code>
+                {s.detail ? <span className="filter-box__detail"> {visibleText(s.detail)}</span> : null}
               </div>
             ))}
           </div>

@@ -5,6 +5,7 @@ import { InvalidRecord } from "../../shared/trace/record-check.js";
 import { Badge } from "../components/Badge.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { VirtualTable, virtualColumnHelper } from "../components/VirtualTable.js";
+import { visibleText } from "../components/visible-text.js";
 import { describeRecord } from "../details/describe-record.js";
 import { FilterBox } from "../filter/FilterBox.js";
 import { matchRecords, recordPasses } from "../filter/record-filter.js";
@@ -69,7 +70,9 @@ const RECORD_COLUMNS = col.columns([
     cell: (c) => {
       const r = c.row.original;
       return (
-        <code className="tl-raw">{r instanceof InvalidRecord ? flaggedText(r) : describeRecord(r)}</code>
+        <code className="tl-raw">
+          {visibleText(r instanceof InvalidRecord ? flaggedText(r) : describeRecord(r))}
+        </code>
       );
     },
   }),

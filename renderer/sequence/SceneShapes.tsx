@@ -1,5 +1,6 @@
 /** Draws scene primitives as SVG elements themed by CSS classes; wire text is always text content. */
 import type { KeyboardEvent } from "react";
+import { visibleText } from "../components/visible-text.js";
 import type { SceneItem } from "./sequence-scene.js";
 import type { Shape } from "./shape.js";
 
@@ -61,7 +62,7 @@ export function SceneItemEl({ item, onSelect }: { item: SceneItem; onSelect(seq:
   if (item.role === "separator" || item.seq === null) {
     return (
       // biome-ignore lint/a11y/useSemanticElements: SVG has no <hr>; the marker group carries the separator role
-      <g role="separator" aria-label={item.ariaLabel}>
+      <g role="separator" aria-label={visibleText(item.ariaLabel)}>
         {shapes}
       </g>
     );
@@ -79,12 +80,12 @@ export function SceneItemEl({ item, onSelect }: { item: SceneItem; onSelect(seq:
       className="seq-item"
       role="button"
       tabIndex={0}
-      aria-label={item.ariaLabel}
+      aria-label={visibleText(item.ariaLabel)}
       aria-pressed={item.selected}
       onClick={() => onSelect(seq)}
       onKeyDown={onKeyDown}
     >
-      <title>{item.ariaLabel}</title>
+      <title>{visibleText(item.ariaLabel)}</title>
       {shapes}
     </g>
   );

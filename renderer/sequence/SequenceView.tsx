@@ -35,6 +35,7 @@ import {
 } from "./sequence-layout.js";
 import { buildScene } from "./sequence-scene.js";
 import "./sequence.css";
+import { visibleText } from "../components/visible-text.js";
 
 /** Rows drawn above and below the screen. */
 const OVERSCAN = 8;
@@ -333,7 +334,7 @@ export function SequenceView({
             </option>
             {pickable.list.map((p) => (
               <option key={p.number} value={String(p.number)}>
-                {submissionLabel(p.sub, p.number)}
+                {visibleText(submissionLabel(p.sub, p.number))}
               </option>
             ))}
           </select>

@@ -5,6 +5,7 @@
  * follows the "…" but the words' own punctuation.
  */
 import type { ReactNode } from "react";
+import { visibleText } from "../components/visible-text.js";
 
 /** An id in result words (after `messageId `, or any UUID). */
 const MESSAGE_ID = /(?<=messageId )[^\s;,)]+|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}/giu;
@@ -34,16 +35,16 @@ export function resultSegments(text: string): ResultSegment[] {
 
 /** The result words as they show: each long id cut to its first characters and "…". */
 export function shownResult(text: string): string {
-  return resultSegments(text)
+  return resultSegments(visibleText(text))
     .map((s) => ("id" in s ? s.shown : s.text))
     .join("");
 }
 
-/** The result words, each long id shortened with the whole id as its tooltip. */
+/** The result words (their invisible controls shown), each long id shortened with the whole id as its tooltip. */
 export function ResultWords({ text }: { text: string }): ReactNode {
   return (
     <>
-      {resultSegments(text).map((s, i) =>
+      {resultSegments(visibleText(text)).map((s, i) =>
         "id" in s ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one text, in order
           <span key={i} title={s.id}>

@@ -294,8 +294,12 @@ function waterfallText(r: TimelineRow, facts: RowFacts): string {
   return `starts at ${offset} ${scope}: ${latencyText(span)}`;
 }
 
-/** A column's full text for a row, as its tooltip and the Details pane show it. */
+/** A column's full text for a row, as its tooltip and the Details pane show it, its invisible controls shown. */
 export function cellText(columnId: string, r: TimelineRow, facts: RowFacts): string {
+  return visibleText(cellWords(columnId, r, facts));
+}
+
+function cellWords(columnId: string, r: TimelineRow, facts: RowFacts): string {
   switch (columnId) {
     case "what":
       return whatText(r);

@@ -35,6 +35,7 @@ import {
   RETRY_ACTIONS,
 } from "../../shared/faults/fault-rule.js";
 import { useOperation } from "../bridge/use-operation.js";
+import { visibleText } from "../components/visible-text.js";
 import { useBridge, useInspector } from "../store/inspector-store.js";
 import { presentFromSearch } from "../theme/presenter.js";
 import { FAULT_BUTTONS, type FaultButton } from "./fault-catalogue.js";
@@ -115,7 +116,9 @@ export function useArmFault(): (label: string, spec: FaultRuleSpec, taps: readon
       );
     if (!CONFIRMED_ACTIONS.has(spec.action)) return arm();
     const pids = taps.flatMap((t) => t.agentPids);
-    const names = all ? `all live taps (${taps.length})` : taps.map((t) => `tap ${t.name}`).join(", ");
+    const names = all
+      ? `all live taps (${taps.length})`
+      : taps.map((t) => `tap ${visibleText(t.name)}`).join(", ");
     askFault({
       text: `${label}: ${spec.action === "kill-agent" ? "SIGKILL" : "SIGKILL and respawn"} ${
         pids.length === 0 ? "the agent (no agent running now)" : `agent pid ${pids.join(", ")}`
@@ -143,7 +146,7 @@ function FaultConfirmBar() {
         if (e.key === "Escape") close();
       }}
     >
-      <span>{q.text}</span>{" "}
+      <span>{visibleText(q.text)}</span>{" "}
       <button
         ref={confirmRef}
         type="button"
@@ -152,7 +155,7 @@ function FaultConfirmBar() {
           q.run();
         }}
       >
-        {q.confirmLabel}
+        {visibleText(q.confirmLabel)}
       </button>{" "}
       <button type="button" onClick={close}>
         Cancel
@@ -209,7 +212,7 @@ function ArmedRules() {
         <ul>
           {faults.map((f) => (
             <li key={f.rule.id} data-state={f.state}>
-              {describeArmedFault(f)} <code className="muted">{f.rule.id}</code>{" "}
+              {visibleText(describeArmedFault(f))} <code className="muted">{f.rule.id}</code>{" "}
               <button
                 type="button"
                 aria-label={`Disarm ${f.rule.id}`}
@@ -225,7 +228,7 @@ function ArmedRules() {
         <ul aria-label="Fired lately">
           {recent.slice(0, 3).map((f) => (
             <li key={f.rule.id} className="muted">
-              {firedWords(f)}
+              {visibleText(firedWords(f))}
             </li>
           ))}
         </ul>

@@ -3,10 +3,12 @@
  * layout keeps for it, so it covers nothing (no table row, no cell) and moves nothing (two short
  * lines at most, within the tabs' height; a longer one ends in "…" and its tooltip has it whole).
  * It expires (info after 10 s, errors after 30 s) and can be dismissed. A notice that changes
- * state (a rule "armed", then "fired at …") replaces the old text and restarts the clock.
+ * state (a rule "armed", then "fired at …") replaces the old text and restarts the clock. A notice
+ * often quotes a file name, a tap's name or the hub's words, so it is shown through `visibleText`.
  */
 import { X } from "lucide-react";
 import { useEffect } from "react";
+import { visibleText } from "../components/visible-text.js";
 import { useInspector } from "../store/inspector-store.js";
 
 /** How long a notice stays, by tone. */
@@ -28,8 +30,8 @@ export function NoticeLine() {
           <span className="notice__icon" aria-hidden="true">
             {notice.tone === "error" ? "✗" : "i"}
           </span>
-          <span className="notice__text" title={notice.text}>
-            {notice.text}
+          <span className="notice__text" title={visibleText(notice.text)}>
+            {visibleText(notice.text)}
           </span>
           <button
             type="button"

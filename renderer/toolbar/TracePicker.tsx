@@ -17,6 +17,7 @@ import {
   verdictChip,
 } from "./trace-words.js";
 import "./trace-picker.css";
+import { visibleText } from "../components/visible-text.js";
 
 function EntryLines({ entry }: { entry: TraceEntry }) {
   const status = statusChip(entry.status);
@@ -33,9 +34,11 @@ function EntryLines({ entry }: { entry: TraceEntry }) {
       </span>
       <span className="trace-entry__meta">
         started {startTime(entry.startedAt)} · {recordCount(entry.records)}
-        {entry.source === "live" ? ` · ${entry.agent}` : ""}
+        {entry.source === "live" ? ` · ${visibleText(entry.agent)}` : ""}
       </span>
-      {second.length > 0 ? <span className="trace-entry__detail">{second.join(" · ")}</span> : null}
+      {second.length > 0 ? (
+        <span className="trace-entry__detail">{visibleText(second.join(" · "))}</span>
+      ) : null}
     </>
   );
 }

@@ -5,6 +5,7 @@
  */
 import { createStore, useStore } from "zustand";
 import type { FaultRuleSpec, FaultTarget, FaultTrigger } from "../../shared/faults/fault-rule.js";
+import { visibleText } from "../components/visible-text.js";
 import type { TraceEntry } from "../traces/trace-catalog.js";
 import { DEFAULT_FAULT_DELAY_MS, type FaultButton } from "./fault-catalogue.js";
 
@@ -105,7 +106,7 @@ export function resolveTarget(
 /** Words for the taps a rule goes to: `tap demo @ repo (pid 12)`, `all live taps (2)`. */
 export function tapWords(taps: readonly LiveTap[], all: boolean): string {
   const one = (t: LiveTap) =>
-    `tap ${t.name} (${t.agentPids.length === 0 ? "no agent running" : `pid ${t.agentPids.join(", ")}`})`;
+    `tap ${visibleText(t.name)} (${t.agentPids.length === 0 ? "no agent running" : `pid ${t.agentPids.join(", ")}`})`;
   return all ? `all live taps (${taps.length})` : taps.map(one).join(", ");
 }
 

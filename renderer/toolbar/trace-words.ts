@@ -1,6 +1,7 @@
 /** How the trace picker words a trace: its status, its start time, its verdicts. Pure, so tests read the same words. */
 import type { AgentRow } from "../../shared/analyzer/timeline-model.js";
 import type { BadgeTone } from "../components/Badge.js";
+import { visibleText } from "../components/visible-text.js";
 import type { Liveness } from "../traces/liveness.js";
 import type { TraceEntry } from "../traces/trace-catalog.js";
 import type { VerdictSummary } from "../traces/verdict-summary.js";
@@ -98,15 +99,17 @@ export function entryMatches(e: TraceEntry, query: string): boolean {
 
 /** The hover text of an entry: its name, full command, folder and trace id, one per line. */
 export function entryTitle(e: TraceEntry): string {
-  return [
-    e.label,
-    e.detail,
-    e.command ? `command: ${e.command.join(" ")}` : "",
-    e.cwd ? `folder: ${e.cwd}` : "",
-    `trace id: ${e.id}`,
-  ]
-    .filter((l) => l !== "")
-    .join("\n");
+  return visibleText(
+    [
+      e.label,
+      e.detail,
+      e.command ? `command: ${e.command.join(" ")}` : "",
+      e.cwd ? `folder: ${e.cwd}` : "",
+      `trace id: ${e.id}`,
+    ]
+      .filter((l) => l !== "")
+      .join("\n"),
+  );
 }
 
 /** What the status line says of the newest agent of the shown trace. */

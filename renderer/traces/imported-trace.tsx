@@ -6,6 +6,7 @@
 
 import { describeImport, timesUnknown } from "../../shared/trace/interchange/describe.js";
 import type { ImportedFrom } from "../../shared/trace/record.js";
+import { visibleText } from "../components/visible-text.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { clockTime } from "../timeline/clock-time.js";
 
@@ -32,7 +33,7 @@ export function ImportBanner() {
   if (!imported) return null;
   return (
     <div className="import-banner" role="note" aria-label="Imported trace">
-      {describeImport(imported)}
+      {visibleText(describeImport(imported))}
     </div>
   );
 }

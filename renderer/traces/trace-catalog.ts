@@ -59,8 +59,8 @@ export function traceEntry(s: LoadedTrace): TraceEntry {
   const status = imported ? "file" : s.life.status(s.attached);
   return {
     id: s.id,
-    label: s.label,
-    detail: detail === s.label ? "" : detail,
+    label: visibleText(s.label),
+    detail: detail === s.label ? "" : visibleText(detail),
     command,
     cwd,
     source: s.source,
