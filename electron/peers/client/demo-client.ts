@@ -322,7 +322,7 @@ export async function startSession(
   if (tracker.sessionId) {
     if (misbehave === "no-resume" && conn > 1) return;
     try {
-      await call(peer, "session/resume", { sessionId: tracker.sessionId, cwd }, ms);
+      await call(peer, "session/resume", { sessionId: tracker.sessionId, cwd, mcpServers: [] }, ms);
       resumed = true;
       log(`[conn ${conn}] resumed session ${tracker.sessionId}`);
     } catch (err) {
@@ -341,7 +341,8 @@ export async function startSession(
   if (!resumed) {
     let answer: unknown;
     try {
-      answer = await call(peer, "session/new", { cwd }, ms);
+      // `mcpServers` is required by v1 agents (claude-agent-acp rejects a session/new without it).
+      answer = await call(peer, "session/new", { cwd, mcpServers: [] }, ms);
     } catch (err) {
       if (err instanceof RpcError) throw err;
       throw new SessionNewLost(
@@ -427,7 +428,7 @@ async function waitForIdle(
   ms: number,
 ): Promise<boolean> {
   const idle = observer.nextIdle();
-  await call(peer, "session/resume", { sessionId: tracker.sessionId, cwd }, ms);
+  await call(peer, "session/resume", { sessionId: tracker.sessionId, cwd, mcpServers: [] }, ms);
   if (observer.currentState === "idle") return true;
   const closed = peer.closed.then(() => false);
   const result = await timeout(Promise.race([idle.then(() => true), closed]), ms);
