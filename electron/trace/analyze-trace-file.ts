@@ -1,6 +1,6 @@
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
-import type { NoteRecord } from "../../shared/trace/record.js";
+import type { NoteRecord, TraceRecord } from "../../shared/trace/record.js";
 import { importForeignFile } from "./import-file.js";
 import { SeqGaps } from "./seq-gaps.js";
 import { type ReadTraceOptions, readTrace, TraceReadError } from "./trace-reader.js";
@@ -18,7 +18,10 @@ export const MAX_NOTES = 100;
  */
 export async function analyzeTraceFile(
   path: string,
-  options: Pick<ReadTraceOptions, "maxLineBytes"> = {},
+  options: Pick<ReadTraceOptions, "maxLineBytes"> & {
+    /** Sees every record the analyzer ingests, in order (e.g. the schema check of `analyze --schema`). */
+    readonly observe?: (record: TraceRecord) => void;
+  } = {},
 ): Promise<{ analyzer: Analyzer; model: TimelineModel; notes: NoteRecord[]; gaps: SeqGaps }> {
   const analyzer = new Analyzer();
   const gaps = new SeqGaps();
@@ -28,6 +31,7 @@ export async function analyzeTraceFile(
     analyzer.ingestHeader(imported.header);
     for (const r of imported.records) {
       analyzer.ingest(r);
+      options.observe?.(r);
       if (r.type === "note" && notes.length < MAX_NOTES) notes.push(r);
     }
     // Each problem names its entry; line 0: it is not a line of a trace file.
@@ -39,6 +43,7 @@ export async function analyzeTraceFile(
     if (ev.kind === "record") {
       gaps.take(ev.record.seq, ev.record);
       analyzer.ingest(ev.record);
+      options.observe?.(ev.record);
       if (ev.record.type === "note" && notes.length < MAX_NOTES) notes.push(ev.record);
     } else if (ev.kind === "invalid") {
       if (ev.invalid.seq !== null) gaps.take(ev.invalid.seq);

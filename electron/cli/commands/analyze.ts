@@ -1,5 +1,7 @@
 import { latencyReport } from "../../../shared/analyzer/latency.js";
 import { VERDICTS } from "../../../shared/analyzer/verdicts.js";
+import { schemaCheckText } from "../../schema/schema-report-text.js";
+import { TraceSchemaCheck } from "../../schema/trace-schema-check.js";
 import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
@@ -7,7 +9,7 @@ import { latencyLines } from "../report/latency-text.js";
 import { modelWarnings, renderReport } from "../report/report-text.js";
 import { terminalSafeJsonChunks } from "../report/terminal-text.js";
 
-const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-client-issues]
+const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-client-issues] [--schema]
 
 Reads a trace file written by the proxy, groups session/prompt attempts into submissions by
 (sessionId, idempotencyKey) and judges them against the ACP v2 "Idempotency Keys" RFD.
@@ -18,6 +20,8 @@ ACP log ("Copy All"), a sacp/symposium .jsons trace, an ACP-inspector JSONL reco
 Options:
   --json                    print the timeline model as JSON instead of the text report
   --fail-on-client-issues   exit 1 also when only Client issues were found
+  --schema                  also check every frame against the official ACP schema, as validate does
+                            (a "Schema check" section; in --json: "schema"); never changes the exit status
 
 After the other requests, "Latency per method": p50/p95/p99/max of the time from each request to
 its answer as the tap recorded them (session/prompt included: v2 answers at insertion, v1 at the end
@@ -50,10 +54,12 @@ export const analyzeCommand: CliCommand = {
   async run(args) {
     let json = false;
     let failOnClientIssues = false;
+    let schema: TraceSchemaCheck | null = null;
     const files: string[] = [];
     for (const a of args) {
       if (a === "--json") json = true;
       else if (a === "--fail-on-client-issues") failOnClientIssues = true;
+      else if (a === "--schema") schema = new TraceSchemaCheck();
       else if (a.startsWith("-")) throw new CliError(`analyze: unknown option ${a}\n\n${HELP}`);
       else files.push(a);
     }
@@ -62,7 +68,8 @@ export const analyzeCommand: CliCommand = {
       throw new CliError(`analyze: expected exactly one TRACE file\n\n${HELP}`);
     let result: Awaited<ReturnType<typeof analyzeTraceFile>>;
     try {
-      result = await analyzeTraceFile(file);
+      const check = schema;
+      result = await analyzeTraceFile(file, check ? { observe: (r) => check.ingest(r) } : {});
     } catch (err) {
       if (err instanceof TraceReadError) throw new CliError(err.message, 2);
       throw err;
@@ -85,6 +92,7 @@ export const analyzeCommand: CliCommand = {
         latency,
         ...(gaps.gaps > 0 && { seqGaps: gaps }),
         summary: { violations, clientIssues, notes, exitStatus },
+        ...(schema && { schema: { ...schema.summary(), frames: schema.reports } }),
         ...(warnings.length > 0 && { warnings }),
       };
       // written in pieces: the JSON of a trace of millions of frames is longer than a string can be
@@ -99,6 +107,8 @@ export const analyzeCommand: CliCommand = {
       process.stdout.write(`${pending}\n`);
     } else {
       process.stdout.write(renderReport(file, model, traceNotes, gaps, latencyLines(latency)));
+      if (schema)
+        process.stdout.write(`\n${schemaCheckText("Schema check", schema.reports, schema.summary(), false)}`);
     }
     return exitStatus;
   },

@@ -88,6 +88,23 @@ describe("validate", () => {
       path: "/result",
       message: "must have required property 'messageId'",
     });
+    // analyze --schema lists the same frame, and its exit status stays about RFD verdicts only
+    const analyzed = spawnSync(process.execPath, [cliPath(), "analyze", "--schema", bad], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(analyzed.stdout).toContain("Schema check: ");
+    expect(analyzed.stdout).toContain(
+      `#${broken} conn #1 agent->client session/prompt result (PromptResponse`,
+    );
+    const analyzedJson = JSON.parse(
+      spawnSync(process.execPath, [cliPath(), "analyze", "--json", "--schema", bad], {
+        encoding: "utf8",
+        timeout: 30_000,
+      }).stdout,
+    ) as { schema: { framesWithViolations: number; frames: { seq: number }[] } };
+    expect(analyzedJson.schema.framesWithViolations).toBe(1);
+    expect(analyzedJson.schema.frames.map((f) => f.seq)).toContain(broken);
   });
 
   it("exits 2 on a usage error or an unreadable file", () => {

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { FrameSchemaReport } from "../../../shared/schema/schema-report.js";
 import { checkTraceFile } from "../../schema/check-trace-file.js";
+import { schemaCheckText } from "../../schema/schema-report-text.js";
 import type { SchemaCheckSummary } from "../../schema/trace-schema-check.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
@@ -27,34 +28,6 @@ unreadable trace file.
 
 Example:
   acp-retry-inspector validate session.trace.jsonl`;
-
-/** The text lines of one file's check. */
-function renderFile(
-  file: string,
-  reports: readonly FrameSchemaReport[],
-  s: SchemaCheckSummary,
-  extensions: boolean,
-): string {
-  const lines = [
-    `${terminalSafe(file)}: ${s.checked} frames checked, ${s.framesWithViolations} break the schema`,
-  ];
-  lines.push(`  ${s.framesWithExtensions} carry only extension fields, ${s.notChecked} not checked`);
-  for (const n of s.notes) lines.push(`  note: ${n}`);
-  for (const r of reports) {
-    const shown = r.violations.length > 0 || (extensions && (r.extensions.length > 0 || r.notChecked));
-    if (!shown) continue;
-    const what = `#${r.seq} conn #${r.conn} ${r.dir} ${terminalSafe(r.method ?? "(no method)")} ${r.kind}`;
-    lines.push(`  ${what}${r.type ? ` (${r.type}, ${r.schema})` : ""}`);
-    if (r.notChecked) lines.push(`    not checked: ${terminalSafe(r.notChecked)}`);
-    for (const v of r.violations)
-      lines.push(`    ✗ ${terminalSafe(v.path || "/")}: ${terminalSafe(v.message)}`);
-    if (extensions)
-      for (const e of r.extensions)
-        lines.push(`    extension (${e.kind === "meta" ? "_meta" : "undeclared"}): ${terminalSafe(e.path)}`);
-  }
-  if (s.reportsLeftOut > 0) lines.push(`  (${s.reportsLeftOut} more frames not listed)`);
-  return `${lines.join("\n")}\n`;
-}
 
 /** `acp-retry-inspector validate TRACE...`: every frame against the official ACP schema; exit 1 on violations. */
 export const validateCommand: CliCommand = {
@@ -88,7 +61,9 @@ export const validateCommand: CliCommand = {
     if (parsed.values.json) process.stdout.write(`${terminalSafeJson({ files: results, exitStatus }, 2)}\n`);
     else
       for (const r of results)
-        process.stdout.write(renderFile(r.file, r.reports, r.summary, parsed.values.extensions === true));
+        process.stdout.write(
+          schemaCheckText(terminalSafe(r.file), r.reports, r.summary, parsed.values.extensions === true),
+        );
     return exitStatus;
   },
 };

@@ -1,0 +1,34 @@
+import type { FrameSchemaReport } from "../../shared/schema/schema-report.js";
+import { terminalSafe } from "../cli/report/terminal-text.js";
+import type { SchemaCheckSummary } from "./trace-schema-check.js";
+
+/**
+ * The text of one trace's schema check, as `validate` and `analyze --schema` print it: totals and
+ * notes, then each frame that breaks the schema (seq, connection, direction, method, kind, type and
+ * schema; per violation the JSON path and what the schema says); with `extensions`, also the frames
+ * that only carry extension fields and those not checked. Wire text is made terminal-safe.
+ */
+export function schemaCheckText(
+  title: string,
+  reports: readonly FrameSchemaReport[],
+  s: SchemaCheckSummary,
+  extensions: boolean,
+): string {
+  const lines = [`${title}: ${s.checked} frames checked, ${s.framesWithViolations} break the schema`];
+  lines.push(`  ${s.framesWithExtensions} carry only extension fields, ${s.notChecked} not checked`);
+  for (const n of s.notes) lines.push(`  note: ${n}`);
+  for (const r of reports) {
+    const shown = r.violations.length > 0 || (extensions && (r.extensions.length > 0 || r.notChecked));
+    if (!shown) continue;
+    const what = `#${r.seq} conn #${r.conn} ${r.dir} ${terminalSafe(r.method ?? "(no method)")} ${r.kind}`;
+    lines.push(`  ${what}${r.type ? ` (${r.type}, ${r.schema})` : ""}`);
+    if (r.notChecked) lines.push(`    not checked: ${terminalSafe(r.notChecked)}`);
+    for (const v of r.violations)
+      lines.push(`    ✗ ${terminalSafe(v.path || "/")}: ${terminalSafe(v.message)}`);
+    if (extensions)
+      for (const e of r.extensions)
+        lines.push(`    extension (${e.kind === "meta" ? "_meta" : "undeclared"}): ${terminalSafe(e.path)}`);
+  }
+  if (s.reportsLeftOut > 0) lines.push(`  (${s.reportsLeftOut} more frames not listed)`);
+  return `${lines.join("\n")}\n`;
+}
