@@ -2,6 +2,7 @@
 import { useCallback, useMemo } from "react";
 import { EmptyState, FirstSteps } from "../components/EmptyState.js";
 import { ConformanceView } from "../conformance/ConformanceView.js";
+import { LatencyPanel } from "../latency/LatencyPanel.js";
 import { FilteredSequence } from "../sequence/FilteredSequence.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { textScale } from "../theme/text-scale.js";
@@ -73,6 +74,8 @@ export function TabPanel() {
         <RecordsView />
       ) : tab === "sequence" ? (
         <SequenceTab />
+      ) : tab === "latency" ? (
+        <LatencyPanel />
       ) : (
         <ConformanceView />
       )}

@@ -1,4 +1,4 @@
-/** The main view's tabs (ARIA tabs pattern): Timeline, Records, Sequence, Conformance. */
+/** The main view's tabs (ARIA tabs pattern): Timeline, Records, Sequence, Latency, Conformance. */
 import type { KeyboardEvent } from "react";
 import { useInspector } from "../store/inspector-store.js";
 import type { ViewTab } from "../store/view-slice.js";
@@ -8,6 +8,7 @@ export const TABS: readonly { readonly id: ViewTab; readonly label: string }[] =
   { id: "timeline", label: "Timeline" },
   { id: "records", label: "Records" },
   { id: "sequence", label: "Sequence" },
+  { id: "latency", label: "Latency" },
   { id: "conformance", label: "Conformance" },
 ];
 

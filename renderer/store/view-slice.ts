@@ -8,7 +8,7 @@ import {
 } from "../timeline/timeline-filter.js";
 
 /** The main view's tabs. */
-export type ViewTab = "timeline" | "records" | "sequence" | "conformance";
+export type ViewTab = "timeline" | "records" | "sequence" | "latency" | "conformance";
 /** The colour theme. */
 export type ThemeName = "dark" | "light";
 

@@ -14,6 +14,7 @@ import {
   type WaterfallWindow,
   windowOf,
 } from "../../shared/analyzer/waterfall.js";
+import { gapAxis, type TimeAxis } from "../../shared/analyzer/waterfall-gaps.js";
 import type { TimelineRow } from "./timeline-rows.js";
 
 /** The facts cells share. */
@@ -26,6 +27,8 @@ export interface RowFacts {
   readonly pidAt: (conn: number, seq: number) => number | null;
   /** The window of the top-level rows' bars (the shown rows'), or null without spans. */
   readonly topWindow: WaterfallWindow | null;
+  /** With long idle gaps among the top-level rows: the axis of `topWindow` with them cut (else null: bars use its track). */
+  readonly topAxis: TimeAxis | null;
   /** The window of a submission's attempts' bars. */
   readonly windowOf: (s: Submission) => WaterfallWindow | null;
 }
@@ -36,8 +39,20 @@ export const NO_FACTS: RowFacts = {
   tsOf: () => undefined,
   pidAt: () => null,
   topWindow: null,
+  topAxis: null,
   windowOf: () => null,
 };
+
+/**
+ * The window's axis with its long idle gaps cut, or null when there is none to cut. It spans the
+ * window, not its track: a track's room for growth is no idle time, and on a cut axis it would take
+ * the width the cut gave back.
+ */
+function cutAxis(spans: readonly WaterfallSpan[], w: WaterfallWindow | null): TimeAxis | null {
+  if (!w) return null;
+  const axis = gapAxis(spans, w);
+  return axis.breaks.length > 0 ? axis : null;
+}
 
 /** The cells' facts, provided by the Timeline. */
 export const RowFactsContext = createContext<RowFacts>(NO_FACTS);
@@ -109,10 +124,12 @@ export function rowFacts(input: {
     }
   }
   const windows = new WeakMap<Submission, WaterfallWindow | null>();
+  const topWindow = windowOf(spans, now);
   return {
     ...base,
     pidAt: (conn, seq) => events?.pidAt(conn, seq) ?? null,
-    topWindow: windowOf(spans, now),
+    topWindow,
+    topAxis: cutAxis(spans, topWindow),
     windowOf: (s) => {
       if (!timesKnown) return null;
       let w = windows.get(s);

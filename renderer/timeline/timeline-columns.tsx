@@ -12,6 +12,7 @@ import { type ReactNode, useContext } from "react";
 import type { VerdictHit } from "../../shared/analyzer/timeline-model.js";
 import { verdictDefinition } from "../../shared/analyzer/verdicts.js";
 import { barOf, durationText, latencyText, trackOf, trackText } from "../../shared/analyzer/waterfall.js";
+import { barOnAxis } from "../../shared/analyzer/waterfall-gaps.js";
 import { RETRY_CLASS_MEANING } from "../../shared/protocol/retry-class.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
@@ -27,6 +28,7 @@ import { NO_FACTS, type RowFacts, RowFactsContext, spanOfRow } from "./row-facts
 import { hasFaultMenu } from "./row-faults.js";
 import { SpanCount } from "./SpanCount.js";
 import type { TimelineRow } from "./timeline-rows.js";
+import { breaksNote, WaterfallBreaks } from "./WaterfallBreaks.js";
 
 const col = virtualColumnHelper<TimelineRow>();
 
@@ -419,17 +421,21 @@ function Waterfall({ r }: { r: TimelineRow }) {
     ) : null;
   }
   // On the window's track, not the window: a live trace's growing window moves no shown bar.
-  const bar = barOf(span, trackOf(w), w.end);
+  // Top-level rows share an axis whose long idle gaps are cut (breaks marked with their duration).
+  const axis = r.kind !== "attempt" ? facts.topAxis : null;
+  const bar = axis ? barOnAxis(span, axis, w.end) : barOf(span, trackOf(w), w.end);
   const label = waterfallText(r, facts);
   if (r.kind === "event") {
     return (
       <span className="wf" role="img" aria-label={label}>
+        {axis && <WaterfallBreaks axis={axis} />}
         <span className={`wf__tick wf__tick--${r.event.tone}`} style={{ left: `${bar.left * 100}%` }} />
       </span>
     );
   }
   return (
     <span className="wf" role="img" aria-label={label}>
+      {axis && <WaterfallBreaks axis={axis} />}
       <span
         className={`wf__bar wf__bar--${bar.state}${bar.open ? " wf__bar--open" : ""}`}
         style={{ left: `${bar.left * 100}%`, width: `${bar.width * 100}%` }}
@@ -443,17 +449,19 @@ function Waterfall({ r }: { r: TimelineRow }) {
  * on, so the column's empty right part reads as time still to come, not as a gap.
  */
 function WaterfallTrack() {
-  const w = useContext(RowFactsContext).topWindow;
-  const track = w ? trackOf(w) : null;
+  const { topWindow: w, topAxis } = useContext(RowFactsContext);
+  const track = topAxis ? topAxis.track : w ? trackOf(w) : null;
   const len = track ? track.end - track.start : 0;
   if (!(len > 0)) return null;
   const text = trackText(len);
+  const cut = breaksNote(topAxis);
   return (
     <span
       className="vtable__th-note"
-      title={`The column's width is ${text}, from the start of the earliest row shown; an attempt's bars use its submission's own track.`}
+      title={`The column's width is ${text}, from the start of the earliest row shown${cut ? `; long idle gaps are cut to a fixed-width break (hatched)${cut}` : ""}; an attempt's bars use its submission's own track.`}
     >
       0–{text}
+      {topAxis && topAxis.breaks.length > 0 ? ` · ${topAxis.breaks.length} cut` : ""}
     </span>
   );
 }
