@@ -90,6 +90,10 @@ describe("Electron bundles", () => {
     const policy = readFileSync(join(import.meta.dirname, "../../shell/navigation-policy.ts"), "utf8");
     expect(policy).toMatch(/setWindowOpenHandler[\s\S]*action: "deny"/);
     expect(policy).toMatch(/"will-navigate"[\s\S]*preventDefault/);
-    expect(src).toMatch(/isTrustedSender\(/);
+    // Every IPC handler is registered through the sender-checked registrar (sender-check.ts).
+    expect(src).toMatch(/checkedRegistrar\(\s*\(channel, listener\) => ipcMain\.handle\(channel, listener\)/);
+    expect(src.match(/ipcMain\.handle\(/g)).toHaveLength(1);
+    const check = readFileSync(join(import.meta.dirname, "../../shell/sender-check.ts"), "utf8");
+    expect(check).toMatch(/if \(!isTrustedSender\(sender, trusted\(\)\)\) throw/);
   });
 });
