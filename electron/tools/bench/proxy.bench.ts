@@ -1,5 +1,5 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,7 +32,9 @@ const ROUNDS = 3;
 const CPU_PAIRS = 9;
 /** Notifications and round trips of one CPU-time run: short, so the pairs see nearly the same machine state. */
 const CPU_NOTIFICATIONS = 100_000;
-const CPU_REQUESTS = 5_000;
+/** Bursts of requests sent to each of the two running taps in turn, and the requests in one burst. */
+const CPU_TRIP_BURSTS = 25;
+const CPU_BURST_TRIPS = 1_000;
 
 type Agentish = ChildProcessByStdio<Writable, Readable, null>;
 
@@ -87,11 +89,21 @@ function exited(child: Agentish): Promise<number | null> {
 const TICKS_PER_SECOND = 100;
 
 /**
- * CPU seconds (user + system, all threads) the process has used so far, from /proc/<pid>/stat;
- * `null` where there is no /proc or the process is gone.
+ * CPU seconds (user + system, all threads) the process has used so far, from /proc: the sum of
+ * its threads' run time in /proc/<pid>/task/<tid>/schedstat (nanoseconds), else utime + stime
+ * from /proc/<pid>/stat (10 ms ticks). `null` where there is no /proc or the process is gone.
  */
 function cpuSeconds(pid: number | undefined): number | null {
   if (pid === undefined) return null;
+  try {
+    let nanos = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      nanos += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    }
+    if (Number.isFinite(nanos) && nanos > 0) return nanos / 1e9;
+  } catch {
+    // No schedstat (a kernel without CONFIG_SCHEDSTATS), or the process is gone: try stat.
+  }
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) may hold spaces and parentheses: count from its closing one.
@@ -165,12 +177,18 @@ async function throughput(
 /** A round-trip run: the median round trip in microseconds, and the route's own CPU seconds per round trip. */
 interface RoundTrip {
   readonly medianMicros: number;
-  /** The relaying process's CPU seconds per round trip after the warm-up (`null` without /proc). */
+  /** The relaying process's CPU seconds per round trip (`null` without /proc). */
   readonly cpuPerTrip: number | null;
 }
 
-/** Median round trip of sequential requests (after a warm-up), in microseconds, and the child's CPU time per trip. */
-async function roundTrip(cli: string, dir: string, route: Route, requests = REQUESTS): Promise<RoundTrip> {
+/** A route answering sequential requests, kept running so runs of it can be interleaved with another's. */
+interface RpcSession {
+  /** Sends `count` requests one after the other; their round trips and the route's CPU time meanwhile. */
+  trips(count: number): Promise<RoundTrip>;
+  close(): Promise<void>;
+}
+
+function rpcSession(cli: string, dir: string, route: Route): RpcSession {
   const child = launch(cli, dir, route, ["rpc"]);
   child.stdout.setEncoding("utf8");
   let carry = "";
@@ -182,22 +200,38 @@ async function roundTrip(cli: string, dir: string, route: Route, requests = REQU
       waiting?.();
     }
   });
-  const samples: number[] = [];
-  let cpuAtStart: number | null = null;
-  for (let id = 0; id < WARMUP_REQUESTS + requests; id++) {
-    if (id === WARMUP_REQUESTS) cpuAtStart = cpuSeconds(child.pid);
-    const t0 = performance.now();
-    await new Promise<void>((resolve) => {
-      waiting = resolve;
-      child.stdin.write(`{"jsonrpc":"2.0","id":${id},"method":"ping","params":{}}\n`);
-    });
-    if (id >= WARMUP_REQUESTS) samples.push((performance.now() - t0) * 1000);
-  }
-  // Before stdin ends, so the child is certainly still up.
-  const cpu = cpuBetween(cpuAtStart, cpuSeconds(child.pid));
-  child.stdin.end();
-  await exited(child);
-  return { medianMicros: median(samples), cpuPerTrip: cpu === null ? null : cpu / requests };
+  const closed = exited(child);
+  let id = 0;
+  return {
+    async trips(count) {
+      const samples: number[] = [];
+      const cpuAtStart = cpuSeconds(child.pid);
+      for (let i = 0; i < count; i++) {
+        const t0 = performance.now();
+        await new Promise<void>((resolve) => {
+          waiting = resolve;
+          child.stdin.write(`{"jsonrpc":"2.0","id":${id++},"method":"ping","params":{}}\n`);
+        });
+        samples.push((performance.now() - t0) * 1000);
+      }
+      // Before stdin ends, so the child is certainly still up.
+      const cpu = cpuBetween(cpuAtStart, cpuSeconds(child.pid));
+      return { medianMicros: median(samples), cpuPerTrip: cpu === null ? null : cpu / count };
+    },
+    async close() {
+      child.stdin.end();
+      await closed;
+    },
+  };
+}
+
+/** Median round trip of sequential requests (after a warm-up), in microseconds, and the child's CPU time per trip. */
+async function roundTrip(cli: string, dir: string, route: Route, requests = REQUESTS): Promise<RoundTrip> {
+  const session = rpcSession(cli, dir, route);
+  await session.trips(WARMUP_REQUESTS);
+  const result = await session.trips(requests);
+  await session.close();
+  return result;
 }
 
 /** Passes FLOOD_BYTES agent->client through the proxy; returns its peak RSS (VmHWM) in bytes. */
@@ -356,26 +390,40 @@ function paired(after: readonly number[], before: readonly number[]): PairedFigu
 }
 
 /**
- * The tap's own CPU time (utime + stime of its process, from /proc) next to the ACP_RI_CLI_BEFORE
- * build's, per MB passed agent->client and per round trip: CPU_PAIRS short alternating pairs (the
- * order swapped each pair), the median of the per-pair ratios. CPU time is what a change to the hot
- * path adds or saves; under load, wall time is mostly the scheduler. `[]` without /proc.
+ * The tap's own CPU time (from /proc: all its threads' run time) next to the ACP_RI_CLI_BEFORE
+ * build's, per MB passed agent->client and per round trip, each as the median of per-pair ratios:
+ * for MB, CPU_PAIRS short alternating runs of each build (the order swapped each pair); for round
+ * trips, both taps kept running and CPU_TRIP_BURSTS bursts of CPU_BURST_TRIPS requests sent to each
+ * in turn, so the two sides of a pair are a fraction of a second apart. CPU time is what a change
+ * to the hot path adds or saves; under load, wall time is mostly the scheduler. `[]` without /proc.
  */
 async function cpuBeforeRows(cli: string, dir: string): Promise<BenchRow[]> {
   const perMb: Record<"proxy" | "before", number[]> = { proxy: [], before: [] };
   const perTrip: Record<"proxy" | "before", number[]> = { proxy: [], before: [] };
+  const order = (pair: number) =>
+    pair % 2 === 0 ? (["proxy", "before"] as const) : (["before", "proxy"] as const);
   for (let pair = 0; pair < CPU_PAIRS; pair++) {
-    const order = pair % 2 === 0 ? (["proxy", "before"] as const) : (["before", "proxy"] as const);
-    for (const route of order) {
+    for (const route of order(pair)) {
       const { cpuPerMb } = await throughput(cli, dir, route, CPU_NOTIFICATIONS);
-      const { cpuPerTrip } = await roundTrip(cli, dir, route, CPU_REQUESTS);
-      if (cpuPerMb === null || cpuPerTrip === null) return [];
+      if (cpuPerMb === null) return [];
       perMb[route].push(cpuPerMb);
-      perTrip[route].push(cpuPerTrip);
     }
   }
+  const sessions = { proxy: rpcSession(cli, dir, "proxy"), before: rpcSession(cli, dir, "before") };
+  try {
+    for (const route of order(0)) await sessions[route].trips(WARMUP_REQUESTS);
+    for (let pair = 0; pair < CPU_TRIP_BURSTS; pair++) {
+      for (const route of order(pair)) {
+        const { cpuPerTrip } = await sessions[route].trips(CPU_BURST_TRIPS);
+        if (cpuPerTrip === null) return [];
+        perTrip[route].push(cpuPerTrip);
+      }
+    }
+  } finally {
+    await Promise.all([sessions.proxy.close(), sessions.before.close()]);
+  }
   const row = (name: string, f: PairedFigure, format: (seconds: number) => string): BenchRow => ({
-    name: `${name}, median of ${CPU_PAIRS} alternating pairs' ratios (range ${f.low.toFixed(2)} to ${f.high.toFixed(2)})`,
+    name: `${name} (pair ratios ${f.low.toFixed(2)} to ${f.high.toFixed(2)})`,
     measured: format(f.after),
     baseline: `${format(f.before)} before`,
     ratio: f.ratio,
@@ -384,12 +432,12 @@ async function cpuBeforeRows(cli: string, dir: string): Promise<BenchRow[]> {
   });
   return [
     row(
-      `tap CPU time per MB passed vs before, ${CPU_NOTIFICATIONS / 1000}k agent->client notifications`,
+      `tap CPU time per MB passed vs before, ${CPU_NOTIFICATIONS / 1000}k agent->client notifications, median of ${CPU_PAIRS} alternating pairs' ratios`,
       paired(perMb.proxy, perMb.before),
       (s) => `${(s * 1000).toFixed(1)} ms/MB`,
     ),
     row(
-      `tap CPU time per round trip vs before, ${CPU_REQUESTS / 1000}k sequential requests`,
+      `tap CPU time per round trip vs before, median of ${CPU_TRIP_BURSTS} alternating bursts' ratios of ${CPU_BURST_TRIPS} sequential requests`,
       paired(perTrip.proxy, perTrip.before),
       (s) => `${(s * 1e6).toFixed(1)} µs CPU`,
     ),
