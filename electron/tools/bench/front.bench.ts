@@ -10,7 +10,8 @@
  * the descriptor limit it is given (as in the issue's repro: 20,000); the helpers hold 10,000
  * sockets each, under a default `ulimit -n` of 20,000 (raise it if yours is lower). A new
  * connection made while the flood arrives can have its SYN dropped on the kernel's full listen
- * queue (retried after 1 s): the last row counts those drops.
+ * queue (retried after 1 s): the last row counts those drops. Set ACP_RI_CLI to a built cli.js to
+ * measure that one instead of dist/cli.js.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -28,7 +29,7 @@ const HOLDERS = 2;
 
 /** Starts `proxy --listen` on a free port with `token`; resolves with its process and WebSocket URL. */
 async function startFront(dir: string, token: string): Promise<{ child: ChildProcess; wsUrl: string }> {
-  const cli = join(process.cwd(), "dist", "cli.js");
+  const cli = process.env.ACP_RI_CLI ?? join(process.cwd(), "dist", "cli.js");
   const agent = [process.execPath, "-e", "process.stdin.pipe(process.stdout)"];
   const child = spawn(
     process.execPath,
