@@ -23,7 +23,9 @@ was lost is not sent again (it could create a second session): the submissions f
 refused with -32002 for a session it never prompted gets a new session instead (not with --session).
 Reconnects back off: 50 ms after the first failed connection, doubling up to 5 s; after 10
 connections in a row that fail before the session is set up it gives up. Each failure is named:
-connection refused, 401/403 (the token), agent missing (the command cannot be started: no retry),
+connection refused, "401: the server wants a token" (a 401, or a tap's WebSocket close 4401 when the
+remote agent behind it answered 401; no retry, exit 1), 403, agent missing (the command cannot be
+started: no retry),
 agent exited with code N or was killed by a signal. Exit status 0 when every submission got a
 messageId, 1 otherwise (also when there was no submission, or the agent could not be reached; the
 report is printed either way).
