@@ -208,3 +208,35 @@ describe("the IPC event stream against a compromised page", () => {
     }
   });
 });
+
+describe("the IPC event stream under a flood of subscribes", () => {
+  it("keeps one hub socket per window: 200 subscribes leave the hub's UI sockets free, and the window still streams", async () => {
+    const window: IpcCaller = { webContentsId: 11, send() {} };
+    for (let i = 0; i < 200; i++) handlers.get(IPC_CHANNELS.subscribe)?.(window, [i]);
+    const status = async () => {
+      const out = await invoke("hubStatus", {});
+      return out.ok ? (out.value as { uiSockets?: number }).uiSockets : undefined;
+    };
+    const deadline = Date.now() + 10_000;
+    let sockets = await status();
+    while ((sockets === undefined || sockets > 1) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      sockets = await status();
+    }
+    expect(sockets).toBeLessThanOrEqual(1);
+    let hello: () => void = () => {};
+    const seen = new Promise<void>((resolve) => {
+      hello = resolve;
+    });
+    const other: IpcCaller = {
+      webContentsId: 12,
+      send(_channel, payload) {
+        if ((JSON.parse(payload as string) as HubToUi).t === "hello") hello();
+      },
+    };
+    handlers.get(IPC_CHANNELS.subscribe)?.(other, [0]);
+    await seen;
+    handlers.get(IPC_CHANNELS.unsubscribe)?.(window, []);
+    handlers.get(IPC_CHANNELS.unsubscribe)?.(other, []);
+  });
+});
