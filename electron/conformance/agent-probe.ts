@@ -3,7 +3,7 @@
 import type { AgentProbe } from "../../shared/conformance/conformance-result.js";
 import { dialerFor } from "./agent-dialers.js";
 import { describeStartup, readStartup } from "./agent-startup.js";
-import { CaseDeadline } from "./case-deadline.js";
+import { CaseDeadline, PROBE_SETUP_FLOOR_MS } from "./case-deadline.js";
 import type { ResolvedOptions } from "./conformance-options.js";
 import { SuiteClient } from "./suite-client.js";
 
@@ -16,7 +16,12 @@ export async function probeAgent(options: ResolvedOptions): Promise<AgentProbe> 
   try {
     const connection = await dialer.open(1);
     client = new SuiteClient(connection.stream, deadline, 1);
-    const init = await client.initialize();
+    // Starting the agent is set-up (`CaseDeadline.setup`), with the probe's own bound.
+    const init = await deadline.setup(
+      client.initialize(),
+      "the answer to initialize on connection #1",
+      Math.max(PROBE_SETUP_FLOOR_MS, options.caseTimeoutMs),
+    );
     probe = judge(init);
   } catch (err) {
     const problem = err instanceof Error ? err.message : String(err);

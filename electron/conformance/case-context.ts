@@ -42,20 +42,32 @@ export class CaseContext {
   ) {}
 
   /**
-   * Opens the next connection and initializes it at v2. With `untilUp` (after a restart of a
-   * remote agent) connection failures are retried until the case's deadline.
+   * Opens the next connection and initializes it at v2. Its start (the agent's spawn and its
+   * answer to `initialize`) is set-up: bounded on its own, not counted against the case's limit
+   * (`CaseDeadline.setup`). With `untilUp` (after a restart of a remote agent) connection failures
+   * are retried until the case's deadline, each attempt within `RECONNECT_ATTEMPT_MS`.
    */
   async connect(untilUp = false): Promise<SuiteClient> {
     for (;;) {
       const conn = ++this.conns;
-      const connection = await this.dialer.open(conn);
+      const opening = this.dialer.open(conn);
+      const connection = await (untilUp
+        ? opening
+        : this.deadline.setup(opening, `connection #${conn} to open`).catch((err: unknown) => {
+            // Given up on: closed whenever it does open.
+            void opening.then(
+              (c) => c.close(),
+              () => undefined,
+            );
+            throw err;
+          }));
       this.opened.push(connection);
       const client = new SuiteClient(connection.stream, this.deadline, conn);
       this.clients.push(client);
       try {
         const init = await (untilUp
           ? this.deadline.within(client.initialize(), "the restarted agent", RECONNECT_ATTEMPT_MS)
-          : client.initialize());
+          : this.deadline.setup(client.initialize(), `the answer to initialize on connection #${conn}`));
         check(
           init.protocolVersion === 2,
           `initialize on connection #${conn} agreed to protocol version ${String(init.protocolVersion)}, not 2`,
@@ -117,6 +129,31 @@ export class CaseContext {
       if (!(err instanceof CaseTimeout)) throw err;
       this.remarks.push(
         `connection #${client.conn} was closed while its turn was still running (no idle state_update within ${capMs} ms)`,
+      );
+    }
+  }
+
+  /**
+   * After `session/resume` on `client`: when the agent says the session is still running a turn
+   * (its `state_update` snapshot: the turn the case cut short, continued by a new agent process), waits
+   * for that turn to end (at most the set-up bound, `CaseDeadline.setupLimitMs`) before the case sends its retry, which the
+   * agent would rightly hold behind it. That wait is set-up: not counted against the case's limit
+   * (`CaseDeadline.setup`). If the turn does not end in time the case goes on, and its reason says so.
+   */
+  async settleResumedTurn(client: SuiteClient, sessionId: string, after: number): Promise<void> {
+    if (client.stateOf(sessionId) !== "running" || client.idleSince(sessionId, after)) return;
+    const what = `the end of the turn the agent continued on connection #${client.conn}`;
+    const capMs = this.deadline.setupLimitMs;
+    try {
+      await this.deadline.setup(
+        client.until(() => client.idleSince(sessionId, after), what),
+        what,
+        capMs,
+      );
+    } catch (err) {
+      if (!(err instanceof CaseTimeout)) throw err;
+      this.remarks.push(
+        `the agent was still running the turn it continued on connection #${client.conn} when the retry was sent (no idle state_update within ${capMs} ms)`,
       );
     }
   }

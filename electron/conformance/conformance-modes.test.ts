@@ -147,7 +147,8 @@ describe("the demo agent's modes", () => {
     "--mode per-connection at concurrency 3: the reasons name the real cause, never a key rule a timeout kept from being tested",
     async () => {
       // Turns longer than a case's limit: waiting for the turn to end may take half of what is left,
-      // so the reconnect, the resume and the retry keep the rest.
+      // so the reconnect, the resume and the retry keep the rest; starting each connection (the
+      // agent's spawn and initialize, ~4 s on a loaded machine) is not counted against the limit.
       const report = await runConformance(
         stdioOptions(demoAgentCommand("per-connection", 10_000), {
           caseTimeoutMs: 8000,
@@ -160,10 +161,15 @@ describe("the demo agent's modes", () => {
         const c = report.cases.find((x) => x.name === name);
         expect(c?.status, why).toBe("fail");
         const retained = c?.outcomes.find((o) => o.id.startsWith("idem.retained."));
-        // The real reason (a new messageId on the new connection), or "not reached" with what it waited on.
-        if (retained?.status === "fail")
-          expect(retained.message, why).toMatch(/got messageId .*, not the original/);
-        else expect(c?.reason, why).toMatch(/^not reached: timed out after \d+ ms waiting for /);
+        // The real reason (a new messageId on the new connection), on a loaded machine too: the
+        // agents' starts do not eat the case's limit. Never "not reached", never another rule.
+        expect(c?.reason, why).not.toMatch(/^not reached/);
+        expect(retained?.status, why).toBe("fail");
+        expect(retained?.message, why).toMatch(/got messageId .*, not the original/);
+        expect(
+          c?.outcomes.filter((o) => o.status === "fail").map((o) => o.id),
+          why,
+        ).toEqual([retained?.id]);
       }
       for (const c of report.cases)
         for (const o of c.outcomes)

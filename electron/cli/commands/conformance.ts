@@ -31,7 +31,9 @@ Options:
   --traces-dir DIR         where the traces go: a new or empty folder (default: a new folder in the
                            private per-user trace folder; printed). Trace files are mode 0600
   --cwd DIR                working directory of the agent and its sessions (default: the current one)
-  --case-timeout-ms N      time limit of one case (default: 20000)
+  --case-timeout-ms N      time limit of one case (default: 20000), not counting the start of its
+                           connections (agent spawn and initialize: bounded on their own, same limit,
+                           at least 60000; the probe's at least 15000)
   --suite-timeout-ms N     time limit of the whole run (default: 300000)
   --concurrency N          cases run at the same time (default: 3)
   --client-timeout MS      (--client) the client's attempt timeout: {timeoutMs} in the client command

@@ -22,7 +22,9 @@ export const retryAfterRestart: ConformanceCase = {
     await ctx.settleTurn(first, sessionId, before);
     const how = await ctx.restartAgent();
     const second = await ctx.connect(ctx.dialer.transport !== "stdio");
+    const resumed = second.order;
     await second.resume(sessionId, ctx.cwd);
+    await ctx.settleResumedTurn(second, sessionId, resumed);
     const retry = second.prompt(sessionId, text, key);
     const retried = await second.inserted(retry, "the retry after the restart");
     check(

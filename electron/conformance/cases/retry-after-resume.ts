@@ -21,7 +21,9 @@ export const retryAfterResume: ConformanceCase = {
     await ctx.settleTurn(first, sessionId, before);
     await ctx.closeAll();
     const second = await ctx.connect(ctx.dialer.transport !== "stdio");
+    const resumed = second.order;
     await second.resume(sessionId, ctx.cwd);
+    await ctx.settleResumedTurn(second, sessionId, resumed);
     const retry = second.prompt(sessionId, text, key);
     const retried = await second.inserted(retry, "the retry on connection #2");
     check(
