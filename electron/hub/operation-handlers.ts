@@ -14,10 +14,16 @@ import {
 } from "../../shared/ops/operations.js";
 import { asTraceText } from "../../shared/trace/interchange/as-trace-text.js";
 import { TRACE_FORMAT } from "../../shared/trace/record.js";
+import { checkTraceFile } from "../schema/check-trace-file.js";
+import { TraceReadError } from "../trace/trace-reader.js";
 import type { FaultBoard } from "./fault-board.js";
 import type { ConformancePort } from "./ports/conformance-port.js";
 import type { DemoPort } from "./ports/demo-port.js";
 import type { TraceStore } from "./trace-store.js";
+
+/** The largest trace the hub checks against the ACP schema for a UI (the CLI's `validate` takes any size). */
+const SCHEMA_CHECK_MAX_BYTES = 256 * 1024 * 1024;
+
 import { previewedTrace } from "./ui-previews.js";
 
 /** Why the hub refused a call: bad input, nothing of that name, or not possible now. */
@@ -110,6 +116,29 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
       const frame = await store.readFrame(trace, seq);
       if (!frame) throw new OperationFailure("missing", `the hub has no frame ${seq} in trace ${trace}`);
       return { frame };
+    },
+    checkSchema: async ({ id }) => {
+      const path = store.pathOf(id);
+      const size =
+        path === undefined
+          ? undefined
+          : await stat(path).then(
+              (st) => st.size,
+              () => undefined,
+            );
+      if (path === undefined || size === undefined)
+        throw new OperationFailure("missing", `the hub has no trace ${id}`);
+      if (size > SCHEMA_CHECK_MAX_BYTES)
+        throw new OperationFailure(
+          "invalid",
+          `trace ${id} is larger than ${SCHEMA_CHECK_MAX_BYTES} bytes: run acp-retry-inspector validate on it`,
+        );
+      try {
+        return await checkTraceFile(path);
+      } catch (err) {
+        if (err instanceof TraceReadError) throw new OperationFailure("invalid", err.message);
+        throw err;
+      }
     },
     importTrace: async ({ text }) => {
       if (Buffer.byteLength(text, "utf8") > deps.importLimitBytes)

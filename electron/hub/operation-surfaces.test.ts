@@ -48,6 +48,7 @@ async function script(call: Surface): Promise<Map<OperationName, Outcome>> {
   await step("readTrace", { id: String(imported?.id) });
   await step("readTracePreviews", { id: String(imported?.id) });
   await step("readFrame", { trace: String(imported?.id), seq: 1 });
+  await step("checkSchema", { id: String(imported?.id) });
   await step("demoStatus");
   await step("demo", { command: { op: "send", text: "hi", withKey: true } });
   await step("conformanceStatus");
@@ -143,6 +144,14 @@ describe("every operation of the table on every hub surface", () => {
     expect(seen.get("listFaults")).toEqual({ ok: true, value: { rules: [], faults: [], recent: [] } });
     expect(seen.get("disarmFault")).toMatchObject({ ok: false, error: "no armed rule none" });
     expect(seen.get("readFrame")).toEqual({ ok: true, value: { frame: FRAME } });
+    // the frame's method "m" is in no schema: listed as not checked, no violation
+    expect(seen.get("checkSchema")).toMatchObject({
+      ok: true,
+      value: {
+        reports: [{ seq: 1, notChecked: expect.stringContaining("not in the v1 schema") }],
+        summary: { checked: 0 },
+      },
+    });
     expect(seen.get("importTrace")).toMatchObject({ ok: true, value: { records: 1, flagged: 0 } });
     expect(seen.get("demo")).toEqual({ ok: false, error: expect.stringContaining("no demo") });
     expect(seen.get("conformanceStart")).toEqual({ ok: false, error: "this hub runs no conformance suite" });

@@ -1,7 +1,7 @@
-import type { FrameSchemaReport } from "../../shared/schema/schema-report.js";
+import type { FrameSchemaReport, SchemaCheckSummary } from "../../shared/schema/schema-report.js";
 import { importForeignFile } from "../trace/import-file.js";
 import { readTrace, TraceReadError } from "../trace/trace-reader.js";
-import { type SchemaCheckSummary, TraceSchemaCheck } from "./trace-schema-check.js";
+import { TraceSchemaCheck } from "./trace-schema-check.js";
 
 /** Streams a trace file (or another tool's format, converted first) through the schema check; throws `TraceReadError` when unreadable. */
 export async function checkTraceFile(

@@ -1,6 +1,5 @@
-import type { FrameSchemaReport } from "../../shared/schema/schema-report.js";
+import type { FrameSchemaReport, SchemaCheckSummary } from "../../shared/schema/schema-report.js";
 import { terminalSafe } from "../cli/report/terminal-text.js";
-import type { SchemaCheckSummary } from "./trace-schema-check.js";
 
 /**
  * The text of one trace's schema check, as `validate` and `analyze --schema` print it: totals and

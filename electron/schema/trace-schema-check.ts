@@ -1,4 +1,4 @@
-import type { FrameSchemaReport } from "../../shared/schema/schema-report.js";
+import type { FrameSchemaReport, SchemaCheckSummary } from "../../shared/schema/schema-report.js";
 import { jsonTextTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from "../../shared/trace/json-depth.js";
 import type { FrameRecord, TraceRecord } from "../../shared/trace/record.js";
 import { acpSchema, SCHEMA_LABEL, type SchemaVersion } from "./acp-schemas.js";
@@ -11,22 +11,6 @@ export const MAX_REPORTS = 1000;
 
 /** Requests remembered for matching their answers (the oldest are forgotten first). */
 const MAX_PENDING = 100_000;
-
-/** Totals of one trace's schema check. */
-export interface SchemaCheckSummary {
-  /** Frames matched to a schema type and validated. */
-  readonly checked: number;
-  /** Frames with at least one violation. */
-  readonly framesWithViolations: number;
-  /** Frames carrying extension fields (`_meta` or undeclared properties) and no violation. */
-  readonly framesWithExtensions: number;
-  /** Frames not checked (method not in the schema, answer to an unseen request, nested too deep). */
-  readonly notChecked: number;
-  /** Reports left out past MAX_REPORTS. */
-  readonly reportsLeftOut: number;
-  /** What the check assumed, in words (the RFD extension; connections whose version was unknown). */
-  readonly notes: readonly string[];
-}
 
 /** Per connection: the protocol version its `initialize` asked for and the one the Agent answered. */
 interface ConnVersion {

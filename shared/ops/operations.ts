@@ -21,6 +21,7 @@ import type { ArmedFault } from "../faults/armed-fault.js";
 import type { FaultRule, FaultRuleSpec } from "../faults/fault-rule.js";
 import type { TraceSummary } from "../hub/hub-event.js";
 import type { TapSummary } from "../hub/tap-summary.js";
+import type { FrameSchemaReport, SchemaCheckSummary } from "../schema/schema-report.js";
 import type { FrameRecord } from "../trace/record.js";
 import { type HttpRoute, route } from "./http-route.js";
 
@@ -160,6 +161,16 @@ export const OPERATIONS = {
     },
     http: route("GET", "/api/traces/:trace/frames/:seq"),
     ws: "frame-read",
+  }),
+  checkSchema: operation<{
+    readonly reports: readonly FrameSchemaReport[];
+    readonly summary: SchemaCheckSummary;
+  }>()({
+    summary: "every frame of one trace checked against the official ACP schema (what `validate` reports)",
+    parse: (a) =>
+      typeof a.id === "string" && TRACE_ID.test(a.id) ? { id: a.id } : { error: "id must be a trace id" },
+    http: route("GET", "/api/traces/:id/schema"),
+    ws: "schema-check",
   }),
   importTrace: operation<{
     readonly id: string;

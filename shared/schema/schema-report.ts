@@ -37,3 +37,19 @@ export interface FrameSchemaReport {
   /** Set when the frame was not checked (nested deeper than the bound, method not in the schema); says why. */
   readonly notChecked?: string;
 }
+
+/** Totals of one trace's schema check (what `validate` prints first). */
+export interface SchemaCheckSummary {
+  /** Frames matched to a schema type and validated. */
+  readonly checked: number;
+  /** Frames with at least one violation. */
+  readonly framesWithViolations: number;
+  /** Frames carrying extension fields (`_meta` or undeclared properties) and no violation. */
+  readonly framesWithExtensions: number;
+  /** Frames not checked (method not in the schema, answer to an unseen request, nested too deep). */
+  readonly notChecked: number;
+  /** Reports left out past MAX_REPORTS. */
+  readonly reportsLeftOut: number;
+  /** What the check assumed, in words (the RFD extension; connections whose version was unknown). */
+  readonly notes: readonly string[];
+}

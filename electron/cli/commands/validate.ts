@@ -1,8 +1,7 @@
 import { parseArgs } from "node:util";
-import type { FrameSchemaReport } from "../../../shared/schema/schema-report.js";
+import type { FrameSchemaReport, SchemaCheckSummary } from "../../../shared/schema/schema-report.js";
 import { checkTraceFile } from "../../schema/check-trace-file.js";
 import { schemaCheckText } from "../../schema/schema-report-text.js";
-import type { SchemaCheckSummary } from "../../schema/trace-schema-check.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
 import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
