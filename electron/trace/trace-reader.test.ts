@@ -202,7 +202,8 @@ describe("readTrace", () => {
   });
 
   it("reads long lines from a pipe (which cannot be read again by offset) as it reads them from a file", async () => {
-    const big = `{"jsonrpc":"2.0","id":1,"result":{"text":"${"a€é".repeat(700_000)}"}}`; // 3.5 MB, over 4 chunks
+    // 10.8 MB: over the 8 MiB a file's line keeps in pieces before it is read again by offset instead
+    const big = `{"jsonrpc":"2.0","id":1,"result":{"text":"${"a€é".repeat(1_800_000)}"}}`;
     const text = [
       encodeHeader(header),
       encodeRecord(frame(1)),

@@ -43,6 +43,12 @@ export class TraceReadError extends Error {}
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
+/**
+ * Up to this many bytes a line that spans chunks keeps its pieces (most such lines are a chunk
+ * boundary's; reading them again would cost a file open per MiB); a longer line in a regular file is
+ * read again by its offset instead.
+ */
+const KEEP_PIECES_BYTES = 8 * 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
 
 /**
@@ -91,7 +97,7 @@ export function readTrace(
  * The iterator behind `readTrace`. The file is read as bytes, 1 MiB at a time; the complete lines of
  * a chunk are decoded as one string and handed out without going through an async function (an async
  * generator costs a few hundred ns per line, which is noticeable over millions of lines); the stream is
- * awaited only when no full line is buffered. A line longer than a chunk is only measured as it
+ * awaited only when no full line is buffered. A line over `KEEP_PIECES_BYTES` is only measured as it
  * streams by; when its newline comes it is read again from the file, by its offset, into one buffer of
  * its now known length and decoded once, so the line is held at most twice (its bytes, then its text;
  * then its text and the parsed record), never beside a list of its pieces: a 250 MB line peaked at 3.1x
@@ -117,6 +123,8 @@ class TraceFileReader implements AsyncIterableIterator<TraceReadEvent> {
   private pieceBytes = 0;
   /** Whether a long line can be read again by its offset (a regular file) instead of kept in pieces. */
   private readonly seekable: boolean;
+  /** The line being gathered is past `KEEP_PIECES_BYTES` in a regular file: it will be read again, its pieces are not kept. */
+  private rereading = false;
   /** The line being gathered is over the cap: its pieces are counted, not kept. */
   private skipping = false;
   private lineNo = 0;
@@ -246,7 +254,11 @@ class TraceFileReader implements AsyncIterableIterator<TraceReadEvent> {
     if (this.pieceBytes > this.maxLineBytes) {
       this.skipping = true;
       this.pieces = [];
-    } else if (!this.seekable) this.pieces.push(from === 0 ? chunk : chunk.subarray(from));
+    } else if (this.rereading) return;
+    else if (this.seekable && this.pieceBytes > KEEP_PIECES_BYTES) {
+      this.rereading = true;
+      this.pieces = [];
+    } else this.pieces.push(from === 0 ? chunk : chunk.subarray(from));
   }
 
   /** A line that was decoded whole from one chunk: its event. */
@@ -264,14 +276,16 @@ class TraceFileReader implements AsyncIterableIterator<TraceReadEvent> {
     const bytes = this.pieceBytes + tail.length;
     const over = this.skipping || bytes > this.maxLineBytes;
     const at = this.lineAt;
+    const rereading = this.rereading;
     this.lineAt = -1;
     this.pieceBytes = 0;
     this.skipping = false;
+    this.rereading = false;
     if (over) {
       this.pieces = [];
       return this.oversize(bytes, last);
     }
-    const line = this.seekable ? await this.readAgain(at, bytes) : this.joinPieces(tail, bytes);
+    const line = rereading ? await this.readAgain(at, bytes) : this.joinPieces(tail, bytes);
     if (line === null) {
       const lineNo = ++this.lineNo;
       const message = `line of ${bytes} bytes changed in the file while it was read: skipped`;
