@@ -24,6 +24,9 @@ import { TapRegistry, type TapWatcher } from "./tap-registry.js";
 import { TraceStore } from "./trace-store.js";
 import { UiEndpoint } from "./ui-endpoint.js";
 
+/** The largest trace a hub takes in one import unless told otherwise: 256 MiB. */
+export const DEFAULT_IMPORT_LIMIT_BYTES = 256 << 20;
+
 /** How to run a hub. Only `tracesDir` is required. */
 export interface HubOptions {
   /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
@@ -52,7 +55,7 @@ export interface HubOptions {
   readonly flushMs?: number;
   /** How long `armFault` waits for the target taps to acknowledge a rule (default 5000 ms). */
   readonly faultAckTimeoutMs?: number;
-  /** Largest accepted trace import (default 256 MiB). */
+  /** Largest accepted trace import (default `DEFAULT_IMPORT_LIMIT_BYTES`, 256 MiB). */
   readonly importLimitBytes?: number;
   /** Told of every tap and its stored records besides the tap registry (`serve --otlp`). */
   readonly tapWatchers?: readonly TapWatcher[];
@@ -128,7 +131,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
   const demo = new DemoPort();
   const conformance = new ConformancePort();
-  const importLimitBytes = options.importLimitBytes ?? 256 << 20;
+  const importLimitBytes = options.importLimitBytes ?? DEFAULT_IMPORT_LIMIT_BYTES;
   const handlers = createOperationHandlers({
     board,
     store,

@@ -5,6 +5,7 @@
 import { WebSocket } from "ws";
 import { UI_PATH } from "../../shared/hub/protocol-version.js";
 import { OperationRefused } from "../../shared/ops/call-over-http.js";
+import { DEFAULT_IMPORT_LIMIT_BYTES } from "../hub/hub-server.js";
 import { callOperation, type HubTarget } from "../hub-client/hub-client.js";
 import { type AppCore, OperationError } from "./app-core.js";
 
@@ -15,6 +16,23 @@ export interface HubCoreOptions {
   /** Where the token is for a browser: the hub's rendezvous file, if it wrote one. */
   readonly tokenFile?: string;
   readonly onClose?: () => Promise<void>;
+  /** The hub's import limit (default `DEFAULT_IMPORT_LIMIT_BYTES`): a larger trace is refused here, before it is sent. */
+  readonly importLimitBytes?: number;
+}
+
+/**
+ * Why an import is refused before it is sent, or undefined. A page can hand main a trace of any
+ * size; the hub would refuse one over its limit by its length, but only after main had copied it
+ * into a request body and sent it. A string's UTF-8 size is at least its length, so a long one is
+ * refused without measuring.
+ */
+function importTooLarge(op: string, args: unknown, limit: number): string | undefined {
+  if (op !== "importTrace" || typeof args !== "object" || args === null) return undefined;
+  const text = (args as { text?: unknown }).text;
+  if (typeof text !== "string") return undefined;
+  if (text.length > limit || Buffer.byteLength(text, "utf8") > limit)
+    return `importTrace: trace larger than ${limit} bytes`;
+  return undefined;
 }
 
 /** Creates the adapter; nothing connects until `subscribe`. */
@@ -44,6 +62,8 @@ export function createHubCore(options: HubCoreOptions): AppCore {
       };
     },
     async invoke(op, args) {
+      const tooLarge = importTooLarge(op, args, options.importLimitBytes ?? DEFAULT_IMPORT_LIMIT_BYTES);
+      if (tooLarge !== undefined) throw new OperationError(tooLarge);
       try {
         return await callOperation(target, op, (args ?? {}) as Record<string, unknown>, 60_000);
       } catch (err) {

@@ -185,6 +185,17 @@ describe("the IPC operation channel against a compromised page", () => {
   });
 });
 
+describe("an import over the hub's limit through IPC", () => {
+  it("is refused in main with the limit, before main copies it into a request", async () => {
+    // Handed over as is: a 256 MiB string cloned once more would only slow the test.
+    const text = "x".repeat(256 * 1024 * 1024 + 1);
+    const out = await handlers.get(IPC_CHANNELS.invoke)?.(caller, ["importTrace", { text }]);
+    expect(out).toEqual({ ok: false, error: "importTrace: trace larger than 268435456 bytes" });
+    // The hub still takes the next import.
+    expect((await invoke("importTrace", { text: deepTrace(3) })).ok).toBe(true);
+  });
+});
+
 describe("the IPC event stream against a compromised page", () => {
   it("starts from the oldest held event for any odd `after`, and still streams", async () => {
     for (const after of [Number.NaN, -1, "5", 1e300, 2 ** 53, { valueOf: 3 }, null, undefined]) {
