@@ -20,6 +20,7 @@ import type { LoadedTrace } from "../traces/loaded-trace.js";
 import { AgentSpans } from "./AgentSpans.js";
 import { FrameView } from "./FrameView.js";
 import { ParamsDiffView } from "./ParamsDiffView.js";
+import { SchemaViolations } from "./SchemaViolations.js";
 import { UnmatchedAgentSpans } from "./UnmatchedAgentSpans.js";
 import { VerdictExplanation } from "./VerdictExplanation.js";
 
@@ -105,6 +106,7 @@ function SubmissionDetails({ s, session }: { s: Submission; session: LoadedTrace
       {s.verdicts.map((v) => (
         <VerdictExplanation key={v.name} hit={v} />
       ))}
+      <SchemaViolations seqs={s.attempts.flatMap((a) => a.frameSeqs)} />
       <h3>Attempts</h3>
       <ol className="attempts">
         {s.attempts.map((a) => {
@@ -202,6 +204,7 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
           </p>
         ) : null}
         <AgentSpans submission={s} attempt={key.attempt} />
+        <SchemaViolations seqs={a.frameSeqs} />
         <FrameView record={record(a.requestSeq)} label="Request" />
         {a.responseSeq !== null ? <FrameView record={record(a.responseSeq)} label="Response" /> : null}
         {a.cancelSeq !== null ? <FrameView record={record(a.cancelSeq)} label="Cancel" /> : null}
@@ -226,6 +229,7 @@ function Selected({ selectedKey, seq }: { selectedKey: string; seq: number }) {
         {r.verdicts.map((v) => (
           <VerdictExplanation key={v.name} hit={v} />
         ))}
+        <SchemaViolations seqs={[r.requestSeq, r.responseSeq].filter((q): q is number => q !== null)} />
         <FrameView record={record(r.requestSeq)} label="Request" />
         {r.responseSeq !== null ? <FrameView record={record(r.responseSeq)} label="Response" /> : null}
       </>

@@ -18,6 +18,7 @@ import { Badge, type BadgeTone } from "../components/Badge.js";
 import { KeyBadge } from "../components/KeyBadge.js";
 import { type VirtualColumn, virtualColumnHelper } from "../components/VirtualTable.js";
 import { visibleText } from "../components/visible-text.js";
+import { RowSchemaBadge } from "../details/SchemaViolations.js";
 import { type Measure, textWidth, widestText, widestWord } from "../theme/text-width.js";
 import { Clock } from "../traces/imported-trace.js";
 import { clockTime } from "./clock-time.js";
@@ -602,7 +603,12 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
       cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
     }),
     column("what", "Method / row", METHOD_WIDTH, 80, what),
-    column("result", "Result", RESULT_WIDTH, 60, (r) => <Result r={r} />),
+    column("result", "Result", RESULT_WIDTH, 60, (r) => (
+      <>
+        <RowSchemaBadge r={r} />
+        <Result r={r} />
+      </>
+    )),
     column("verdict", "Verdict / retry class", VERDICT_WIDTH, 50, (r) => {
       // The badges' wrapper stacks them, or lets one wrap at its hyphens, in a taller row; a
       // one-line row's badge needs none (one element less for each new row a live trace mounts).
