@@ -8,10 +8,14 @@
  *   every 1 MiB chunk: quadratic).
  * - one 250 MB line, under the cap, read whole: its time per MB against the five 100 MB lines' (a
  *   linear reader gives about 1), and its peak RSS per byte of the line (the reader holds the line's
- *   pieces, then the joined line, then the line and the parsed record: about 2x live, more in RSS
- *   until V8 collects the pieces; the analyzer then parses the frame's JSON once more).
+ *   bytes, then its text, then its text and the parsed record: about 2x; the analyzer then parses the
+ *   frame's JSON once more).
+ * - one `session/prompt` whose text is a single 100 MB JSON string (issue 31's fuzz size, here
+ *   because it is slow): through `analyze --json`, redacted `export` and `export --full`, time and
+ *   peak RSS each, exit 0 expected.
  *
- * Times are CPU seconds (user + system) from `/usr/bin/time`, wall time beside them.
+ * Times are CPU seconds (user + system) from `/usr/bin/time`, wall time beside them. Set ACP_RI_CLI
+ * to a built cli.js to measure that one instead of dist/cli.js.
  *
  * `npm run bench -- reader`; writes about 1.25 GB under the temp folder and deletes it.
  */
@@ -23,20 +27,25 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../../shared/trace/record.js";
 import { MAX_LINE_BYTES } from "../../trace/trace-reader.js";
-import type { Bench } from "./bench-row.js";
+import type { Bench, BenchRow } from "./bench-row.js";
 
 const MB = 1_000_000;
 const TIME_GOAL = 2;
 const RSS_GOAL_MB = 1500;
 const RATE_GOAL = 1.5;
 
-const cli = () => join(process.cwd(), "dist", "cli.js");
+/** The CLI measured: ACP_RI_CLI, or the build in dist/. */
+const cli = () => process.env.ACP_RI_CLI ?? join(process.cwd(), "dist", "cli.js");
 
 /**
  * Writes a trace of one `session/update` frame per entry of `lineBytes`, each record line about that
  * many bytes, in 1 MiB writes.
  */
-async function writeLongLines(path: string, lineBytes: readonly number[]): Promise<void> {
+async function writeLongLines(
+  path: string,
+  lineBytes: readonly number[],
+  frame: "update" | "prompt" = "update",
+): Promise<void> {
   const out = createWriteStream(path);
   const header = {
     format: TRACE_FORMAT,
@@ -51,8 +60,11 @@ async function writeLongLines(path: string, lineBytes: readonly number[]): Promi
   let seq = 0;
   for (const bytes of lineBytes) {
     seq++;
-    const head = `{"seq":${seq},"ts":${1000 + seq},"type":"frame","conn":1,"dir":"agent->client","raw":"{\\"jsonrpc\\":\\"2.0\\",\\"method\\":\\"session/update\\",\\"params\\":{\\"sessionId\\":\\"s1\\",\\"update\\":{\\"sessionUpdate\\":\\"agent_message_chunk\\",\\"content\\":{\\"type\\":\\"text\\",\\"text\\":\\"`;
-    const tail = `\\"}}}}"}\n`;
+    const head =
+      frame === "update"
+        ? `{"seq":${seq},"ts":${1000 + seq},"type":"frame","conn":1,"dir":"agent->client","raw":"{\\"jsonrpc\\":\\"2.0\\",\\"method\\":\\"session/update\\",\\"params\\":{\\"sessionId\\":\\"s1\\",\\"update\\":{\\"sessionUpdate\\":\\"agent_message_chunk\\",\\"content\\":{\\"type\\":\\"text\\",\\"text\\":\\"`
+        : `{"seq":${seq},"ts":${1000 + seq},"type":"frame","conn":1,"dir":"client->agent","raw":"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":${seq},\\"method\\":\\"session/prompt\\",\\"params\\":{\\"sessionId\\":\\"s1\\",\\"prompt\\":[{\\"type\\":\\"text\\",\\"text\\":\\"`;
+    const tail = frame === "update" ? `\\"}}}}"}\n` : `\\"}]}}"}\n`;
     out.write(head);
     let left = bytes - head.length - tail.length;
     while (left > 0) {
@@ -72,7 +84,12 @@ async function writeLongLines(path: string, lineBytes: readonly number[]): Promi
  * `analyze --json` of `path` under `/usr/bin/time`: exit status, CPU seconds (user + system: far less
  * skewed than wall time by other load on a shared machine), wall seconds, peak RSS in MB.
  */
-function analyzeRss(path: string): {
+function analyzeRss(path: string): ReturnType<typeof timed> {
+  return timed(["analyze", path, "--json"]);
+}
+
+/** The CLI with `args` under `/usr/bin/time`: exit status, CPU seconds, wall seconds, peak RSS in MB. */
+function timed(args: readonly string[]): {
   status: number | null;
   seconds: number;
   wall: number;
@@ -80,14 +97,10 @@ function analyzeRss(path: string): {
   stderr: string;
 } {
   const t0 = performance.now();
-  const r = spawnSync(
-    "/usr/bin/time",
-    ["-f", "%M %U %S", process.execPath, cli(), "analyze", path, "--json"],
-    {
-      stdio: ["ignore", "ignore", "pipe"],
-      maxBuffer: 1 << 20,
-    },
-  );
+  const r = spawnSync("/usr/bin/time", ["-f", "%M %U %S", process.execPath, cli(), ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    maxBuffer: 1 << 20,
+  });
   const lines = r.stderr.toString().trim().split("\n");
   const [rssKb, user, sys] = (lines.at(-1) ?? "").split(" ").map(Number);
   return {
@@ -99,7 +112,46 @@ function analyzeRss(path: string): {
   };
 }
 
-/** One 500 MB line (over the cap) and one 250 MB line (under it) against five 100 MB lines, through `analyze`. */
+/**
+ * Issue 31's 100 MB strings: one `session/prompt` whose prompt text is one 100 MB JSON string, through
+ * `analyze --json`, `export` (redacted: the text becomes a placeholder) and `export --full`; each
+ * must exit 0. Rows: time and peak RSS each; no goal but that nothing crashes.
+ */
+async function hugeStringRows(dir: string): Promise<BenchRow[]> {
+  const path = join(dir, "prompt-100mb-string.jsonl");
+  await writeLongLines(path, [100 * MB + 400], "prompt");
+  const runs: [string, string[], string | undefined][] = [
+    ["analyze --json", ["analyze", path, "--json"], undefined],
+    [
+      "export (redacted) -o FILE",
+      ["export", path, "-o", join(dir, "redacted.jsonl")],
+      join(dir, "redacted.jsonl"),
+    ],
+    [
+      "export --full -o FILE",
+      ["export", path, "--full", "-o", join(dir, "full.jsonl")],
+      join(dir, "full.jsonl"),
+    ],
+  ];
+  return runs.map(([what, args, out]) => {
+    const r = timed(args);
+    const size =
+      out === undefined
+        ? ""
+        : `, wrote ${(statSync(out, { throwIfNoEntry: false })?.size ?? 0).toLocaleString("en")} bytes`;
+    if (out !== undefined) rmSync(out, { force: true });
+    return {
+      name: `one 100 MB JSON string (a session/prompt's text) through ${what}`,
+      measured: `${r.seconds.toFixed(2)} s CPU (${r.wall.toFixed(1)} s wall), peak RSS ${r.rssMb.toFixed(0)} MB, exit ${r.status}${size}${r.status === 0 ? "" : ` ${r.stderr}`}`,
+      baseline: `${(statSync(path).size / MB).toFixed(0)} MB trace`,
+      ratio: r.rssMb / (statSync(path).size / MB),
+      goal: "exit 0, nothing crashes (peak RSS per byte of the line as ratio)",
+      met: r.status === 0,
+    };
+  });
+}
+
+/** One 500 MB line (over the cap) and one 250 MB line (under it) against five 100 MB lines, through `analyze`; then a 100 MB string. */
 export const readerBench: Bench = async () => {
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-bench-reader-"));
   try {
@@ -118,7 +170,11 @@ export const readerBench: Bench = async () => {
     const w = analyzeRss(whole);
     const fig = (r: ReturnType<typeof analyzeRss>) =>
       `${r.seconds.toFixed(2)} s CPU (${r.wall.toFixed(1)} s wall), peak RSS ${r.rssMb.toFixed(0)} MB${r.status === 0 ? "" : `, exit ${r.status} ${r.stderr}`}`;
-    const rateRatio = w.seconds / mbOf(whole) / (b.seconds / mbOf(five));
+    const wholeMb = mbOf(whole);
+    const fiveMb = mbOf(five);
+    const rateRatio = w.seconds / wholeMb / (b.seconds / fiveMb);
+    for (const p of [five, huge, whole]) rmSync(p, { force: true });
+    const strings = await hugeStringRows(dir);
     return [
       {
         name: `analyze, one 500 MB line (over the ${MAX_LINE_BYTES / 2 ** 20} MiB cap: oversize, skipped unread)`,
@@ -138,8 +194,8 @@ export const readerBench: Bench = async () => {
       },
       {
         name: "analyze, one 250 MB line read whole: time per MB against the five 100 MB lines'",
-        measured: `${fig(w)}, ${((w.seconds * 1000) / mbOf(whole)).toFixed(1)} ms/MB`,
-        baseline: `${((b.seconds * 1000) / mbOf(five)).toFixed(1)} ms/MB`,
+        measured: `${fig(w)}, ${((w.seconds * 1000) / wholeMb).toFixed(1)} ms/MB`,
+        baseline: `${((b.seconds * 1000) / fiveMb).toFixed(1)} ms/MB`,
         ratio: rateRatio,
         goal: `<= ${RATE_GOAL} (linear in the line's length)`,
         met: w.status === 0 && rateRatio <= RATE_GOAL,
@@ -147,11 +203,12 @@ export const readerBench: Bench = async () => {
       {
         name: "analyze, one 250 MB line read whole: peak RSS per byte of the line",
         measured: `${w.rssMb.toFixed(0)} MB`,
-        baseline: `${mbOf(whole).toFixed(0)} MB line`,
-        ratio: w.rssMb / mbOf(whole),
+        baseline: `${wholeMb.toFixed(0)} MB line`,
+        ratio: w.rssMb / wholeMb,
         goal: `<= ${RSS_GOAL_MB} MB (the reader holds about 2x the line; the analyzer parses the frame once more)`,
         met: w.status === 0 && w.rssMb <= RSS_GOAL_MB,
       },
+      ...strings,
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
