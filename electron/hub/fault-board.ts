@@ -1,5 +1,6 @@
 import type { ArmedFault, FaultFiring } from "../../shared/faults/armed-fault.js";
 import { type FaultRule, isImmediate } from "../../shared/faults/fault-rule.js";
+import { spendUse } from "../../shared/faults/rule-uses.js";
 import { checkFaultSpec } from "../../shared/faults/rule-validation.js";
 
 /** The result of arming a rule. */
@@ -190,8 +191,9 @@ export class FaultBoard {
       name: tap?.name ?? traceId ?? "?",
     };
     if (!e.used && !isImmediate(e.rule)) {
-      if (e.rule.count <= 1) this.retire(e);
-      else e.rule = { ...e.rule, count: e.rule.count - 1 };
+      const after = spendUse(e.rule);
+      if (after) e.rule = after;
+      else this.retire(e);
     }
     this.publish();
   }

@@ -28,6 +28,7 @@ import {
   describeArmedFault,
   describeRuleInWords,
 } from "../../shared/faults/armed-fault.js";
+import { FAULT_ACTION_TABLE, faultActionsWhere } from "../../shared/faults/fault-actions.js";
 import {
   type FaultAction,
   type FaultRule,
@@ -120,7 +121,7 @@ export function useArmFault(): (label: string, spec: FaultRuleSpec, taps: readon
       ? `all live taps (${taps.length})`
       : taps.map((t) => `tap ${visibleText(t.name)}`).join(", ");
     askFault({
-      text: `${label}: ${spec.action === "kill-agent" ? "SIGKILL" : "SIGKILL and respawn"} ${
+      text: `${label}: ${FAULT_ACTION_TABLE[spec.action].confirm} ${
         pids.length === 0 ? "the agent (no agent running now)" : `agent pid ${pids.join(", ")}`
       } of ${names}?`,
       confirmLabel: pids.length === 0 ? label : `${label} (pid ${pids.join(", ")})`,
@@ -354,11 +355,11 @@ const ACTION_ICON: Readonly<Record<FaultAction, LucideIcon>> = {
   "restart-and-retry": ListRestart,
 };
 
-/** The actions in three groups: what happens to one frame, to a process or connection, and the inspector's own retries. */
+/** The actions in three groups, by where the fault-action table says each acts: on one frame, on a process or connection, and the inspector's own retries. */
 const GROUPS: readonly { readonly label: string; readonly actions: readonly FaultAction[] }[] = [
-  { label: "Frames", actions: ["drop-request", "drop-response", "delay"] },
-  { label: "Processes", actions: ["disconnect-client", "kill-agent", "restart-agent"] },
-  { label: "Retries", actions: ["retry", "lose-and-retry", "restart-and-retry"] },
+  { label: "Frames", actions: faultActionsWhere((s) => s.acts === "frame") },
+  { label: "Processes", actions: faultActionsWhere((s) => s.acts === "process") },
+  { label: "Retries", actions: faultActionsWhere((s) => s.acts === "retry") },
 ];
 
 /** The toolbar's Faults toggle: opens the drawer, and says how many rules are armed. */

@@ -1,5 +1,6 @@
 /** The one pending fault confirmation of this window ("Kill the agent of tap X (pid 123)?"), asked before kill and restart. */
 import { createStore, useStore } from "zustand";
+import { faultActionsWhere } from "../../shared/faults/fault-actions.js";
 
 /** A question waiting for the user. */
 export interface FaultQuestion {
@@ -22,5 +23,7 @@ export function useFaultQuestion(): FaultQuestion | null {
   return useStore(faultConfirm, (s) => s.question);
 }
 
-/** Actions that stop a process: they are confirmed first, naming the pids. */
-export const CONFIRMED_ACTIONS: ReadonlySet<string> = new Set(["kill-agent", "restart-agent"]);
+/** Actions that stop a process: they are confirmed first, naming the pids (the fault-action table's `confirm`). */
+export const CONFIRMED_ACTIONS: ReadonlySet<string> = new Set(
+  faultActionsWhere((s) => s.confirm !== undefined),
+);

@@ -3,6 +3,7 @@
  * acknowledged it, and when it last fired, plus the words every surface shows for it
  * ("Drop the next session/prompt response · tap demo-agent @ repo (pid 123) · 1 left").
  */
+import { FAULT_ACTION_TABLE, type FaultActionSpec, type RuleWords } from "./fault-actions.js";
 import { type FaultRule, isImmediate } from "./fault-rule.js";
 
 /** One tap a rule was sent to. */
@@ -45,43 +46,25 @@ export interface ArmedFault {
   readonly fired: number;
 }
 
-function capitalised(action: string): string {
-  return action.charAt(0).toUpperCase() + action.slice(1).replace(/-/g, " ");
+/** An action this build does not know (a newer hub's) still gets words: "Some action on the next message". */
+function unknownActionWords(action: string): (w: RuleWords) => string {
+  const verb = action.charAt(0).toUpperCase() + action.slice(1).replace(/-/g, " ");
+  return (w) => `${verb} on ${w.frame}${w.where}`;
 }
 
 function what(rule: FaultRule): string {
+  const spec: FaultActionSpec | undefined = FAULT_ACTION_TABLE[rule.action];
   const m = rule.match;
-  const on =
-    m.on ??
-    (rule.action === "drop-response" ? "response" : rule.action === "drop-request" ? "request" : undefined);
+  const on = m.on ?? (spec?.triggers.length === 1 ? spec.triggers[0] : undefined);
   const n = rule.count > 1 ? ` ${rule.count}` : "";
   const noun = on === "response" ? "response" : on === "request" ? "request" : "message";
-  const frame = `the next${n}${m.method ? ` ${m.method}` : ""} ${noun}${rule.count > 1 ? "s" : ""}`;
-  const where = `${m.sessionId ? ` in session ${m.sessionId}` : ""}${m.idempotencyKey ? ` with key ${m.idempotencyKey}` : ""}`;
-  switch (rule.action) {
-    case "drop-response":
-    case "drop-request":
-      return `Drop ${frame}${where}`;
-    case "delay":
-      return `Delay ${frame}${where} by ${rule.delayMs ?? 0} ms`;
-    case "retry":
-      return `Resend the latest ${m.method ?? "session/prompt"}${where} now (a retry by the inspector)`;
-    case "lose-and-retry":
-      return `Lose the answer to the next ${m.method ?? "session/prompt"}${where} and resend it`;
-    case "restart-and-retry":
-      return `Lose the answer to the next ${m.method ?? "session/prompt"}${where}, restart the agent and resend it`;
-    default: {
-      const verb =
-        rule.action === "disconnect-client"
-          ? "Disconnect the client"
-          : rule.action === "kill-agent"
-            ? "Kill the agent"
-            : rule.action === "restart-agent"
-              ? "Restart the agent"
-              : capitalised(rule.action as string);
-      return isImmediate(rule) ? `${verb} now` : `${verb} on ${frame}${where}`;
-    }
-  }
+  return (spec?.words ?? unknownActionWords(String(rule.action)))({
+    frame: `the next${n}${m.method ? ` ${m.method}` : ""} ${noun}${rule.count > 1 ? "s" : ""}`,
+    where: `${m.sessionId ? ` in session ${m.sessionId}` : ""}${m.idempotencyKey ? ` with key ${m.idempotencyKey}` : ""}`,
+    method: m.method ?? spec?.defaultMethod ?? "",
+    delayMs: rule.delayMs ?? 0,
+    immediate: isImmediate(rule),
+  });
 }
 
 /** What a rule does, in words: "Drop the next session/prompt response in session s1". */

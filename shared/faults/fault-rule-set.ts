@@ -1,7 +1,9 @@
 import type { Frame } from "../protocol/frame.js";
 import type { Direction } from "../trace/record.js";
+import { FAULT_ACTION_TABLE } from "./fault-actions.js";
 import { type FaultAction, type FaultRule, isImmediate } from "./fault-rule.js";
 import { type AnsweredRequest, matchFrame } from "./match-frame.js";
+import { spendUse } from "./rule-uses.js";
 
 /**
  * What the tap does with one frame. `forward`: pass it on untouched. `drop`: swallow it (record it
@@ -12,13 +14,13 @@ export type FaultDecision =
   | { readonly action: "forward" }
   | { readonly action: "drop"; readonly rule: FaultRule }
   | { readonly action: "delay"; readonly rule: FaultRule; readonly delayMs: number }
-  | {
-      readonly action: Extract<
-        FaultAction,
-        "disconnect-client" | "kill-agent" | "restart-agent" | "lose-and-retry" | "restart-and-retry"
-      >;
-      readonly rule: FaultRule;
-    };
+  | { readonly action: ActedAction; readonly rule: FaultRule };
+
+/** The actions whose table entry decides `act`: the connection carries them out. */
+type ActedAction = Extract<
+  FaultAction,
+  "disconnect-client" | "kill-agent" | "restart-agent" | "lose-and-retry" | "restart-and-retry"
+>;
 
 const FORWARD: FaultDecision = { action: "forward" };
 
@@ -62,20 +64,19 @@ export class FaultRuleSet {
     for (let i = 0; i < this.rules.length; i++) {
       const rule = this.rules[i] as FaultRule;
       if (!matchFrame(rule, frame, dir, answered)) continue;
-      const left = rule.count - 1;
-      this.remaining.set(rule.id, left);
-      if (left > 0) this.rules[i] = { ...rule, count: left };
+      const after = spendUse(rule);
+      this.remaining.set(rule.id, after?.count ?? 0);
+      if (after) this.rules[i] = after;
       else this.rules.splice(i, 1);
-      switch (rule.action) {
-        case "drop-request":
-        case "drop-response":
+      switch (FAULT_ACTION_TABLE[rule.action].decision) {
+        case "drop":
           return { action: "drop", rule };
         case "delay":
           return { action: "delay", rule, delayMs: rule.delayMs ?? 0 };
-        case "retry":
+        case "immediate":
           return FORWARD; // immediate: never decided on a frame (matchFrame refuses it)
-        default:
-          return { action: rule.action, rule };
+        case "act":
+          return { action: rule.action as ActedAction, rule };
       }
     }
     return FORWARD;

@@ -3,28 +3,23 @@
  * frames a rule acts on. Rules are armed on the hub and applied inside the tap (see docs/hub.md).
  */
 
-/** Every fault the tap can apply. */
-export const FAULT_ACTIONS = [
-  "drop-response",
-  "drop-request",
-  "delay",
-  "disconnect-client",
-  "kill-agent",
-  "restart-agent",
-  "retry",
-  "lose-and-retry",
-  "restart-and-retry",
-] as const;
+import {
+  FAULT_ACTION_TABLE,
+  FAULT_ACTIONS,
+  type FaultAction,
+  type FaultActionSpec,
+  type FaultTrigger,
+  faultActionsWhere,
+  RETRY_DEFAULT_METHOD,
+} from "./fault-actions.js";
 
-/** One fault: swallow an agent answer, swallow a client request, hold a frame, or act on a process or connection. */
-export type FaultAction = (typeof FAULT_ACTIONS)[number];
+export type { FaultAction, FaultTrigger };
+export { FAULT_ACTIONS, RETRY_DEFAULT_METHOD };
 
 /** The actions that act on a connection or process rather than on a single frame. */
-export const LIFECYCLE_ACTIONS: ReadonlySet<FaultAction> = new Set([
-  "disconnect-client",
-  "kill-agent",
-  "restart-agent",
-]);
+export const LIFECYCLE_ACTIONS: ReadonlySet<FaultAction> = new Set(
+  faultActionsWhere((s) => s.acts === "process"),
+);
 
 /**
  * The inspector's own retries (docs/faults.md#retries-made-by-the-inspector): the tap resends a
@@ -33,21 +28,11 @@ export const LIFECYCLE_ACTIONS: ReadonlySet<FaultAction> = new Set([
  * `restart-and-retry` drops the answer, restarts the agent, resumes its sessions and resends. The
  * retry's answer reaches the client (rewritten to the client's id) only for the last two.
  */
-export const RETRY_ACTIONS: ReadonlySet<FaultAction> = new Set([
-  "retry",
-  "lose-and-retry",
-  "restart-and-retry",
-]);
-
-/** The method a retry action acts on when the rule names none. */
-export const RETRY_DEFAULT_METHOD = "session/prompt";
+export const RETRY_ACTIONS: ReadonlySet<FaultAction> = new Set(faultActionsWhere((s) => s.acts === "retry"));
 
 /** What the CLI and UI say before and after a retry of a prompt that carries no idempotencyKey. */
 export const UNKEYED_RETRY_WARNING =
   "a prompt without an idempotencyKey cannot be told apart from a new one: retrying it inserts the user message again, even on a correct agent";
-
-/** Which frame of an exchange a rule fires on: the request (or notification) itself, or the response to it. */
-export type FaultTrigger = "request" | "response";
 
 /** What a frame must look like for a rule to fire. Every field present must match; absent fields match anything. */
 export interface FaultMatch {
@@ -106,10 +91,11 @@ export const MAX_FAULT_DELAY_MS = 600_000;
  * resend, among those the tap has seen.
  */
 export function isImmediate(rule: Pick<FaultRule, "action" | "match">): boolean {
-  if (rule.action === "retry") return true;
+  const entry: FaultActionSpec | undefined = FAULT_ACTION_TABLE[rule.action];
+  const when = entry?.immediate ?? "never";
+  if (when !== "without-match") return when === "always";
   const m = rule.match;
   return (
-    LIFECYCLE_ACTIONS.has(rule.action) &&
     m.method === undefined &&
     m.sessionId === undefined &&
     m.idempotencyKey === undefined &&

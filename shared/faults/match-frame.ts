@@ -1,5 +1,6 @@
 import type { Frame } from "../protocol/frame.js";
 import type { Direction } from "../trace/record.js";
+import { FAULT_ACTION_TABLE } from "./fault-actions.js";
 import { type FaultRule, isImmediate } from "./fault-rule.js";
 
 /** The request a response answers, as the tap remembers it (see `RequestLedger`). */
@@ -28,14 +29,16 @@ export function matchFrame(
 ): boolean {
   if (frame.kind === "malformed" || rule.count < 1 || isImmediate(rule)) return false;
   const trigger = frame.kind === "request" || frame.kind === "notification" ? "request" : "response";
-  if (rule.action === "drop-response" && (trigger !== "response" || dir !== "agent->client")) return false;
-  if (rule.action === "drop-request" && (trigger !== "request" || dir !== "client->agent")) return false;
-  // The retry actions resend the request a response answers: only agent answers to known client requests.
+  // An action with one trigger (the table's) fires only on that frame, coming from its side.
+  const spec = FAULT_ACTION_TABLE[rule.action];
+  const fixed = spec.triggers.length === 1 ? spec.triggers[0] : undefined;
   if (
-    (rule.action === "lose-and-retry" || rule.action === "restart-and-retry") &&
-    (trigger !== "response" || dir !== "agent->client" || !answered)
+    fixed !== undefined &&
+    (trigger !== fixed || dir !== (fixed === "response" ? "agent->client" : "client->agent"))
   )
     return false;
+  // The retry actions resend the request a response answers: only answers to known client requests.
+  if (spec.acts === "retry" && !answered) return false;
   const m = rule.match;
   if (m.on !== undefined && m.on !== trigger) return false;
   const subject: AnsweredRequest | undefined =

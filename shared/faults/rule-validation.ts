@@ -1,14 +1,17 @@
 import { checkIdempotencyKey } from "../protocol/idempotency-key.js";
 import {
+  FAULT_ACTION_TABLE,
   FAULT_ACTIONS,
   type FaultAction,
+  faultActionsWhere,
+  isFaultAction,
+} from "./fault-actions.js";
+import {
   type FaultMatch,
   type FaultTarget,
   type FaultTrigger,
   MAX_FAULT_COUNT,
   MAX_FAULT_DELAY_MS,
-  RETRY_ACTIONS,
-  RETRY_DEFAULT_METHOD,
 } from "./fault-rule.js";
 
 /** A validated spec with defaults applied: `count` set, `match.on` fixed for the drop actions. */
@@ -27,12 +30,6 @@ export type FaultSpecCheck =
 
 const SPEC_FIELDS = new Set(["action", "match", "count", "delayMs", "target"]);
 const MATCH_FIELDS = new Set(["method", "sessionId", "idempotencyKey", "on"]);
-const FIXED_TRIGGER: Partial<Record<FaultAction, FaultTrigger>> = {
-  "drop-response": "response",
-  "drop-request": "request",
-  "lose-and-retry": "response",
-  "restart-and-retry": "response",
-};
 
 function fail(error: string): FaultSpecCheck {
   return { ok: false, error };
@@ -63,9 +60,11 @@ function checkMatch(action: FaultAction, raw: unknown): { match: FaultMatch } | 
   }
   if (raw.on !== undefined && raw.on !== "request" && raw.on !== "response")
     return { error: 'match.on must be "request" or "response"' };
-  if (action === "retry" && raw.on !== undefined) return { error: "retry takes no on: it acts at once" };
-  const method = raw.method ?? (RETRY_ACTIONS.has(action) ? RETRY_DEFAULT_METHOD : undefined);
-  const fixed = FIXED_TRIGGER[action];
+  const spec = FAULT_ACTION_TABLE[action];
+  if (spec.triggers.length === 0 && raw.on !== undefined)
+    return { error: `${action} takes no on: it acts at once` };
+  const method = raw.method ?? spec.defaultMethod;
+  const fixed: FaultTrigger | undefined = spec.triggers.length === 1 ? spec.triggers[0] : undefined;
   if (fixed && raw.on !== undefined && raw.on !== fixed)
     return { error: `${action} always fires on the ${fixed}` };
   const match: FaultMatch = {
@@ -95,25 +94,24 @@ export function checkFaultSpec(input: unknown): FaultSpecCheck {
   if (!isRecord(input)) return fail("a fault rule must be a JSON object");
   for (const k of Object.keys(input)) if (!SPEC_FIELDS.has(k)) return fail(`unknown field "${k}"`);
   const action = input.action;
-  if (typeof action !== "string" || !(FAULT_ACTIONS as readonly string[]).includes(action))
-    return fail(`action must be one of ${FAULT_ACTIONS.join(", ")}`);
-  const a = action as FaultAction;
+  if (!isFaultAction(action)) return fail(`action must be one of ${FAULT_ACTIONS.join(", ")}`);
+  const a: FaultAction = action;
   const m = checkMatch(a, input.match);
   if ("error" in m) return fail(m.error);
   const count = input.count ?? 1;
   if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_FAULT_COUNT)
     return fail(`count must be an integer from 1 to ${MAX_FAULT_COUNT}`);
   const delayMs = input.delayMs;
-  if (a === "delay") {
+  if (FAULT_ACTION_TABLE[a].needsDelay) {
     if (
       typeof delayMs !== "number" ||
       !Number.isInteger(delayMs) ||
       delayMs < 0 ||
       delayMs > MAX_FAULT_DELAY_MS
     )
-      return fail(`delay needs delayMs, an integer from 0 to ${MAX_FAULT_DELAY_MS}`);
+      return fail(`${a} needs delayMs, an integer from 0 to ${MAX_FAULT_DELAY_MS}`);
   } else if (delayMs !== undefined) {
-    return fail("delayMs is only for the delay action");
+    return fail(`delayMs is only for the ${faultActionsWhere((s) => s.needsDelay).join(", ")} action`);
   }
   const t = checkTarget(input.target);
   if ("error" in t) return fail(t.error);
@@ -123,7 +121,7 @@ export function checkFaultSpec(input: unknown): FaultSpecCheck {
       action: a,
       match: m.match,
       count,
-      ...(a === "delay" && { delayMs: delayMs as number }),
+      ...(FAULT_ACTION_TABLE[a].needsDelay && { delayMs: delayMs as number }),
       ...(t.target && { target: t.target }),
     },
   };

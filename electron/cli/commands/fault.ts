@@ -4,6 +4,7 @@ import {
   describeRuleInWords,
   describeTargets,
 } from "../../../shared/faults/armed-fault.js";
+import { FAULT_ACTION_TABLE } from "../../../shared/faults/fault-actions.js";
 import {
   FAULT_ACTIONS,
   type FaultAction,
@@ -25,6 +26,11 @@ import { type CliCommand, CliError } from "../command.js";
 import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 import { tapTable } from "./taps.js";
 
+/** Each action and what it does, from the fault-action table: the name in a 19-column field, then its help lines. */
+const ACTION_HELP = FAULT_ACTIONS.map((a) =>
+  FAULT_ACTION_TABLE[a].help.map((line, i) => `  ${(i === 0 ? a : "").padEnd(19)}${line}`).join("\n"),
+).join("\n");
+
 const HELP = `Usage:
   acp-retry-inspector fault <action> [--tap ID|NAME | --all] [--method M] [--session S] [--key K]
                                      [--on request|response] [--count N] [--delay-ms D]
@@ -38,21 +44,7 @@ on every tap attached now. With exactly one tap attached, neither is needed; wit
 neither given, fault lists them and exits 2. The hub sends a rule to its target only, and fault
 waits (up to 5 s) until that tap acknowledges holding it before it says "armed".
 Actions: ${FAULT_ACTIONS.join(", ")}.
-  drop-response      swallow the agent's answer (recorded as dropped)
-  drop-request       the agent never receives the client's request
-  delay              hold the matching frame --delay-ms milliseconds (recorded when held; its
-                     release, or the connection closing first, is recorded too)
-  disconnect-client  close the client's connection (the stdio tap exits)
-  kill-agent         SIGKILL the agent
-  restart-agent      SIGKILL the agent, respawn the same command, replay the client's initialize
-                     and resume (v2) or load (v1) every session the client opened
-  retry              now: resend the latest matching client request (default method session/prompt;
-                     --session/--key pick the submission) with a tap-owned id; the agent's answer is
-                     recorded, not forwarded. Sent while the original is held: the RFD's retry while held
-  lose-and-retry     on the answer to a matching request: drop it, resend the request, forward the
-                     retry's answer to the client under the client's own id
-  restart-and-retry  on the answer to a matching prompt: drop it, restart the agent as restart-agent
-                     does, resend the prompt, forward its answer under the client's own id
+${ACTION_HELP}
 The three retry actions match session/prompt unless --method names another method. On a prompt
 without an idempotencyKey they still run: ${UNKEYED_RETRY_WARNING}.
 A lifecycle action without any match applies at once. Otherwise the rule fires on the next --count

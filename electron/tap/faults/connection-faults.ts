@@ -1,3 +1,4 @@
+import { FAULT_ACTION_TABLE } from "../../../shared/faults/fault-actions.js";
 import { type FaultRule, UNKEYED_RETRY_WARNING } from "../../../shared/faults/fault-rule.js";
 import type { FaultDecision, FaultRuleSet } from "../../../shared/faults/fault-rule-set.js";
 import { RequestLedger } from "../../../shared/faults/request-ledger.js";
@@ -322,7 +323,7 @@ export class ConnectionFaults {
           return FORWARD;
         }
         const why = `fault rule ${rule.id} (${rule.action})`;
-        const restart = rule.action === "restart-and-retry";
+        const restart = FAULT_ACTION_TABLE[rule.action].resend === "after-restart";
         return {
           forward: false,
           recorded: (seq) => {

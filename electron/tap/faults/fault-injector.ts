@@ -1,5 +1,7 @@
+import { FAULT_ACTION_TABLE } from "../../../shared/faults/fault-actions.js";
 import type { FaultRule } from "../../../shared/faults/fault-rule.js";
 import { type FaultDecision, FaultRuleSet } from "../../../shared/faults/fault-rule-set.js";
+import { spendUse } from "../../../shared/faults/rule-uses.js";
 import type { Direction } from "../../../shared/trace/record.js";
 import type { TraceFanout } from "../../trace/trace-fanout.js";
 import { type ArmedRules, ConnectionFaults } from "./connection-faults.js";
@@ -33,8 +35,9 @@ export class FaultInjector implements ArmedRules {
 
   /** Arms rules given on the command line; immediate ones apply at once to every connection. */
   armLocal(rules: readonly FaultRule[]): void {
-    this.localRetries.push(...rules.filter((r) => r.action === "retry"));
-    const others = rules.filter((r) => r.action !== "retry");
+    const firesWhenArmed = (r: FaultRule) => FAULT_ACTION_TABLE[r.action].decision === "immediate";
+    this.localRetries.push(...rules.filter(firesWhenArmed));
+    const others = rules.filter((r) => !firesWhenArmed(r));
     this.applyImmediate(this.local.replace([...this.local.list(), ...others]));
   }
 
@@ -43,8 +46,9 @@ export class FaultInjector implements ArmedRules {
     const i = this.localRetries.findIndex((r) => requestMatches(r.match, req));
     const rule = this.localRetries[i];
     if (!rule) return undefined;
-    if (rule.count <= 1) this.localRetries.splice(i, 1);
-    else this.localRetries[i] = { ...rule, count: rule.count - 1 };
+    const after = spendUse(rule);
+    if (after) this.localRetries[i] = after;
+    else this.localRetries.splice(i, 1);
     return rule;
   }
 
@@ -98,20 +102,9 @@ export class FaultInjector implements ArmedRules {
     });
     const target = this.connections.get(conn);
     if (!target) return;
-    switch (rule.action) {
-      case "disconnect-client":
-        target.actions.disconnectClient();
-        break;
-      case "kill-agent":
-        target.actions.killAgent();
-        break;
-      case "restart-agent":
-        target.actions.restartAgent();
-        break;
-      // retry, lose-and-retry, restart-and-retry: carried out by the connection's ConnectionFaults.
-      default:
-        break;
-    }
+    // Process actions run here; the retries are carried out by the connection's ConnectionFaults.
+    const lifecycle = FAULT_ACTION_TABLE[rule.action].lifecycle;
+    if (lifecycle) target.actions[lifecycle]();
   }
 
   private applyImmediate(rules: readonly FaultRule[]): void {
@@ -125,7 +118,7 @@ export class FaultInjector implements ArmedRules {
         continue;
       }
       for (const [conn, target] of [...this.connections]) {
-        if (rule.action === "retry") target.faults.retryNow(rule);
+        if (FAULT_ACTION_TABLE[rule.action].decision === "immediate") target.faults.retryNow(rule);
         else this.apply(rule, conn, undefined, "immediate");
       }
     }

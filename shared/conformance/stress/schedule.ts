@@ -13,6 +13,7 @@
  * `+MS` is the hold of a `delay` and the wait of a `cancel`; `cancel` has no `.request`/`.response`.
  */
 
+import { FAULT_ACTION_TABLE } from "../../faults/fault-actions.js";
 import { Prng, scheduleSeed } from "./prng.js";
 
 /** The tap's fault actions a schedule uses (docs/faults.md), and the client's `cancel`. */
@@ -59,18 +60,7 @@ export const MAX_MS = 60_000;
 
 /** The points an action may hit: the retry actions act on an answer only, drop-response on a response, drop-request on a request. */
 export function pointsOf(action: StressAction): readonly StressPoint[] {
-  switch (action) {
-    case "drop-response":
-    case "lose-and-retry":
-    case "restart-and-retry":
-      return ["response"];
-    case "drop-request":
-      return ["request"];
-    case "cancel":
-      return [];
-    default:
-      return ["request", "response"];
-  }
+  return action === "cancel" ? [] : FAULT_ACTION_TABLE[action].triggers;
 }
 
 /** Whether the action takes `+MS`. */
