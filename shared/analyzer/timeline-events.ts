@@ -5,11 +5,10 @@
  * inspector made, the tap's warnings and errors (its info notes are left out). It also answers which Agent process served a connection at a seq,
  * so an attempt row can name the pid it went to.
  */
+import { isFaultAction } from "../faults/fault-actions.js";
+import { RETRY_ACTIONS } from "../faults/fault-rule.js";
 import type { FaultRecord, TraceRecord } from "../trace/record.js";
 import type { LifecycleEvent } from "./timeline-model.js";
-
-/** The fault actions that resend a prompt: the inspector's own retries. */
-const RETRY_ACTIONS: ReadonlySet<string> = new Set(["retry", "lose-and-retry", "restart-and-retry"]);
 
 /** One Agent process's life, in seqs; `conn` when it served one connection only (remote fronts). */
 interface AgentSpan {
@@ -39,7 +38,7 @@ function faultEvent(r: FaultRecord): Pick<LifecycleEvent, "kind" | "words" | "to
   }
   const on = frame ? ` on${frame}` : "";
   const detail = r.detail ? `: ${r.detail}` : "";
-  if (RETRY_ACTIONS.has(r.action)) {
+  if (isFaultAction(r.action) && RETRY_ACTIONS.has(r.action)) {
     return { kind: "inspector-retry", words: `inspector retry: ${r.action}${on}${detail}`, tone: "warn" };
   }
   return { kind: "fault-applied", words: `fault applied: ${r.action}${on}${detail}`, tone: "warn" };
