@@ -39,9 +39,11 @@ export function RowSchemaBadge({ r }: { r: TimelineRow }) {
   const n = found.reduce((k, x) => k + x.violations.length, 0);
   const title = `${found.length} frame${found.length === 1 ? "" : "s"} of this row break${found.length === 1 ? "s" : ""} the ACP schema (${n} violation${n === 1 ? "" : "s"}); Details says where`;
   return (
-    <span className="badge badge--warn schema-badge" title={title}>
-      <span aria-hidden="true">⚠</span> schema
-    </span>
+    <>
+      <span className="badge badge--warn schema-badge" title={title}>
+        <span aria-hidden="true">⚠</span> schema
+      </span>{" "}
+    </>
   );
 }
 
