@@ -8,7 +8,7 @@ import { readRendezvous } from "../../hub-client/rendezvous.js";
 import { OtelSink } from "../../otel/otel-sink.js";
 import { OTLP_ENV } from "../../otel/otlp-endpoint.js";
 import { TOOL_VERSION } from "../../platform/version.js";
-import { parseFaultArg } from "../../tap/faults/fault-arg.js";
+import { faultArgSyntaxLines, parseFaultArg } from "../../tap/faults/fault-arg.js";
 import { FaultInjector } from "../../tap/faults/fault-injector.js";
 import { createHubLink, type HubLink } from "../../tap/hub-link/hub-link.js";
 import { HubSink } from "../../tap/hub-link/hub-sink.js";
@@ -156,9 +156,7 @@ const HELP = [
   `                   ${defaultTraceDir()}`,
   `                   (a private 0700 folder; set ${TRACE_DIR_ENV} to change it)`,
   "  --fault RULE     arm a fault rule locally, without a hub (repeatable; first given, first applied):",
-  "                   ACTION[:name=value,...] with ACTION one of drop-response, drop-request, delay,",
-  "                   disconnect-client, kill-agent, restart-agent, retry, lose-and-retry,",
-  "                   restart-and-retry and names method, session, key, on (request|response),",
+  ...faultArgSyntaxLines(" ".repeat(19)),
   "                   count (default 1), delay-ms (for delay). The retry actions make the tap resend",
   "                   a client request (session/prompt unless method= names another) with its own id:",
   "                   retry resends each of the next count matching requests right after the",

@@ -1,3 +1,4 @@
+import { FAULT_ACTIONS } from "../../../shared/faults/fault-actions.js";
 import type { FaultRule } from "../../../shared/faults/fault-rule.js";
 import { checkFaultSpec } from "../../../shared/faults/rule-validation.js";
 
@@ -41,4 +42,22 @@ export function parseFaultArg(arg: string, n: number, now = new Date()): FaultRu
   const check = checkFaultSpec(spec);
   if (!check.ok) return `--fault ${arg}: ${check.error}`;
   return { id: `cli-${n}`, ...check.spec, armedAt: now.toISOString() };
+}
+
+/**
+ * The start of `proxy --help`'s `--fault` entry, from the fault-action table: the syntax, every
+ * action and the names, word-wrapped to lines of at most `width` characters after `indent`.
+ */
+export function faultArgSyntaxLines(indent: string, width = 80): string[] {
+  const text = `ACTION[:name=value,...] with ACTION one of ${FAULT_ACTIONS.join(", ")} and names method, session, key, on (request|response),`;
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(indent + line);
+  return lines;
 }
