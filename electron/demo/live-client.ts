@@ -77,7 +77,8 @@ export class LiveDemoClient {
     if (!peer || peer.ended) throw new Error("not connected");
     const open = s.attempts.filter(
       (a) =>
-        a.conn === this.connections && (!a.outcome || (a.outcome.kind === "timeout" && !a.lateMessageId)),
+        a.conn === this.connections &&
+        (!a.outcome || (a.outcome.kind === "timeout" && a.lateMessageId === undefined)),
     );
     for (const a of open) peer.notify("$/cancel_request", { requestId: a.requestId });
     this.log(`#${s.index}: $/cancel_request for request ${open.map((a) => a.requestId).join(", ")}`);

@@ -13,6 +13,8 @@ export interface ClientSubmissionTruth {
   readonly key: string | null;
   /** Every messageId the client received, in the order of its attempts (late answers included). */
   readonly received: readonly string[];
+  /** Answers the client received that carried no messageId (a v1 agent's). */
+  readonly idless: number;
   /** Error codes the client received. */
   readonly errors: readonly number[];
   /** Attempts the client sent. */
@@ -31,12 +33,18 @@ export interface ClientTruth {
 function fromSubmission(s: Submission): ClientSubmissionTruth {
   const received: string[] = [];
   const errors: number[] = [];
+  let idless = 0;
+  const answer = (id: string | null | undefined) => {
+    // A report from before ids could be null says "undefined" for an answer without one.
+    if (typeof id === "string" && id !== "undefined") received.push(id);
+    else idless++;
+  };
   for (const a of s.attempts) {
-    if (a.outcome?.kind === "answered") received.push(a.outcome.messageId);
+    if (a.outcome?.kind === "answered") answer(a.outcome.messageId);
     if (a.outcome?.kind === "error") errors.push(a.outcome.code);
-    if (a.lateMessageId !== undefined) received.push(a.lateMessageId);
+    if (a.lateMessageId !== undefined) answer(a.lateMessageId);
   }
-  return { key: s.key, received, errors, attempts: s.attempts.length, status: s.status };
+  return { key: s.key, received, idless, errors, attempts: s.attempts.length, status: s.status };
 }
 
 function parse(text: string): { sessionId?: string | null; submissions?: Submission[] } | undefined {

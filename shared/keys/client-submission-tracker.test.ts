@@ -54,6 +54,19 @@ describe("ClientSubmissionTracker", () => {
     expect(t.status).toBe("failed");
   });
 
+  it("settles on an answer that carries no messageId (a v1 Agent) without inventing one", async () => {
+    const tracker = new ClientSubmissionTracker();
+    const s = await tracker.submit([{ type: "text", text: "v1" }]);
+    const first = tracker.attemptSent(s, 1, 1);
+    await tracker.attemptSettled(s, first, { kind: "timeout" });
+    await tracker.attemptSettled(s, tracker.attemptSent(s, 1, 2), { kind: "answered", messageId: null });
+    await tracker.attemptAnsweredLate(s, first, null);
+    expect(s.status).toBe("answered");
+    expect(s.messageId).toBeUndefined();
+    expect(s.messageIds).toEqual([]);
+    expect(first.lateMessageId).toBeNull();
+  });
+
   it("restores pending input after a restart and marks old input stale", async () => {
     const store = memoryStore();
     let now = 1000;

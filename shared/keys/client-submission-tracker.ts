@@ -12,7 +12,8 @@ import { randomUuid } from "./uuid.js";
 
 /** What happened to one attempt. */
 export type AttemptOutcome =
-  | { readonly kind: "answered"; readonly messageId: string }
+  /** `messageId` null: the answer carried none (a v1 Agent answers without one). */
+  | { readonly kind: "answered"; readonly messageId: string | null }
   | { readonly kind: "error"; readonly code: number; readonly message: string }
   | { readonly kind: "timeout" }
   | { readonly kind: "disconnected"; readonly reason: string };
@@ -28,8 +29,8 @@ export interface Attempt {
   readonly sentAt: number;
   settledAt?: number;
   outcome?: AttemptOutcome;
-  /** The messageId of an answer that arrived after the attempt had timed out. */
-  lateMessageId?: string;
+  /** The messageId of an answer that arrived after the attempt had timed out (null: it carried none). */
+  lateMessageId?: string | null;
 }
 
 /** Where a submission stands. `stale`: pending for longer than the resend limit; shown, not resent. */
@@ -191,8 +192,9 @@ export class ClientSubmissionTracker {
     attempt.outcome = outcome;
     attempt.settledAt = this.now();
     if (outcome.kind === "answered") {
-      if (!submission.messageIds.includes(outcome.messageId)) submission.messageIds.push(outcome.messageId);
-      submission.messageId ??= outcome.messageId;
+      const id = outcome.messageId;
+      if (id !== null && !submission.messageIds.includes(id)) submission.messageIds.push(id);
+      if (id !== null) submission.messageId ??= id;
       submission.status = "answered";
       submission.error = undefined;
     } else if (
@@ -210,11 +212,16 @@ export class ClientSubmissionTracker {
    * An attempt that already timed out was answered after all: its messageId is reconciled with the
    * submission's (a different one means the Agent inserted twice).
    */
-  async attemptAnsweredLate(submission: Submission, attempt: Attempt, messageId: string): Promise<void> {
+  async attemptAnsweredLate(
+    submission: Submission,
+    attempt: Attempt,
+    messageId: string | null,
+  ): Promise<void> {
     attempt.lateMessageId = messageId;
-    if (!submission.messageIds.includes(messageId)) submission.messageIds.push(messageId);
+    if (messageId !== null && !submission.messageIds.includes(messageId))
+      submission.messageIds.push(messageId);
     if (submission.status === "pending") {
-      submission.messageId ??= messageId;
+      if (messageId !== null) submission.messageId ??= messageId;
       submission.status = "answered";
     }
     await this.persist();

@@ -109,7 +109,9 @@ function summary(report: ClientReport): string {
     const text = s.prompt.map((b) => (b as { text?: string }).text ?? "").join(" ");
     const outcome =
       s.status === "answered"
-        ? `messageId ${s.messageId}`
+        ? s.messageId !== undefined
+          ? `messageId ${s.messageId}`
+          : "answered, no messageId (the agent sent none)"
         : `${s.status}${s.error ? `: ${s.error.message}` : ""}`;
     const dup = s.messageIds.length > 1 ? ` (DIFFERENT messageIds: ${s.messageIds.join(", ")})` : "";
     lines.push(

@@ -402,21 +402,24 @@ export async function deliver(
       if (misbehave === "no-retry") return "lost";
       log(`[conn ${conn}] #${submission.index} attempt ${attempt.n} timed out: resending with the same key`);
       sent.result.then(
-        (late) =>
-          tracker.attemptAnsweredLate(
-            submission,
-            attempt,
-            String((late as { messageId?: unknown }).messageId),
-          ),
+        (late) => tracker.attemptAnsweredLate(submission, attempt, messageIdOf(late)),
         () => undefined,
       );
       continue;
     }
-    const messageId = String((result as { messageId?: unknown } | null)?.messageId);
+    const messageId = messageIdOf(result);
     await tracker.attemptSettled(submission, attempt, { kind: "answered", messageId });
-    log(`[conn ${conn}] #${submission.index} answered: messageId ${messageId}`);
+    log(
+      `[conn ${conn}] #${submission.index} answered: ${messageId === null ? "no messageId (the agent sent none)" : `messageId ${messageId}`}`,
+    );
   }
   return "settled";
+}
+
+/** The answer's messageId; null when it carries none (a v1 agent), never the text "undefined". */
+function messageIdOf(result: unknown): string | null {
+  const id = (result as { messageId?: unknown } | null)?.messageId;
+  return typeof id === "string" ? id : null;
 }
 
 /** Asks for a fresh snapshot (`session/resume` of the active session) and waits until the session is idle. */

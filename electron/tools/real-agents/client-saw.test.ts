@@ -1,6 +1,6 @@
 /**
  * The real-agents check judges only what the client saw: a v1 agent's answer carries no messageId
- * (demo-client records "undefined"), yet it is an answer, and claims about the agent's store are
+ * (demo-client records it as null), yet it is an answer, and claims about the agent's store are
  * not held against the analyzer (the store of an agent nobody here wrote is not ours to read).
  */
 
@@ -48,7 +48,8 @@ function row(result: string, extra: Partial<JsonSubmission> = {}): JsonSubmissio
 
 const answeredWithoutId: ClientSubmissionTruth = {
   key: "k",
-  received: ["undefined"],
+  received: [],
+  idless: 1,
   errors: [],
   attempts: 1,
   status: "answered",

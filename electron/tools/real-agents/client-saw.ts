@@ -9,8 +9,6 @@ import type { SubmissionClaims } from "../../truth/claims.js";
 import type { ClientSubmissionTruth } from "../../truth/client-truth.js";
 import { compareClaims, type FalseStatement } from "../../truth/compare.js";
 
-/** How demo-client records an answer that carried no messageId (a v1 agent without `userMessageId`). */
-const NO_MESSAGE_ID = "undefined";
 /** Result words that say no answer reached the client. */
 const NEVER_SAW = /never saw|has not seen it yet|no answer reached the client/;
 
@@ -19,16 +17,15 @@ export function compareClientSaw(
   claims: SubmissionClaims,
   mine: ClientSubmissionTruth | undefined,
 ): FalseStatement[] {
-  const all = mine?.received ?? [];
-  const received = all.filter((id) => id !== NO_MESSAGE_ID);
-  const idless = all.length - received.length;
+  const received = mine?.received ?? [];
+  const idless = mine?.idless ?? 0;
   // An answer without a messageId is still an answer: it counts as definite, like an error does.
   const errors = [...(mine?.errors ?? []), ...Array.from({ length: idless }, () => 0)];
   const out = compareClaims(claims, { inserted: [], received, errors }).filter(
     (s) =>
       s.claim.includes("the client saw") ||
       (s.claim === "result words" && s.truth.startsWith("the client's record")) ||
-      (s.claim === "submission" && all.length > 0),
+      (s.claim === "submission" && received.length + idless > 0),
   );
   if (idless > 0 && claims.results.length > 0 && claims.results.every((r) => NEVER_SAW.test(r)))
     out.push({

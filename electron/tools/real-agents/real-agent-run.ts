@@ -122,6 +122,7 @@ export async function runRealAgentSchedule(
     const merged = {
       key: null,
       received: client.submissions.flatMap((s) => s.received),
+      idless: client.submissions.reduce((n, s) => n + s.idless, 0),
       errors: client.submissions.flatMap((s) => s.errors),
       attempts: 0,
       status: "",
@@ -129,7 +130,7 @@ export async function runRealAgentSchedule(
     const rows = client.sessionId ? rowsFor(analyzed.submissions, null, client.sessionId) : [];
     falseStatements.push(...compareClientSaw(claimsOf(null, rows), merged));
   }
-  const answered = client.submissions.filter((s) => s.received.length > 0).length;
+  const answered = client.submissions.filter((s) => s.received.length + s.idless > 0).length;
   const unsettled = client.submissions.some((s) => s.status === "pending");
   const problem =
     killed && unsettled ? "the client was killed at its deadline with a submission pending" : undefined;
