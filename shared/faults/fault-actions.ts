@@ -242,6 +242,11 @@ const TABLE = {
 /** One fault: swallow an agent answer, swallow a client request, hold a frame, act on a process or connection, or retry. */
 export type FaultAction = keyof typeof TABLE;
 
+/** The actions whose table entry decides a matched frame with `K` (e.g. the ones the connection carries out: `act`). */
+export type ActionsDeciding<K extends FaultDecisionKind> = {
+  [A in FaultAction]: (typeof TABLE)[A]["decision"] extends K ? A : never;
+}[FaultAction];
+
 /** Every fault action, by name. */
 export const FAULT_ACTION_TABLE: Readonly<Record<FaultAction, FaultActionSpec>> = TABLE;
 

@@ -1,7 +1,7 @@
 import type { Frame } from "../protocol/frame.js";
 import type { Direction } from "../trace/record.js";
-import { FAULT_ACTION_TABLE } from "./fault-actions.js";
-import { type FaultAction, type FaultRule, isImmediate } from "./fault-rule.js";
+import { type ActionsDeciding, FAULT_ACTION_TABLE } from "./fault-actions.js";
+import { type FaultRule, isImmediate } from "./fault-rule.js";
 import { type AnsweredRequest, matchFrame } from "./match-frame.js";
 import { spendUse } from "./rule-uses.js";
 
@@ -17,11 +17,7 @@ export type FaultDecision =
   | { readonly action: ActedAction; readonly rule: FaultRule };
 
 /** The actions whose table entry decides `act`: the connection carries them out. */
-type ActedAction = Extract<
-  FaultAction,
-  "disconnect-client" | "kill-agent" | "restart-agent" | "lose-and-retry" | "restart-and-retry"
->;
-
+type ActedAction = ActionsDeciding<"act">;
 const FORWARD: FaultDecision = { action: "forward" };
 
 /**
