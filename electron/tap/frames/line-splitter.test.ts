@@ -146,6 +146,25 @@ describe("LineSplitter", () => {
     expect(text()).toEqual(["a\nb\n", "c\nd\n", "e\n"]);
   });
 
+  it("keeps the loop from blocking for a turn's end only while bytes are corked", async () => {
+    const { dest, written } = recorder();
+    const batch = new LineBatch(() => dest);
+    // A referenced immediate makes the event loop poll without blocking once more: a lone line must not cost that.
+    const immediates = () => process.getActiveResourcesInfo().filter((r) => r === "Immediate").length;
+    const idle = immediates();
+    batch.add(b("lone\n"));
+    batch.send();
+    expect(written.map(String)).toEqual(["lone\n"]);
+    expect(immediates()).toBe(idle);
+    batch.add(b("corked\n"));
+    batch.send();
+    expect(written.map(String)).toEqual(["lone\n"]);
+    expect(immediates()).toBe(idle + 1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written.map(String)).toEqual(["lone\n", "corked\n"]);
+    expect(immediates()).toBe(idle);
+  });
+
   it("writes nothing while the destination cannot take writes", () => {
     const { dest, written } = recorder();
     let open = false;

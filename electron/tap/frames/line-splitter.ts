@@ -46,7 +46,8 @@ export class LineSplitter {
     }
     for (let nl = chunk.indexOf(10, pos); nl !== -1; nl = chunk.indexOf(10, pos)) {
       const length = this.carryBytes + nl - pos;
-      const piece = chunk.subarray(pos, nl + 1);
+      // A read holding one whole line (a request, its answer) is that line: no view of it to make.
+      const piece = pos === 0 && nl + 1 === chunk.length ? chunk : chunk.subarray(pos, nl + 1);
       pos = nl + 1;
       if (length > this.maxLineBytes) {
         this.oversize = { prefix: Buffer.alloc(0), bytes: 0 };
@@ -114,12 +115,18 @@ export type BatchTarget = () => Writable | null;
  * corked in the destination (so they count for its backpressure) and leave together when the turn
  * ends. `beforeWrite` runs right before each send hands its bytes to the destination (once per
  * send, whatever it holds), so the tap commits their records to the trace file first.
+ * The turn's end is an unreferenced immediate until something is corked: a lone line (a request,
+ * its answer) then costs no extra non-blocking poll of the event loop, one `epoll_wait` per round
+ * trip; once bytes are corked the immediate is referenced, so the loop does not block before they
+ * leave.
  */
 export class LineBatch {
   private head: Buffer | null = null;
   private headEnd = 0;
   private readonly held: Buffer[] = [];
   private turn = false;
+  /** The end of the current turn, referenced only while bytes are corked. */
+  private turnEnd: NodeJS.Immediate | null = null;
   private corked: Writable | null = null;
 
   constructor(
@@ -151,13 +158,14 @@ export class LineBatch {
       if (this.turn && this.corked === null) {
         this.corked = dest;
         dest.cork();
+        this.turnEnd?.ref();
       }
       for (const bytes of this.held) dest.write(bytes);
     }
     this.held.length = 0;
     if (!this.turn) {
       this.turn = true;
-      setImmediate(this.endTurn);
+      this.turnEnd = setImmediate(this.endTurn).unref();
     }
   }
 
@@ -169,6 +177,7 @@ export class LineBatch {
 
   private readonly endTurn = () => {
     this.turn = false;
+    this.turnEnd = null;
     this.uncork();
   };
 
