@@ -6,6 +6,7 @@ import { conformanceAgentCommand } from "./conformance-agent.js";
 import { convertCommand } from "./convert.js";
 import { demoAgentCommand } from "./demo-agent.js";
 import { demoClientCommand } from "./demo-client.js";
+import { diffCommand } from "./diff.js";
 import { exportCommand } from "./export.js";
 import { faultCommand } from "./fault.js";
 import { proxyCommand } from "./proxy.js";
@@ -20,6 +21,7 @@ export const commands: readonly CliCommand[] = [
   tapsCommand,
   faultCommand,
   analyzeCommand,
+  diffCommand,
   validateCommand,
   exportCommand,
   convertCommand,
