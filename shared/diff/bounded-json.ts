@@ -1,7 +1,7 @@
 /**
  * A short canonical rendering of untrusted JSON (capabilities, agent info): keys sorted, at most
- * `maxChars` characters and `MAX_DEPTH` levels, with "…" where it was cut. Iterative over a bounded
- * number of values, so no peer's value costs more than the bound to show.
+ * `maxChars` characters and `MAX_DEPTH` levels (so the recursion is at most that deep), with "…"
+ * where it was cut: no peer's value costs more than the bound to show.
  */
 
 /** Deeper values are shown as `…`. */

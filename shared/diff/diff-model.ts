@@ -11,7 +11,14 @@ import type { VerdictName, VerdictSeverity } from "../analyzer/verdicts.js";
 export type DiffMark = "better" | "worse" | "same" | "changed";
 
 /** What `diff` compares per submission. */
-export type SubmissionField = "outcome" | "verdicts" | "attempts" | "inserts" | "messageIds" | "latency";
+export type SubmissionField =
+  | "prompt"
+  | "outcome"
+  | "verdicts"
+  | "attempts"
+  | "inserts"
+  | "messageIds"
+  | "latency";
 
 /** One compared point of a matched submission: A's value, B's, the mark and why, in one line. */
 export interface FieldDiff {

@@ -1,6 +1,6 @@
 /**
- * Compares one matched pair of submissions field by field (outcome, verdicts, attempts, inserts,
- * messageId rules, latency), each marked better / worse / same / changed with a one-line reason.
+ * Compares one matched pair of submissions field by field (prompt, when a key paired two prompts;
+ * outcome, verdicts, attempts, inserts, messageId rules, latency), each marked better / worse / same / changed with a one-line reason.
  * It reads the outcome model's facts (`agentEffect`, `clientAnswered`) as diff-side.ts kept them.
  */
 import type { VerdictSeverity } from "../analyzer/verdicts.js";
@@ -207,6 +207,9 @@ export function compareSubmission(pair: MatchedPair): SubmissionDiff {
   }
   const verdicts = compareVerdicts(a.verdicts, b.verdicts);
   const fields = [
+    ...(a.prompt === b.prompt
+      ? []
+      : [field("prompt", a.prompt, b.prompt, "changed", "the same key with another prompt")]),
     compareOutcome(a, b),
     verdicts,
     compareAttempts(a, b),
