@@ -183,6 +183,15 @@ describe("the words of an attempt", () => {
     expect(s.protocolVersion).toBe(1);
   });
 
+  it("a v2 answer without a messageId is never called a v1 answer", () => {
+    const s = only(
+      run(v2(new TraceScript().open(1)).prompt(1, 1, S, "hi", KEY).result(1, A2C, 1, { stopReason: "end_turn" })),
+    );
+    expect(words(s)).toEqual(["inserted (the answer carried no messageId, which v2 requires)"]);
+    expect(s.result).toBe("inserted (the answer carried no messageId, which v2 requires)");
+    expect(everything(s)).not.toMatch(/v1/);
+  });
+
   it("a connection closed without a reason reads as closed, never 'undefined'", () => {
     const t = new TraceScript().open(1).prompt(1, 1, S, "hi", KEY);
     t.records.push({ type: "conn-close", seq: 99, ts: t.startTs + 99, conn: 1 } as never);

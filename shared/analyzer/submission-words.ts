@@ -28,9 +28,10 @@ function answerWords(s: SubmissionState, a: Attempt, answer: Outcome): string {
   const e = a.agentEffect;
   switch (e.kind) {
     case "inserted":
-      return e.messageId === null
+      if (e.messageId !== null) return `inserted → messageId ${e.messageId}`;
+      return s.v1
         ? `inserted (v1 answer at the end of the turn, stopReason ${answer.kind === "inserted" ? (answer.stopReason ?? "?") : "?"}; v1 has no messageId)`
-        : `inserted → messageId ${e.messageId}`;
+        : "inserted (the answer carried no messageId, which v2 requires)";
     case "deduplicated":
       return `answered with the original messageId ${e.messageId} (no new insert)`;
     case "not-inserted":
@@ -130,6 +131,10 @@ function resultWords(s: SubmissionState): string {
     (a) => a.clientSaw.kind === "answer" || (a.clientSaw.kind === "forwarded" && a.clientSaw.code === null),
   );
   if (sawInsert) {
+    if (!s.v1)
+      return row.inserts > 1
+        ? `${row.inserts} inserts (answers without a messageId, which v2 requires)`
+        : "inserted (the answer carried no messageId, which v2 requires)";
     return row.inserts > 1
       ? `${row.inserts} inserts (v1 answers, no messageId)`
       : "inserted (v1 answer, no messageId)";
