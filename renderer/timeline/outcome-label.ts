@@ -13,7 +13,7 @@ export function outcomeLabel(o: Outcome): { label: string; tone: BadgeTone; titl
         tone: "ok",
         title: o.messageId
           ? `The Agent inserted the message as ${o.messageId}.`
-          : `Answered with stopReason ${o.stopReason ?? "?"} (protocol v1, no messageId).`,
+          : `Answered with stopReason ${o.stopReason ?? "?"} and no messageId (v1 answers carry none; a v2 answer must).`,
       };
     case "answered":
       return { label: "answered", tone: "ok", title: "The request got a result." };
