@@ -19,6 +19,15 @@ describe("checkHeader (issue 31: headers are checked field by field)", () => {
     expect(d.header.headerFaults?.[0]).toMatch(/^imported must be/);
   });
 
+  it("keeps a replay's replayOf {trace, sha256} and drops one whose sha256 is not 64 hex digits", () => {
+    const sha256 = "a".repeat(64);
+    const ok = checkHeader({ ...BASE, replayOf: { trace: "src.jsonl", sha256, extra: 1 } });
+    expect("header" in ok && ok.header.replayOf).toEqual({ trace: "src.jsonl", sha256 });
+    const bad = checkHeader({ ...BASE, replayOf: { trace: "src.jsonl", sha256: "xyz" } });
+    expect("header" in bad && bad.header.replayOf).toBeUndefined();
+    expect("header" in bad && bad.header.headerFaults?.[0]).toMatch(/^replayOf must be/);
+  });
+
   it("drops agent when its command is a string, and agent.cwd alone when only it is wrong", () => {
     const a = checkHeader({ ...BASE, agent: { command: "agent --x" } });
     expect("header" in a && a.header.agent).toBeFalsy();

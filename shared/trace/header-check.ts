@@ -72,6 +72,16 @@ export function checkHeader(value: unknown): CheckedHeader {
           out[field] = { format: v.format, lacks: v.lacks };
         else drop(field, "must be {format: string, lacks: list of strings}");
         break;
+      case "replayOf":
+        if (
+          isObject(v) &&
+          typeof v.trace === "string" &&
+          typeof v.sha256 === "string" &&
+          /^[0-9a-f]{64}$/.test(v.sha256)
+        )
+          out[field] = { trace: v.trace, sha256: v.sha256 };
+        else drop(field, "must be {trace: string, sha256: 64 lowercase hex digits}");
+        break;
       case "headerFaults":
         // A reader's own note: kept only when it is one, and added to below.
         if (isStrings(v)) faults.unshift(...v);

@@ -37,6 +37,8 @@ export interface TraceHeader {
    * docs/interchange.md): which format, and what that source does not record.
    */
   readonly imported?: ImportedFrom;
+  /** Present when this session is a `replay` of another trace: that trace's path as given, and its sha256 (hex). */
+  readonly replayOf?: { readonly trace: string; readonly sha256: string };
   /**
    * Set by a reader, never by a tap: the header fields it dropped because they were wrong, and why
    * (`imported must be {format: string, lacks: list of strings}; left out`). See header-check.ts.

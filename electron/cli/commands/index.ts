@@ -10,6 +10,7 @@ import { diffCommand } from "./diff.js";
 import { exportCommand } from "./export.js";
 import { faultCommand } from "./fault.js";
 import { proxyCommand } from "./proxy.js";
+import { replayCommand } from "./replay.js";
 import { serveCommand } from "./serve.js";
 import { tapsCommand } from "./taps.js";
 import { validateCommand } from "./validate.js";
@@ -25,6 +26,7 @@ export const commands: readonly CliCommand[] = [
   validateCommand,
   exportCommand,
   convertCommand,
+  replayCommand,
   mcpCommand,
   conformanceCommand,
   conformanceAgentCommand,

@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { createReadStream, rmSync } from "node:fs";
 import { constants } from "node:os";
 import type { FaultRule } from "../../../shared/faults/fault-rule.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../shared/trace/record.js";
@@ -60,6 +60,10 @@ export interface ProxyArgs {
   otlpIncludePrompts?: true;
   /** `--collect-agent-telemetry`: receive the agent's own OTLP spans and record them in the trace. */
   collectAgentTelemetry?: true;
+  /** `--replay-of SHA256:FILE` (set by `replay`): the header names the trace this session replays. */
+  replayOf?: { trace: string; sha256: string };
+  /** `--client-notes-fd N` (set by `replay`): each line read from this descriptor becomes an info `note` record. */
+  clientNotesFd?: number;
   command: string[];
 }
 
@@ -94,7 +98,18 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
     else if (name === "--otlp-protocol") out.otlpProtocol = value("--otlp-protocol", a);
     else if (a === "--otlp-include-prompts") out.otlpIncludePrompts = true;
     else if (a === "--collect-agent-telemetry") out.collectAgentTelemetry = true;
-    else if (name === "--max-agents") {
+    else if (name === "--replay-of") {
+      const v = value("--replay-of", a);
+      const m = /^([0-9a-f]{64}):(.+)$/.exec(v);
+      if (!m)
+        throw new CliError("--replay-of expects SHA256:FILE (64 lowercase hex digits, a colon, the path)");
+      out.replayOf = { sha256: m[1] as string, trace: m[2] as string };
+    } else if (name === "--client-notes-fd") {
+      const v = value("--client-notes-fd", a);
+      if (!/^\d+$/.test(v) || Number(v) < 3)
+        throw new CliError(`--client-notes-fd expects a descriptor >= 3, got ${v}`);
+      out.clientNotesFd = Number(v);
+    } else if (name === "--max-agents") {
       const v = value("--max-agents", a);
       const n = Number(v);
       if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1)
@@ -167,6 +182,9 @@ const HELP = [
   "                   A delay records the held frame when it holds it, then its release or `never",
   "                   delivered`.",
   "  --no-hub         do not look for a hub",
+  "  --replay-of SHA256:FILE  (given by `replay`) the header's replayOf names FILE and its sha256",
+  "  --client-notes-fd N  (given by `replay`) each line read from descriptor N is recorded as an",
+  "                   info note (how the replay answered the agent's requests)",
   "  --otlp URL       also export the session as OpenTelemetry spans to this OTLP/HTTP collector",
   "                   (http:// or https://, e.g. http://127.0.0.1:4318; /v1/traces is appended",
   "                   unless the path ends with it). It may be remote: it is your collector. Without",
@@ -332,6 +350,7 @@ export const proxyCommand: CliCommand = {
         parsed.name ??
         deriveTapName({ command, cwd: process.cwd(), ...(parsed.agentUrl && { url: parsed.agentUrl }) }),
       tapPid: process.pid,
+      ...(parsed.replayOf && { replayOf: parsed.replayOf }),
     };
     const otel = startOtlpExport(
       {
@@ -345,6 +364,7 @@ export const proxyCommand: CliCommand = {
       return runFront(parsed, parsed.listen, header, path, rules, otel, upstreamAuth);
     const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
     await hubReady;
+    if (parsed.clientNotesFd !== undefined) readClientNotes(parsed.clientNotesFd, trace);
     const telemetry = parsed.collectAgentTelemetry ? await startAgentTelemetry(trace, header) : null;
     const tap = new StdioTap({
       command,
@@ -437,6 +457,25 @@ async function runFront(
   if (tokenFile !== null) rmSync(tokenFile, { force: true });
   await finishOtlpExport(otel, say);
   return 0;
+}
+
+/** Records each line read from descriptor `fd` (the replay's remarks) as an info note, bounded to 4 KiB a line. */
+function readClientNotes(fd: number, trace: TraceFanout): void {
+  let stream: ReturnType<typeof createReadStream>;
+  try {
+    stream = createReadStream("", { fd, encoding: "utf8" });
+  } catch (err) {
+    say(`--client-notes-fd ${fd}: ${(err as Error).message}`);
+    return;
+  }
+  let rest = "";
+  stream.on("data", (chunk: string | Buffer) => {
+    const lines = (rest + String(chunk)).split("\n");
+    rest = (lines.pop() ?? "").slice(0, 4096);
+    for (const line of lines)
+      if (line !== "") trace.emit({ type: "note", level: "info", text: line.slice(0, 4096) });
+  });
+  stream.on("error", () => {});
 }
 
 /** `{token}` from `--agent-token-file` (a usage error when the file is not this user's alone or holds no token), or `{}`. */

@@ -4,6 +4,7 @@
  */
 import { decodeHeader, decodeRecord, encodeHeader, encodeRecord } from "../codec.js";
 import { TRACE_FORMAT, type TraceHeader, type TraceRecord } from "../record.js";
+import { convertDevtoolsExport } from "./acp-devtools-export.js";
 import { AcpInspectorLines, convertAcpInspectorJsonl } from "./acp-inspector-jsonl.js";
 import type { Conversion, LineConversion } from "./conversion.js";
 import { detectFormat, type InterchangeFormat } from "./detect.js";
@@ -57,6 +58,7 @@ export function convertToTrace(text: string): ConvertResult {
     if (!Array.isArray(parsed.value)) return { format, error: "a Zed ACP log must be a JSON array" };
     return { format, ...convertZedLog(parsed.value) };
   }
+  if (format === "acp-devtools-export") return { format, ...convertDevtoolsExport(parsed.value) };
   return { format, ...convertHar(parsed.value) };
 }
 

@@ -10,7 +10,8 @@ export type InterchangeFormat =
   | "zed-log"
   | "sacp-trace"
   | "acp-inspector-jsonl"
-  | "har";
+  | "har"
+  | "acp-devtools-export";
 
 /** A format, or why the text is none of them. */
 export type Detection = { readonly format: InterchangeFormat } | { readonly error: string };
@@ -22,6 +23,7 @@ export const FORMAT_LABELS: Readonly<Record<InterchangeFormat, string>> = {
   "sacp-trace": "sacp/symposium trace (.jsons)",
   "acp-inspector-jsonl": "ACP-inspector recording (JSONL)",
   har: "HAR (browser network capture)",
+  "acp-devtools-export": "acp-devtools session export (JSON)",
 };
 
 const SACP_TYPES = new Set(["request", "response", "notification"]);
@@ -36,7 +38,7 @@ function parseObject(line: string): Record<string, unknown> | null {
 }
 
 const SUPPORTED =
-  "expected an acp-retry-inspector trace, a Zed ACP log (Copy All), a sacp/symposium .jsons trace, an ACP-inspector JSONL recording or a HAR file";
+  "expected an acp-retry-inspector trace, a Zed ACP log (Copy All), a sacp/symposium .jsons trace, an ACP-inspector JSONL recording, a HAR file or an acp-devtools session export";
 
 /** Detects the format of `text` (the whole file, or a prefix of it). */
 export function detectFormat(text: string): Detection {
@@ -53,6 +55,8 @@ export function detectFormat(text: string): Detection {
   if (first) {
     if (first.format === TRACE_FORMAT) return { format: TRACE_FORMAT };
     if (obj(first.log)) return { format: "har" };
+    if (Array.isArray(first.messages) && ("session" in first || "version" in first))
+      return { format: "acp-devtools-export" };
     if ("direction" in first && "json" in first) return { format: "acp-inspector-jsonl" };
     if (typeof first.type === "string" && SACP_TYPES.has(first.type) && "from" in first && "to" in first)
       return { format: "sacp-trace" };
@@ -64,6 +68,9 @@ export function detectFormat(text: string): Detection {
   }
   // A multi-line JSON object: a HAR names its "log" among the first keys.
   if (/^\{\s*"log"\s*:\s*\{/.test(body)) return { format: "har" };
+  // acp-devtools' SessionExport starts with its version, session or messages (pretty-printed or not).
+  if (/^\{\s*"(version|session|messages)"\s*:/.test(body) && /"messages"\s*:\s*\[/.test(body))
+    return { format: "acp-devtools-export" };
   // A first line longer than the prefix read: go by the keys each writer puts first.
   if (!body.includes("\n")) {
     if (/^\{\s*"format"\s*:\s*"acp-retry-inspector-trace"/.test(body)) return { format: TRACE_FORMAT };
