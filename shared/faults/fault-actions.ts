@@ -2,11 +2,13 @@
  * The one table of fault actions: per action what it acts on, which frames it may fire on, its
  * fields, the words of the board, the CLI's help and the UI's button, whether the UI asks first,
  * and how the tap decides a frame a rule of it matched. Every surface is derived from it: the rule
- * validator (`rule-validation.ts`), the tap's rule set (`fault-rule-set.ts`) and lifecycle
- * application (`electron/tap/faults/fault-injector.ts`), `fault --help`, the board's words
+ * validator (`rule-validation.ts`), matching (`match-frame.ts`), the tap's rule set
+ * (`fault-rule-set.ts`), lifecycle application and resends (`electron/tap/faults/fault-injector.ts`,
+ * `connection-faults.ts`), `fault --help` and `proxy --help` (`fault-arg.ts`), the board's words
  * (`armed-fault.ts`), the UI's buttons, groups and confirmation (`renderer/toolbar/`), the stress
- * schedule's points, and the action list of docs/faults.md. Adding an action means one entry here,
- * its decision in the tap and its test; `fault-action-surfaces.test.ts` fails if a surface lacks one.
+ * schedule's points, the Timeline's retry events, and the action list of docs/faults.md. Adding an
+ * action means one entry here, its decision in the tap and its test;
+ * `electron/tap/faults/fault-action-surfaces.test.ts` fails if a surface lacks one.
  */
 
 /** Which frame of an exchange a rule fires on: the request (or notification) itself, or the response to it. */
