@@ -88,8 +88,8 @@ function analyzeRss(path: string): ReturnType<typeof timed> {
   return timed(["analyze", path, "--json"]);
 }
 
-/** The CLI with `args` under `/usr/bin/time`: exit status, CPU seconds, wall seconds, peak RSS in MB. */
-function timed(args: readonly string[]): {
+/** The CLI (ACP_RI_CLI, or dist/cli.js) with `args` under `/usr/bin/time`: exit status, CPU seconds, wall seconds, peak RSS in MB. */
+export function timed(args: readonly string[]): {
   status: number | null;
   seconds: number;
   wall: number;

@@ -1,5 +1,6 @@
 import { analyzerBench } from "./analyzer.bench.js";
 import type { Bench, BenchRow } from "./bench-row.js";
+import { diffBench } from "./diff.bench.js";
 import { frontBench } from "./front.bench.js";
 import { fullSizeBench } from "./full-size.bench.js";
 import { hubBench } from "./hub.bench.js";
@@ -24,13 +25,14 @@ const benches: Record<string, Bench> = {
   "proxy-cpu": proxyCpuBench,
   reader: readerBench,
   "real-agents": realAgentsBench,
+  diff: diffBench,
 };
 
 /**
  * Benches run only when named: `fullsize` writes 3.1 GB; `otlp` and `proxy-cpu` are parts of `proxy` measured alone;
- * `real-agents` needs agents installed outside the project (ACP_RI_REAL_AGENTS).
+ * `real-agents` needs agents installed outside the project (ACP_RI_REAL_AGENTS); `diff` writes two 300 MB traces.
  */
-const ON_REQUEST = new Set(["fullsize", "otlp", "proxy-cpu", "real-agents"]);
+const ON_REQUEST = new Set(["fullsize", "otlp", "proxy-cpu", "real-agents", "diff"]);
 
 /** Renders rows as an aligned text table. */
 export function formatRows(rows: readonly BenchRow[]): string {
