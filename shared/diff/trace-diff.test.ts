@@ -1,7 +1,8 @@
 /**
  * `diffTraces` on analyzer models of real traces: demo-client → `proxy --fault
  * lose-and-retry:method=session/prompt` → demo-agent (fixtures/correct.jsonl, correct2.jsonl) and
- * → `demo-agent --mode naive` (fixtures/naive.jsonl), recorded with the real tap.
+ * → `demo-agent --mode naive` (fixtures/naive.jsonl), recorded with the real tap; the same two with
+ * `restart-and-retry:method=session/prompt` (fixtures/restart-correct.jsonl, restart-naive.jsonl).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -71,6 +72,20 @@ describe("diffTraces on recorded traces", () => {
     expect(diffExitStatus(diff, "worse")).toBe(1);
     expect(diffExitStatus(diff, "any-change")).toBe(1);
     expect(diffExitStatus(diff, "never")).toBe(0);
+  });
+
+  it("restart-and-retry, correct → naive: the key that survived the restart now inserts twice", () => {
+    const diff = diffTraces(side("restart-correct.jsonl"), side("restart-naive.jsonl"));
+    const retried = byPrompt(diff, "deploy it");
+    expect(retried.match).toBe("position");
+    expect(retried.fields.find((x) => x.field === "verdicts")).toMatchObject({
+      a: "deduplicated",
+      b: "duplicate-insert",
+      mark: "worse",
+    });
+    expect(byPrompt(diff, "and then this").mark).toBe("same");
+    expect(diffExitStatus(diff, "worse")).toBe(1);
+    expect(diffExitStatus(diffTraces(side("restart-correct.jsonl"), side("correct.jsonl")), "worse")).toBe(0);
   });
 
   it("naive → correct: the same key is better, and nothing fails the default gate", () => {
