@@ -185,7 +185,11 @@ describe("the words of an attempt", () => {
 
   it("a v2 answer without a messageId is never called a v1 answer", () => {
     const s = only(
-      run(v2(new TraceScript().open(1)).prompt(1, 1, S, "hi", KEY).result(1, A2C, 1, { stopReason: "end_turn" })),
+      run(
+        v2(new TraceScript().open(1))
+          .prompt(1, 1, S, "hi", KEY)
+          .result(1, A2C, 1, { stopReason: "end_turn" }),
+      ),
     );
     expect(words(s)).toEqual(["inserted (the answer carried no messageId, which v2 requires)"]);
     expect(s.result).toBe("inserted (the answer carried no messageId, which v2 requires)");
