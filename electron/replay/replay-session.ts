@@ -74,12 +74,13 @@ export async function runReplay(plan: ReplayPlan, o: ReplayOptions): Promise<Rep
     child.on("close", (code, signal) => resolve({ code, signal })),
   );
   let gone = false;
-  void exited.then(() => {
+  let wake = () => {};
+  // 'exit', not 'close': the notes pipe (ours) stays open until the replay ends it.
+  child.on("exit", () => {
     gone = true;
     wake();
   });
   const player = new Player(plan, o, child, note);
-  let wake = () => {};
   child.stdout?.setEncoding("utf8");
   let rest = "";
   child.stdout?.on("data", (chunk: string) => {

@@ -1,4 +1,5 @@
-import { createReadStream, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
+import { Socket } from "node:net";
 import { constants } from "node:os";
 import type { FaultRule } from "../../../shared/faults/fault-rule.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../shared/trace/record.js";
@@ -364,7 +365,8 @@ export const proxyCommand: CliCommand = {
       return runFront(parsed, parsed.listen, header, path, rules, otel, upstreamAuth);
     const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
     await hubReady;
-    if (parsed.clientNotesFd !== undefined) readClientNotes(parsed.clientNotesFd, trace);
+    const clientNotes =
+      parsed.clientNotesFd === undefined ? null : readClientNotes(parsed.clientNotesFd, trace);
     const telemetry = parsed.collectAgentTelemetry ? await startAgentTelemetry(trace, header) : null;
     const tap = new StdioTap({
       command,
@@ -380,6 +382,7 @@ export const proxyCommand: CliCommand = {
     const outcome = await tap.run();
     for (const s of FORWARDED_SIGNALS) process.off(s, forward);
     process.stdin.destroy();
+    clientNotes?.destroy();
     await telemetry?.close();
     if (outcome.kind === "spawn-failed") {
       say(outcome.message);
@@ -459,14 +462,16 @@ async function runFront(
   return 0;
 }
 
-/** Records each line read from descriptor `fd` (the replay's remarks) as an info note, bounded to 4 KiB a line. */
-function readClientNotes(fd: number, trace: TraceFanout): void {
-  let stream: ReturnType<typeof createReadStream>;
+/** Records each line read from descriptor `fd` (the replay's remarks) as an info note, bounded to 4 KiB a line; destroy it when the session ends. */
+function readClientNotes(fd: number, trace: TraceFanout): { destroy(): void } | null {
+  let stream: Socket;
   try {
-    stream = createReadStream("", { fd, encoding: "utf8" });
+    // A socket, not an fs stream: an fs read of a pipe holds a thread, and the process, until it ends.
+    stream = new Socket({ fd, readable: true, writable: false });
+    stream.setEncoding("utf8");
   } catch (err) {
     say(`--client-notes-fd ${fd}: ${(err as Error).message}`);
-    return;
+    return null;
   }
   let rest = "";
   stream.on("data", (chunk: string | Buffer) => {
@@ -476,6 +481,7 @@ function readClientNotes(fd: number, trace: TraceFanout): void {
       if (line !== "") trace.emit({ type: "note", level: "info", text: line.slice(0, 4096) });
   });
   stream.on("error", () => {});
+  return stream;
 }
 
 /** `{token}` from `--agent-token-file` (a usage error when the file is not this user's alone or holds no token), or `{}`. */

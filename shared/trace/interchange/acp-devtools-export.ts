@@ -18,15 +18,37 @@ export const MAX_DEVTOOLS_MESSAGES = 5_000_000;
 /** The sender of a message from the direction names acp-devtools (and hand-written exports) use. */
 export function devtoolsDirection(v: unknown): Direction | null {
   if (typeof v !== "string") return null;
-  const d = v
-    .trim()
-    .toLowerCase()
-    .replace(/[\s_-]+|->|→/g, ">");
-  if (/^(client>+agent|c2a|c>a|to>agent|outgoing|editor>+agent|request>agent)$/.test(d))
-    return "client->agent";
-  if (/^(agent>+client|a2c|a>c|from>agent|incoming|agent>+editor)$/.test(d)) return "agent->client";
+  const d = v.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (CLIENT_SENT.has(d)) return "client->agent";
+  if (AGENT_SENT.has(d)) return "agent->client";
   return null;
 }
+
+/** Direction names (letters and digits only) of a frame the client sent, and of one the agent sent. */
+const CLIENT_SENT = new Set([
+  "clienttoagent",
+  "clientagent",
+  "c2a",
+  "ca",
+  "toagent",
+  "fromclient",
+  "outgoing",
+  "editortoagent",
+  "send",
+  "sent",
+]);
+const AGENT_SENT = new Set([
+  "agenttoclient",
+  "agentclient",
+  "a2c",
+  "ac",
+  "toclient",
+  "fromagent",
+  "incoming",
+  "agenttoeditor",
+  "receive",
+  "received",
+]);
 
 function epochMs(ts: unknown): number | null {
   if (typeof ts === "number" && Number.isFinite(ts)) return ts;

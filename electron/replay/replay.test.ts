@@ -1,0 +1,184 @@
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliPath } from "../tools/testing/cli.js";
+
+/** `replay` through the built CLI: real tap, real demo-agent, real demo-client for the recording. */
+const work = mkdtempSync(join(tmpdir(), "acp-ri-replay-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const node = process.execPath;
+const cli = (args: string[], timeout = 60_000) =>
+  spawnSync(node, [cliPath(), ...args], { encoding: "utf8", timeout, cwd: work });
+const agent = (store: string, ...more: string[]) => [
+  node,
+  cliPath(),
+  "demo-agent",
+  "--store",
+  join(work, store),
+  ...more,
+];
+
+interface Submission {
+  key: string | null;
+  sessionId: string;
+  inserts: number;
+  verdicts: { name: string }[];
+  attempts: { outcome: { kind: string }; origin?: string }[];
+}
+interface Analysis {
+  header: { replayOf?: { trace: string; sha256: string } };
+  submissions: Submission[];
+  traceNotes: { text: string }[];
+}
+const analyze = (trace: string): Analysis => JSON.parse(cli(["analyze", "--json", trace]).stdout) as Analysis;
+const firstFrames = (trace: string) =>
+  readFileSync(trace, "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => JSON.parse(l) as { type: string; dir?: string; raw?: string; origin?: string });
+
+const source = join(work, "source.jsonl");
+beforeAll(() => {
+  const rec = cli([
+    "demo-client",
+    "--prompt",
+    "deploy it",
+    "--prompt",
+    "and test",
+    "--",
+    node,
+    cliPath(),
+    "proxy",
+    "--no-hub",
+    "--trace",
+    source,
+    "--fault",
+    "lose-and-retry:method=session/prompt",
+    "--",
+    ...agent("source-store"),
+  ]);
+  expect(rec.status, rec.stderr).toBe(0);
+}, 90_000);
+
+describe("replay TRACE -- AGENT (issue 32 item 1)", () => {
+  it("replays a lose-and-retry session: the same keys, the answer lost again, deduplicated by the correct agent and inserted twice by the naive one", () => {
+    const src = analyze(source);
+    const srcKeys = src.submissions.map((s) => s.key);
+    expect(src.submissions[0]?.verdicts.map((v) => v.name)).toEqual(["deduplicated"]);
+
+    const good = join(work, "good.jsonl");
+    const r1 = cli(["replay", source, "--no-hub", "--trace", good, "--", ...agent("good-store")]);
+    expect(r1.status, r1.stderr).toBe(0);
+    expect(r1.stderr).toContain(`trace: ${good}`);
+    const a = analyze(good);
+    const sha256 = createHash("sha256").update(readFileSync(source)).digest("hex");
+    expect(a.header.replayOf).toEqual({ trace: source, sha256 });
+    expect(a.submissions.map((s) => s.key)).toEqual(srcKeys);
+    // The new agent's session replaced the recorded one in every frame after session/new.
+    expect(a.submissions[0]?.sessionId).not.toBe(src.submissions[0]?.sessionId);
+    expect(a.traceNotes.map((n) => n.text).join("\n")).toContain(
+      `session ${src.submissions[0]?.sessionId} of the recording is ${a.submissions[0]?.sessionId}`,
+    );
+    const lost = a.submissions[0]?.attempts[0]?.outcome.kind;
+    expect(lost).toBe("dropped");
+    expect(a.submissions[0]?.attempts[1]?.origin).toBe("inspector");
+    expect(a.submissions[0]?.verdicts.map((v) => v.name)).toEqual(["deduplicated"]);
+    expect(a.submissions[1]?.verdicts.map((v) => v.name)).toEqual(["single"]);
+
+    const naive = join(work, "naive.jsonl");
+    const r2 = cli([
+      "replay",
+      source,
+      "--no-hub",
+      "--trace",
+      naive,
+      "--",
+      ...agent("naive-store", "--mode", "naive"),
+    ]);
+    expect(r2.status, r2.stderr).toBe(0);
+    const b = analyze(naive);
+    expect(b.submissions.map((s) => s.key)).toEqual(srcKeys);
+    expect(b.submissions[0]?.attempts[0]?.outcome.kind).toBe("dropped");
+    expect(b.submissions[0]?.verdicts.map((v) => v.name)).toEqual(["duplicate-insert"]);
+    expect(b.submissions[0]?.inserts).toBe(2);
+  }, 90_000);
+
+  it("--faults none sends the same frames with no fault: one attempt per key", () => {
+    const out = join(work, "nofault.jsonl");
+    const r = cli([
+      "replay",
+      source,
+      "--faults",
+      "none",
+      "--no-hub",
+      "--trace",
+      out,
+      "--",
+      ...agent("nofault-store"),
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(firstFrames(out).filter((x) => x.type === "fault")).toEqual([]);
+    expect(analyze(out).submissions.map((s) => s.verdicts.map((v) => v.name))).toEqual([
+      ["single"],
+      ["single"],
+    ]);
+  }, 60_000);
+
+  it("a trace with no client frames is exit 2 with the words, and no agent is started", () => {
+    const empty = join(work, "no-client.jsonl");
+    const lines = readFileSync(source, "utf8").trim().split("\n");
+    writeFileSync(
+      empty,
+      `${[lines[0], ...lines.slice(1).filter((l) => !l.includes('"client->agent"'))].join("\n")}\n`,
+    );
+    const r = cli([
+      "replay",
+      empty,
+      "--no-hub",
+      "--trace",
+      join(work, "never.jsonl"),
+      "--",
+      ...agent("never"),
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("no client frames");
+    const unreadable = cli(["replay", join(work, "missing.jsonl"), "--", "true"]);
+    expect(unreadable.status).toBe(2);
+    expect(unreadable.stderr).toContain("cannot read");
+  });
+
+  it("an agent that cannot be started is exit 1 with the reason, and the trace says what happened", () => {
+    const out = join(work, "dead.jsonl");
+    const r = cli(["replay", source, "--no-hub", "--trace", out, "--", join(work, "no-such-agent")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/stopped: the tap exited/);
+    expect(firstFrames(out).some((x) => x.type === "note" || x.type === "conn-close")).toBe(true);
+  }, 30_000);
+
+  it.each([
+    ["zed-copy-all.json", "Zed"],
+    ["acp-devtools-export.json", "acp-devtools"],
+  ])(
+    "replays the foreign fixture %s against demo-agent with its sessions mapped and keys kept",
+    (file, _label) => {
+      const fixture = join(import.meta.dirname, "../../e2e/fixtures/imports", file);
+      const src = analyze(fixture);
+      const out = join(work, `${file}.replay.jsonl`);
+      const r = cli(["replay", fixture, "--no-hub", "--trace", out, "--", ...agent(`${file}-store`)]);
+      expect(r.status, r.stderr).toBe(0);
+      const a = analyze(out);
+      const keyed = (x: Analysis) => [...new Set(x.submissions.map((s) => s.key).filter((k) => k !== null))];
+      expect(keyed(a)).toEqual(keyed(src));
+      const recorded = new Set(src.submissions.map((s) => s.sessionId));
+      expect(a.submissions.length).toBeGreaterThan(0);
+      for (const s of a.submissions) expect(recorded.has(s.sessionId)).toBe(false);
+      expect(a.traceNotes.some((n) => / of the recording is /.test(n.text))).toBe(true);
+    },
+    60_000,
+  );
+});
