@@ -11,10 +11,10 @@ const HELP = `Usage: acp-retry-inspector convert FILE --to trace|har [--har-styl
 
 Converts between our trace format and the formats other tools write, either way. FILE's format is
 detected from its content, not its name: an acp-retry-inspector trace, a Zed ACP log ("Copy All"),
-a sacp/symposium conductor trace (.jsons), a venikman/ACP-inspector JSONL recording, or a HAR
+a sacp/symposium conductor trace (.jsons), a venikman/ACP-inspector JSONL recording, a HAR
 (Chrome DevTools: WebSocket frames in _webSocketMessages, or Streamable HTTP POST bodies and their
-JSON or text/event-stream answers). What each source lacks (Zed's log has no timestamps, ...) is
-written into the trace header's "imported" field and said on stderr. See docs/interchange.md.
+JSON or text/event-stream answers), or an acp-devtools session export (JSON). What each source
+lacks (Zed's log has no timestamps, ...) is written into the trace header's "imported" field and said on stderr. See docs/interchange.md.
 
 Options:
   --to trace          write our trace format (JSON Lines): what analyze and the app read
