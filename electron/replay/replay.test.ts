@@ -108,13 +108,63 @@ describe("replay TRACE -- AGENT (issue 32 item 1)", () => {
     expect(b.submissions[0]?.inserts).toBe(2);
   }, 90_000);
 
-  it("--faults none sends the same frames with no fault: one attempt per key", () => {
+  it("replays a restart-and-retry session: the agent is restarted at the same key again, and diff gates the naive build", () => {
+    const rr = join(work, "restart.jsonl");
+    const rec = cli([
+      "demo-client",
+      "--prompt",
+      "deploy it",
+      "--",
+      node,
+      cliPath(),
+      "proxy",
+      "--no-hub",
+      "--trace",
+      rr,
+      "--fault",
+      "restart-and-retry:method=session/prompt",
+      "--",
+      ...agent("rr-source-store"),
+    ]);
+    expect(rec.status, rec.stderr).toBe(0);
+    const key = analyze(rr).submissions[0]?.key;
+    const good = join(work, "restart-good.jsonl");
+    const naive = join(work, "restart-naive.jsonl");
+    expect(cli(["replay", rr, "--no-hub", "--trace", good, "--", ...agent("rr-good")]).status).toBe(0);
+    const r = cli([
+      "replay",
+      rr,
+      "--no-hub",
+      "--trace",
+      naive,
+      "--",
+      ...agent("rr-naive", "--mode", "naive"),
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`--fault restart-and-retry:method=session/prompt,key=${key},count=1`);
+    expect(firstFrames(naive).filter((x) => x.type === "agent-spawn")).toHaveLength(2);
+    expect(analyze(good).submissions.map((s) => [s.key, s.verdicts.map((v) => v.name)])).toEqual([
+      [key, ["deduplicated"]],
+    ]);
+    expect(analyze(naive).submissions.map((s) => [s.key, s.verdicts.map((v) => v.name)])).toEqual([
+      [key, ["duplicate-insert"]],
+    ]);
+    // diff (issue 32 item 3) by key: worse against the naive build, not against the correct one.
+    expect(cli(["diff", rr, naive]).status).toBe(1);
+    expect(cli(["diff", rr, good]).status).toBe(0);
+  }, 90_000);
+
+  it("--faults none sends the same frames with no fault: one attempt per key (--timing recorded, gaps capped)", () => {
     const out = join(work, "nofault.jsonl");
     const r = cli([
       "replay",
       source,
       "--faults",
       "none",
+      "--timing",
+      "recorded",
+      "--max-gap-ms",
+      "5",
       "--no-hub",
       "--trace",
       out,
