@@ -123,6 +123,12 @@ export async function runReplay(plan: ReplayPlan, o: ReplayOptions): Promise<Rep
     lastTs = step.ts;
     player.send(step);
     sent++;
+    // Backpressure: a tap that stops reading holds the replay, not this process's memory.
+    if (child.stdin?.writableNeedDrain)
+      await new Promise<void>((resolve) => {
+        child.stdin?.once("drain", resolve);
+        child.once("exit", () => resolve());
+      });
   }
   if (!gone) {
     // The recorded client saw these answered: wait for them (bounded) before closing, as it did.

@@ -231,4 +231,106 @@ describe("replay TRACE -- AGENT (issue 32 item 1)", () => {
     },
     60_000,
   );
+
+  it("answers the agent's permission requests as recorded, then by --permissions, and the trace says which", () => {
+    // A small agent of the test's own (not this project's code): asks permission in every prompt and
+    // answers the prompt with a messageId naming the option it got (or the error).
+    const agentScript = join(work, "asking-agent.mjs");
+    writeFileSync(
+      agentScript,
+      `import { createInterface } from "node:readline";
+const out = (m) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\\n");
+const waiting = new Map();
+let ask = 100;
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.method === "initialize") out({ id: m.id, result: { protocolVersion: 2, info: { name: "asker", version: "1" }, capabilities: { session: {} } } });
+  else if (m.method === "session/new") out({ id: m.id, result: { sessionId: "asker-session" } });
+  else if (m.method === "session/prompt") {
+    const id = ask++;
+    waiting.set(id, m.id);
+    out({ id, method: "session/request_permission", params: { sessionId: m.params.sessionId, toolCall: { toolCallId: "t" }, options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }, { optionId: "no", name: "Reject", kind: "reject_once" }] } });
+  } else if (waiting.has(m.id)) {
+    const got = m.result ? m.result.outcome.optionId ?? m.result.outcome.outcome : "error";
+    out({ id: waiting.get(m.id), result: { messageId: "m-" + got } });
+  }
+});
+`,
+    );
+    const rec = (id: number, dir: string, msg: object, seq: number) =>
+      JSON.stringify({
+        seq,
+        ts: seq,
+        type: "frame",
+        conn: 1,
+        dir,
+        raw: JSON.stringify({ jsonrpc: "2.0", id, ...msg }),
+      });
+    const prompt = (id: number, key: string) => ({
+      method: "session/prompt",
+      params: { sessionId: "old-session", prompt: [{ type: "text", text: key }], idempotencyKey: key },
+    });
+    const perm = {
+      method: "session/request_permission",
+      params: { options: [{ optionId: "ok", kind: "allow_once" }] },
+    };
+    const src = join(work, "asks.jsonl");
+    writeFileSync(
+      src,
+      `${[
+        JSON.stringify({
+          format: "acp-retry-inspector-trace",
+          version: 1,
+          tool: "t",
+          startedAt: "2026-01-01T00:00:00Z",
+        }),
+        rec(1, "client->agent", { method: "initialize", params: { protocolVersion: 2 } }, 1),
+        rec(1, "agent->client", { result: { protocolVersion: 2 } }, 2),
+        rec(2, "client->agent", { method: "session/new", params: { cwd: "/", mcpServers: [] } }, 3),
+        rec(2, "agent->client", { result: { sessionId: "old-session" } }, 4),
+        rec(3, "client->agent", prompt(3, "k-1"), 5),
+        rec(0, "agent->client", perm, 6),
+        rec(0, "client->agent", { result: { outcome: { outcome: "selected", optionId: "ok" } } }, 7),
+        rec(3, "agent->client", { result: { messageId: "m-ok" } }, 8),
+        rec(4, "client->agent", prompt(4, "k-2"), 9),
+        rec(4, "agent->client", { result: { messageId: "m-?" } }, 10),
+      ].join("\n")}\n`,
+    );
+    const messageIds = (trace: string) =>
+      firstFrames(trace)
+        .filter((x) => x.type === "frame" && x.dir === "agent->client" && x.raw?.includes("messageId"))
+        .map((x) => JSON.parse(x.raw ?? "{}").result.messageId);
+    const notes = (trace: string) => analyze(trace).traceNotes.map((n) => n.text);
+
+    const deny = join(work, "asks-deny.jsonl");
+    const r1 = cli([
+      "replay",
+      src,
+      "--permissions",
+      "deny",
+      "--no-hub",
+      "--trace",
+      deny,
+      "--",
+      node,
+      agentScript,
+    ]);
+    expect(r1.status, r1.stderr).toBe(0);
+    expect(messageIds(deny)).toEqual(["m-ok", "m-no"]);
+    expect(notes(deny)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/answered the agent's session\/request_permission \(id 100\) as recorded/),
+        expect.stringMatching(
+          /answered the agent's session\/request_permission \(id 101\) by --permissions deny/,
+        ),
+      ]),
+    );
+    const strict = join(work, "asks-recorded.jsonl");
+    const r2 = cli(["replay", src, "--no-hub", "--trace", strict, "--", node, agentScript]);
+    expect(r2.status, r2.stderr).toBe(0);
+    expect(messageIds(strict)).toEqual(["m-ok", "m-error"]);
+    expect(notes(strict)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/\(id 101\) with an error/)]),
+    );
+  }, 60_000);
 });
