@@ -266,7 +266,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
         dir,
         raw: JSON.stringify({ jsonrpc: "2.0", id, ...msg }),
       });
-    const prompt = (id: number, key: string) => ({
+    const prompt = (key: string) => ({
       method: "session/prompt",
       params: { sessionId: "old-session", prompt: [{ type: "text", text: key }], idempotencyKey: key },
     });
@@ -288,11 +288,11 @@ createInterface({ input: process.stdin }).on("line", (line) => {
         rec(1, "agent->client", { result: { protocolVersion: 2 } }, 2),
         rec(2, "client->agent", { method: "session/new", params: { cwd: "/", mcpServers: [] } }, 3),
         rec(2, "agent->client", { result: { sessionId: "old-session" } }, 4),
-        rec(3, "client->agent", prompt(3, "k-1"), 5),
+        rec(3, "client->agent", prompt("k-1"), 5),
         rec(0, "agent->client", perm, 6),
         rec(0, "client->agent", { result: { outcome: { outcome: "selected", optionId: "ok" } } }, 7),
         rec(3, "agent->client", { result: { messageId: "m-ok" } }, 8),
-        rec(4, "client->agent", prompt(4, "k-2"), 9),
+        rec(4, "client->agent", prompt("k-2"), 9),
         rec(4, "agent->client", { result: { messageId: "m-?" } }, 10),
       ].join("\n")}\n`,
     );
