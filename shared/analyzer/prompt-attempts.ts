@@ -13,7 +13,7 @@ import { KeyLeakIndex } from "./key-leak.js";
 import type { LifecycleRows, RowContext } from "./lifecycle.js";
 import type { MessageIndex } from "./message-index.js";
 import type { Pending, PendingRequests } from "./pending-requests.js";
-import { canonicalJson } from "./prompt-content.js";
+import { canonicalDigest } from "./prompt-content.js";
 import { newAttempt } from "./rows.js";
 import { SubmissionBook } from "./submission-book.js";
 import type { SubmissionState } from "./submission-state.js";
@@ -64,7 +64,7 @@ export class PromptAttempts {
     const params = asObject(frame.params);
     const sessionId = typeof params?.sessionId === "string" ? params.sessionId : null;
     const check = checkPromptParamsKey(params);
-    const digest = canonicalJson(params?.prompt);
+    const digest = canonicalDigest(params?.prompt);
     const foreign = r.origin !== undefined;
     const facts = {
       sessionId,

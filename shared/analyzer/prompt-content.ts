@@ -1,21 +1,42 @@
 /** Prompt content helpers: a short preview for display and a canonical form for comparing prompts. */
 import { PROMPT_PREVIEW_CHARS } from "../protocol/decisions.js";
 
+/** How many characters of the prompt's text are collapsed at a time while a preview is being filled. */
+const PREVIEW_STEP_CHARS = 4 * PROMPT_PREVIEW_CHARS;
+
 /** The text of a prompt's content blocks, non-text blocks as `[type]`, shortened to a preview. */
 export function promptPreview(prompt: unknown): string {
   if (!Array.isArray(prompt)) return "";
-  let out = "";
+  // The blocks' text joined by spaces, taken up to the block that reaches the preview's length.
+  const pieces: string[] = [];
+  let rawLength = 0;
   for (const block of prompt) {
-    if (out.length >= PROMPT_PREVIEW_CHARS) break;
+    if (rawLength >= PROMPT_PREVIEW_CHARS) break;
     const b = block as { type?: unknown; text?: unknown } | null;
     const piece =
       b && typeof b.text === "string" ? b.text : `[${b && typeof b.type === "string" ? b.type : "?"}]`;
-    out = out.length === 0 ? piece : `${out} ${piece}`;
+    // A space between blocks, none after empty text at the start.
+    if (rawLength > 0) {
+      pieces.push(" ");
+      rawLength++;
+    }
+    pieces.push(piece);
+    rawLength += piece.length;
   }
-  out = out.replace(/\s+/g, " ");
+  // Whitespace runs collapsed a step at a time, stopping once the preview is full: a collapsed prefix is
+  // a prefix of the collapsed whole, so a 100 MB text costs a few hundred characters, not a 100 MB copy
+  // and a regex pass over it (issue 31).
+  let out = "";
+  for (const piece of pieces) {
+    for (let at = 0; at < piece.length && out.length <= PROMPT_PREVIEW_CHARS; at += PREVIEW_STEP_CHARS) {
+      out = (out + piece.slice(at, at + PREVIEW_STEP_CHARS)).replace(/\s+/g, " ");
+    }
+    if (out.length > PROMPT_PREVIEW_CHARS) break;
+  }
   // join makes one flat string: a template literal would keep a slice of the whole prompt text alive.
   return out.length > PROMPT_PREVIEW_CHARS ? [out.slice(0, PROMPT_PREVIEW_CHARS - 1), "…"].join("") : out;
 }
 
 /** JSON with object keys sorted at every depth (one writer for the analyzer and the key ledger). */
-export { canonicalJson } from "../protocol/canonical-json.js";
+/** A digest equal for two prompts exactly when their canonical JSON is (a long one hashed as it is written). */
+export { canonicalDigest, canonicalJson } from "../protocol/canonical-json.js";

@@ -11,7 +11,7 @@ import type { LifecycleRows, RowContext } from "./lifecycle.js";
 import type { MessageIndex } from "./message-index.js";
 import { answerLost } from "./outcome.js";
 import type { PendingRequests } from "./pending-requests.js";
-import { canonicalJson } from "./prompt-content.js";
+import { canonicalDigest } from "./prompt-content.js";
 import { initialOutcome, newRequestRow } from "./rows.js";
 import type { Outcome, RequestRow, VerdictHit } from "./timeline-model.js";
 import type { VerdictTally } from "./verdict-tally.js";
@@ -98,7 +98,7 @@ export class RequestBook {
   }
 
   private checkDuplicatingResend(row: RequestRow, frame: RequestFrame): void {
-    const k = `${frame.method}\u0000${canonicalJson(frame.params)}`;
+    const k = `${frame.method}\u0000${canonicalDigest(frame.params)}`;
     const previous = this.lastDuplicating.get(k);
     this.lastDuplicating.set(k, row);
     if (!previous || !answerLost(previous.outcome)) return;
