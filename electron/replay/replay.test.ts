@@ -202,6 +202,20 @@ describe("replay TRACE -- AGENT (issue 32 item 1)", () => {
     expect(unreadable.stderr).toContain("cannot read");
   });
 
+  it("a truncated trace is replayed as far as it reads, and exits 1 saying it was incomplete", () => {
+    const cut = join(work, "truncated.jsonl");
+    const text = readFileSync(source, "utf8");
+    const lines = text.split("\n");
+    const upTo = lines.findIndex((l) => l.includes('"dropped":true'));
+    writeFileSync(cut, `${lines.slice(0, upTo).join("\n")}\n${(lines[upTo] as string).slice(0, 40)}`);
+    const out = join(work, "truncated-replay.jsonl");
+    const r = cli(["replay", cut, "--no-hub", "--trace", out, "--", ...agent("cut-store")]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/could not be read \(first: line \d+/);
+    expect(r.stderr).toContain("incomplete");
+    expect(analyze(out).submissions.map((s) => s.key)).toEqual(analyze(source).submissions.map((s) => s.key));
+  }, 60_000);
+
   it("an agent that cannot be started is exit 1 with the reason, and the trace says what happened", () => {
     const out = join(work, "dead.jsonl");
     const r = cli(["replay", source, "--no-hub", "--trace", out, "--", join(work, "no-such-agent")]);

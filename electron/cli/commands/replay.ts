@@ -46,8 +46,9 @@ Options:
   --no-hub            the tap does not look for a hub (as proxy --no-hub)
 
 Exit status: 0 the replay ran to the end (verdicts are for analyze); 1 the agent could not be
-started or ended before the replay did (the reason on stderr; the trace has what happened);
-2 usage error, or TRACE is unreadable or has no client frames.
+started or ended before the replay did, or TRACE was only partly readable (truncated): what could be
+read was replayed (the reason on stderr; the trace has what happened); 2 usage error, or TRACE is
+unreadable or has no client frames.
 
 Examples:
   acp-retry-inspector replay bug.jsonl -- acp-retry-inspector demo-agent --mode naive
@@ -142,7 +143,7 @@ export const replayCommand: CliCommand = {
       );
     if (source.problems.length > 0)
       say(
-        `${source.problems.length} entr(ies) of ${parsed.source} could not be read (kept as notes, not sent)`,
+        `${source.problems.length} line(s) or entr(ies) of ${parsed.source} could not be read (first: ${source.problems[0]}); replaying what could be read`,
       );
     if (plan.unsent.length > 0)
       say(
@@ -186,6 +187,12 @@ export const replayCommand: CliCommand = {
       return 1;
     }
     say(`replayed ${outcome.sent} client frame(s) (agent: ${status}); trace: ${tracePath}`);
+    if (source.problems.length > 0) {
+      say(
+        `incomplete: ${parsed.source} was only partly readable (truncated or damaged), so only part of it was replayed`,
+      );
+      return 1;
+    }
     return 0;
   },
 };
