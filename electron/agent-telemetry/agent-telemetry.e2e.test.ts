@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { attemptWindows, matchAgentSpans } from "../../shared/agent-telemetry/span-matching.js";
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
 import type { AgentSpanRecord, TraceRecord } from "../../shared/trace/record.js";
-import { demoAgent, Scratch, startFront, stopFront } from "../tap/testing/peers.js";
+import { demoAgent, Scratch, startFront, stopFront, tapped } from "../tap/testing/peers.js";
 import { startProxy, traceRecords, within } from "../tap/testing/proxy-run.js";
 import { cliPath } from "../tools/testing/cli.js";
 
@@ -40,15 +40,7 @@ async function clientThroughProxy(trace: string, env: NodeJS.ProcessEnv, prompts
       "30000",
       ...Array.from({ length: prompts }, (_, i) => ["--prompt", `deploy ${i + 1}`]).flat(),
       "--",
-      process.execPath,
-      cliPath(),
-      "proxy",
-      "--no-hub",
-      "--trace",
-      trace,
-      "--collect-agent-telemetry",
-      "--",
-      ...demoAgent(scratch, "--otel", "--turn-ms", "50"),
+      ...tapped(trace, ["--collect-agent-telemetry"], demoAgent(scratch, "--otel", "--turn-ms", "50")),
     ],
     { timeout: 60_000, env },
   );

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyze, demoAgent, demoClient, Scratch } from "../tap/testing/peers.js";
+import { analyze, demoAgent, demoClient, Scratch, tapped } from "../tap/testing/peers.js";
 import { cliPath } from "../tools/testing/cli.js";
 
 const SECRET = "hunter2-sk-live-4f9a";
@@ -28,14 +28,7 @@ beforeAll(async () => {
     "--prompt",
     `deploy with the token ${SECRET}`,
     "--",
-    process.execPath,
-    cliPath(),
-    "proxy",
-    "--no-hub",
-    "--trace",
-    recorded,
-    "--",
-    ...demoAgent(scratch),
+    ...tapped(recorded, [], demoAgent(scratch)),
   ]);
   mkdirSync(scratch.path("elsewhere"));
   onCommandLine = scratch.path("elsewhere/given.jsonl");

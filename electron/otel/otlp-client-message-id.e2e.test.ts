@@ -5,9 +5,8 @@
  * the dropped answer's, and `acp.settled` is true because the client saw that answer.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { demoAgent, demoClient, Scratch } from "../tap/testing/peers.js";
+import { demoAgent, demoClient, Scratch, tapped } from "../tap/testing/peers.js";
 import { within } from "../tap/testing/proxy-run.js";
-import { cliPath } from "../tools/testing/cli.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.js";
 
 let scratch: Scratch;
@@ -45,18 +44,11 @@ describe("proxy --otlp after the inspector's own retry", { timeout: 90_000 }, ()
       "20000",
       "--no-wait-idle",
       "--",
-      process.execPath,
-      cliPath(),
-      "proxy",
-      "--no-hub",
-      "--trace",
-      scratch.path("t.jsonl"),
-      "--fault",
-      "lose-and-retry:method=session/prompt",
-      "--otlp",
-      receiver.endpoint,
-      "--",
-      ...demoAgent(scratch, "--mode", "naive", "--turn-ms", "100"),
+      ...tapped(
+        scratch.path("t.jsonl"),
+        ["--fault", "lose-and-retry:method=session/prompt", "--otlp", receiver.endpoint],
+        demoAgent(scratch, "--mode", "naive", "--turn-ms", "100"),
+      ),
     ]);
     expect(report.ok).toBe(true);
     const got = report.submissions[0]?.messageId;

@@ -18,9 +18,8 @@ import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { checkRecord, faultsOf, InvalidRecord, recordFaults } from "../../shared/trace/record-check.js";
 import { renderReport } from "../cli/report/report-text.js";
 import { terminalSafeJson } from "../cli/report/terminal-text.js";
-import { demoAgent, demoClient, Scratch } from "../tap/testing/peers.js";
+import { demoAgent, demoClient, Scratch, tapped } from "../tap/testing/peers.js";
 import { traceRecords } from "../tap/testing/proxy-run.js";
-import { cliPath } from "../tools/testing/cli.js";
 import { readTrace } from "./trace-reader.js";
 
 const INPUTS = 100_000;
@@ -166,16 +165,11 @@ beforeAll(async () => {
     "4000",
     "--no-wait-idle",
     "--",
-    process.execPath,
-    cliPath(),
-    "proxy",
-    "--no-hub",
-    "--trace",
-    real,
-    "--fault",
-    "drop-response:method=session/prompt",
-    "--",
-    ...demoAgent(scratch, "--turn-ms", "50"),
+    ...tapped(
+      real,
+      ["--fault", "drop-response:method=session/prompt"],
+      demoAgent(scratch, "--turn-ms", "50"),
+    ),
   ]);
   expect(report.ok).toBe(true);
   const demo = await traceRecords(real);

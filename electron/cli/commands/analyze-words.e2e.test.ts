@@ -6,7 +6,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Submission } from "../../../shared/analyzer/timeline-model.js";
-import { analyze, demoAgent, demoClient, Scratch } from "../../tap/testing/peers.js";
+import { analyze, demoAgent, demoClient, Scratch, tapped } from "../../tap/testing/peers.js";
 import { traceRecords } from "../../tap/testing/proxy-run.js";
 import { cliPath } from "../../tools/testing/cli.js";
 
@@ -33,19 +33,7 @@ async function analyzeText(trace: string): Promise<string> {
  * before it prompts, and the respawned proxy (its trace file taken) runs untraced.
  */
 function proxied(trace: string, fault: string, agentArgs: string[]): string[] {
-  return [
-    "--",
-    process.execPath,
-    cliPath(),
-    "proxy",
-    "--no-hub",
-    "--trace",
-    trace,
-    "--fault",
-    fault,
-    "--",
-    ...demoAgent(scratch, ...agentArgs),
-  ];
+  return ["--", ...tapped(trace, ["--fault", fault], demoAgent(scratch, ...agentArgs))];
 }
 
 /**

@@ -6,8 +6,16 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Submission } from "../../../shared/analyzer/timeline-model.js";
 import type { FaultRecord, FrameRecord, TraceRecord } from "../../../shared/trace/record.js";
-import { cliPath } from "../../tools/testing/cli.js";
-import { analyze, demoAgent, demoClient, exited, Scratch, startFront, stopFront } from "../testing/peers.js";
+import {
+  analyze,
+  demoAgent,
+  demoClient,
+  exited,
+  Scratch,
+  startFront,
+  stopFront,
+  tapped,
+} from "../testing/peers.js";
 import { traceRecords } from "../testing/proxy-run.js";
 
 let scratch: Scratch;
@@ -20,15 +28,11 @@ afterEach(() => scratch.cleanup());
 function proxied(trace: string, faults: string[], agentArgs: string[] = []): string[] {
   return [
     "--",
-    process.execPath,
-    cliPath(),
-    "proxy",
-    "--no-hub",
-    "--trace",
-    trace,
-    ...faults.flatMap((f) => ["--fault", f]),
-    "--",
-    ...demoAgent(scratch, ...agentArgs),
+    ...tapped(
+      trace,
+      faults.flatMap((f) => ["--fault", f]),
+      demoAgent(scratch, ...agentArgs),
+    ),
   ];
 }
 

@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Submission } from "../../../shared/analyzer/timeline-model.js";
 import { cliPath } from "../../tools/testing/cli.js";
-import { analyze, demoAgent, demoClient, Scratch } from "../testing/peers.js";
+import { analyze, demoAgent, demoClient, Scratch, tapped } from "../testing/peers.js";
 import { traceRecords } from "../testing/proxy-run.js";
 
 const run = promisify(execFile);
@@ -26,18 +26,7 @@ afterEach(() => scratch.cleanup());
 
 /** `proxy --no-hub --trace T --fault F -- demo-agent --store S ...` as an agent command line. */
 function proxied(trace: string, fault: string, agentArgs: string[]): string[] {
-  return [
-    process.execPath,
-    cliPath(),
-    "proxy",
-    "--no-hub",
-    "--trace",
-    trace,
-    "--fault",
-    fault,
-    "--",
-    ...demoAgent(scratch, ...agentArgs),
-  ];
+  return [...tapped(trace, ["--fault", fault], demoAgent(scratch, ...agentArgs))];
 }
 
 function only(submissions: readonly Submission[]): Submission {

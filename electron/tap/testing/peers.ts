@@ -46,6 +46,14 @@ export function demoAgent(scratch: Scratch, ...extra: string[]): string[] {
   return [process.execPath, cliPath(), "demo-agent", "--store", scratch.path("store"), ...extra];
 }
 
+/**
+ * A tap's command line through the built CLI: `proxy --no-hub --trace TRACE OPTIONS... -- AGENT...`
+ * (the agent is usually `demoAgent(scratch, ...)`).
+ */
+export function tapped(trace: string, options: readonly string[], agent: readonly string[]): string[] {
+  return [process.execPath, cliPath(), "proxy", "--no-hub", "--trace", trace, ...options, "--", ...agent];
+}
+
 /** Runs `demo-client --json` to its end with one prompt; resolves with its report. */
 export async function demoClient(scratch: Scratch, args: readonly string[]): Promise<ClientReport> {
   const { stdout } = await run(
