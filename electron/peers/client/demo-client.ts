@@ -116,6 +116,9 @@ function timeout<T>(promise: Promise<T>, ms: number): Promise<T | typeof PROMPT_
   ]).finally(() => clearTimeout(timer));
 }
 
+/** How long the client keeps reading after it hangs up, for answers already on the wire. */
+const CLOSE_GRACE_MS = 1000;
+
 /** Runs the demo client to completion and reports every submission's attempts. */
 export async function runDemoClient(options: DemoClientOptions): Promise<ClientReport> {
   const keyed = options.keyed ?? true;
@@ -242,7 +245,9 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
       }
       lastFailure = err instanceof Error ? err.message : String(err);
     } finally {
-      peer.close();
+      // Reading goes on until the other side has closed too: an answer already on its way when the
+      // client hangs up is still received and recorded (the truth oracle holds the analyzer to it).
+      await peer.end(CLOSE_GRACE_MS);
       await open.close();
     }
     // What the transport saw (refused, 401, the agent missing or exited) says more than "connection closed".

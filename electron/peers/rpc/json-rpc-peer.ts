@@ -89,6 +89,20 @@ export class JsonRpcPeer {
     this.send({ jsonrpc: "2.0", method, params } as AnyMessage);
   }
 
+  /**
+   * Ends the connection the way a careful client does: stops sending, then keeps reading until the
+   * other side has closed too (at most `graceMs`), so an answer already on the wire still reaches
+   * its waiter; then ends like `close()`.
+   */
+  async end(graceMs: number): Promise<void> {
+    if (this.isClosed) return;
+    this.writer.close().catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    this.finish();
+  }
+
   /** Ends the connection; pending outgoing requests reject with `ConnectionClosedError`. */
   close(): void {
     this.finish();
