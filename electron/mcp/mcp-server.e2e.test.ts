@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyze, demoAgent, demoClient, Scratch, tapped } from "../tap/testing/peers.js";
+import { traceRecords } from "../tap/testing/proxy-run.js";
 import { cliPath } from "../tools/testing/cli.js";
 
 const SECRET = "hunter2-sk-live-4f9a";
@@ -18,6 +19,25 @@ let scratch: Scratch;
 let client: Client;
 let outside: string;
 let onCommandLine: string;
+const CORRECT = "20260102T000000Z-correct.jsonl";
+const NAIVE = "20260103T000000Z-naive.jsonl";
+
+/** Records one run into `trace`: the tap loses the first prompt's answer and retries it; waits for the trace's end. */
+async function recordLostAndRetried(trace: string, agentArgs: readonly string[]): Promise<void> {
+  await demoClient(scratch, [
+    "--prompt",
+    `deploy with the token ${SECRET}`,
+    "--one-at-a-time",
+    "--",
+    ...tapped(trace, ["--fault", "lose-and-retry:method=session/prompt"], demoAgent(scratch, ...agentArgs)),
+  ]);
+  // The client can exit before its proxy child wrote the agent's exit.
+  for (let i = 0; i < 200; i++) {
+    if ((await traceRecords(trace).catch(() => [])).some((r) => r.type === "agent-exit")) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${trace}: the tap never recorded its agent's exit`);
+}
 
 beforeAll(async () => {
   scratch = new Scratch();
@@ -37,6 +57,9 @@ beforeAll(async () => {
   copyFileSync(recorded, outside);
   // A link in the traces folder to a file outside it is not one of the folder's traces.
   symlinkSync(outside, join(folder, "link.jsonl"));
+  // The same session against the correct agent, then against one that inserts a retried prompt again.
+  await recordLostAndRetried(join(folder, CORRECT), []);
+  await recordLostAndRetried(join(folder, NAIVE), ["--mode", "naive"]);
 
   const env = { ...scratch.env, ACP_RETRY_INSPECTOR_TRACE_DIR: folder } as Record<string, string>;
   client = new Client({ name: "mcp-test", version: "1.0.0" });
@@ -48,7 +71,7 @@ beforeAll(async () => {
       stderr: "pipe",
     }),
   );
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await client?.close();
@@ -71,6 +94,7 @@ describe("acp-retry-inspector mcp", () => {
   it("offers the read-only tools", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      "diff_traces",
       "get_submission",
       "list_traces",
       "list_violations",
@@ -84,6 +108,8 @@ describe("acp-retry-inspector mcp", () => {
     const listed = (await call("list_traces")).json();
     expect(listed.traces.map((t: { name: string; source: string }) => [t.name, t.source])).toEqual([
       [onCommandLine, "command-line"],
+      [NAIVE, "traces-folder"],
+      [CORRECT, "traces-folder"],
       ["20260101T000000Z-1.jsonl", "traces-folder"],
     ]);
   });
@@ -146,6 +172,48 @@ describe("acp-retry-inspector mcp", () => {
     expect(marked.frames.length).toBe(marked.summary.framesWithExtensions);
     const refused = await call("list_violations", { trace: outside });
     expect(refused).toMatchObject({ isError: true, text: expect.stringContaining("no trace named") });
+  });
+
+  it("diffs two traces: the lost-and-retried key went from deduplicated to duplicate-insert, gate worse", async () => {
+    const diff = (await call("diff_traces", { a: CORRECT, b: NAIVE })).json();
+    expect(diff).toMatchObject({ a: CORRECT, b: NAIVE, gate: { failOn: "worse", verdict: "worse" } });
+    expect(diff.totals.verdictsWorse).toBeGreaterThanOrEqual(1);
+    // Both prompts pair (redacted by one redactor, equal prompts have one placeholder in both traces).
+    expect(diff.totals).toMatchObject({ matchedByPosition: 2, onlyA: 0, onlyB: 0 });
+    type Row = { a: { verdicts: { name: string }[] }; b: { verdicts: { name: string }[] }; mark: string };
+    const broken = (diff.submissions as Row[]).find(
+      (s) =>
+        s.a?.verdicts.some((v) => v.name === "deduplicated") &&
+        s.b?.verdicts.some((v) => v.name === "duplicate-insert"),
+    );
+    expect(broken?.mark).toBe("worse");
+    // The prompts are the redacted previews (the call helper checks the secret is nowhere).
+    expect(JSON.stringify(diff.submissions)).toMatch(/redacted/i);
+    // The same trace twice: nothing got worse.
+    const same = (await call("diff_traces", { a: CORRECT, b: CORRECT })).json();
+    expect(same.gate.verdict).toBe("same");
+    expect(same.totals.verdictsWorse).toBe(0);
+    // A bounded listing says what it left off.
+    const one = (await call("diff_traces", { a: CORRECT, b: NAIVE, limit: 1 })).json();
+    expect(one.submissions).toHaveLength(1);
+    expect(one.submissionsLeftOff).toBe(diff.submissions.length - 1);
+  });
+
+  it("refuses a diff with a trace it was not given, on either side", async () => {
+    for (const [a, b] of [
+      [CORRECT, outside],
+      [outside, NAIVE],
+      [CORRECT, "../elsewhere/not-given.jsonl"],
+      ["link.jsonl", NAIVE],
+    ]) {
+      const answer = await call("diff_traces", { a, b });
+      expect(answer, `${a} ${b}`).toMatchObject({
+        isError: true,
+        text: expect.stringContaining("no trace named"),
+      });
+    }
+    // A command-line file is one it may read.
+    expect((await call("diff_traces", { a: onCommandLine, b: NAIVE })).isError).toBe(false);
   });
 
   it("refuses every trace it was not given: a path outside, a relative escape, a link, a made-up name", async () => {

@@ -2,7 +2,7 @@
  * `acp-retry-inspector mcp`: a read-only MCP server over stdio, so a coding agent can help triage
  * recorded sessions. Its tools list the traces it may read (trace-catalogue.ts), summarise one,
  * return one submission with its attempts and frames, search with the app's filter syntax and list
- * the frames that break the ACP schema;
+ * the frames that break the ACP schema, and diff two traces with the CI gate's verdict;
  * everything comes from the trace redacted as `export` redacts it (redacted-trace.ts). It writes
  * nothing and reads nothing else. Bundled on its own as `mcp.js` beside `cli.js` (with the MCP SDK
  * inside), so the CLI's other commands never load it.
@@ -10,10 +10,11 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
-import { RedactedTraces } from "./redacted-trace.js";
+import { loadRedactedPair, RedactedTraces } from "./redacted-trace.js";
 import { listViolations, MAX_VIOLATION_FRAMES } from "./schema-violations.js";
 import { search, submissionDetail, summarize } from "./trace-answers.js";
 import { TraceCatalogue, TraceRequestError } from "./trace-catalogue.js";
+import { diffAnswer, MAX_DIFF_SUBMISSIONS } from "./trace-diff-answer.js";
 
 /** What the server reads. */
 export interface McpServerOptions {
@@ -125,6 +126,33 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       annotations: READ_ONLY,
     },
     ({ trace, extensions, limit }) => answer(() => listViolations(catalogue.find(trace), limit, extensions)),
+  );
+  server.registerTool(
+    "diff_traces",
+    {
+      title: "Diff two traces",
+      description:
+        "Trace A (before) compared with trace B (after) as `acp-retry-inspector diff` compares them: submissions paired by idempotency key or by session position and prompt, each field (outcome, verdicts, attempts, inserts, messageIds, latency) marked better/worse/same/changed with a reason, other requests by method, setup facts, totals, and the CI gate's verdict (worse when any submission's verdicts got worse, else same). Redacted as `export` redacts.",
+      inputSchema: {
+        a: traceName.describe("trace A (before): a name as list_traces gives it"),
+        b: traceName.describe("trace B (after): a name as list_traces gives it"),
+        limit: z
+          .number()
+          .int()
+          .positive()
+          .max(MAX_DIFF_SUBMISSIONS)
+          .optional()
+          .describe("submission rows returned at most, changed ones first (default 50)"),
+      },
+      annotations: READ_ONLY,
+    },
+    ({ a, b, limit }) =>
+      answer(async () => {
+        // Both names are checked before either file is read.
+        const entryA = catalogue.find(a);
+        const entryB = catalogue.find(b);
+        return diffAnswer(...(await loadRedactedPair(entryA, entryB)), limit);
+      }),
   );
   return server;
 }

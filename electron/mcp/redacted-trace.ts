@@ -42,10 +42,6 @@ export class RedactedTraces {
       this.cache.set(entry.path, cached);
       return cached.trace;
     }
-    if (entry.bytes > MAX_TRACE_BYTES)
-      throw new TraceRequestError(
-        `${entry.name} is ${entry.bytes} bytes, more than this server reads (${MAX_TRACE_BYTES}); use acp-retry-inspector analyze or export on it`,
-      );
     const trace = await readRedacted(entry);
     this.cache.set(entry.path, { bytes: entry.bytes, modified: entry.modified, trace });
     while (this.cache.size > CACHED_TRACES) this.cache.delete(this.cache.keys().next().value as string);
@@ -53,7 +49,19 @@ export class RedactedTraces {
   }
 }
 
-async function readRedacted(entry: TraceEntry): Promise<RedactedTrace> {
+/** The records of one trace file as read, before redaction. */
+interface ReadTrace {
+  readonly entry: TraceEntry;
+  readonly header: TraceHeader;
+  readonly records: readonly TraceRecord[];
+  readonly badLines: RedactedTrace["badLines"];
+}
+
+async function readRecords(entry: TraceEntry): Promise<ReadTrace> {
+  if (entry.bytes > MAX_TRACE_BYTES)
+    throw new TraceRequestError(
+      `${entry.name} is ${entry.bytes} bytes, more than this server reads (${MAX_TRACE_BYTES}); use acp-retry-inspector analyze or export on it`,
+    );
   let header: TraceHeader | undefined;
   const records: TraceRecord[] = [];
   const bad: number[] = [];
@@ -73,26 +81,55 @@ async function readRedacted(entry: TraceEntry): Promise<RedactedTrace> {
     throw err;
   }
   if (header === undefined) throw new TraceRequestError(`${entry.name} is not a trace (no header)`);
+  return { entry, header, records, badLines: { count: badCount, lines: bad } };
+}
+
+/** A redactor that keeps the idempotency keys of every trace given visible. */
+function redactorOf(traces: readonly ReadTrace[]): TraceRedactor {
   const keys = new Set<string>();
-  for (const r of records) {
-    const key = promptKey(r);
-    if (key !== undefined) keys.add(key);
-  }
-  const redactor = new TraceRedactor(keys);
-  const redactedHeader = redactor.header(header);
+  for (const t of traces)
+    for (const r of t.records) {
+      const key = promptKey(r);
+      if (key !== undefined) keys.add(key);
+    }
+  return new TraceRedactor(keys);
+}
+
+function redactAndAnalyze(read: ReadTrace, redactor: TraceRedactor): RedactedTrace {
+  const redactedHeader = redactor.header(read.header);
   const analyzer = new Analyzer();
   analyzer.ingestHeader(redactedHeader);
   const frames = new Map<number, FrameRecord>();
-  for (const record of records) {
+  for (const record of read.records) {
     const r = redactor.record(record);
     analyzer.ingest(r);
     if (r.type === "frame") frames.set(r.seq, r);
   }
   return {
-    entry,
+    entry: read.entry,
     header: redactedHeader,
     model: analyzer.model(),
     frames,
-    badLines: { count: badCount, lines: bad },
+    badLines: read.badLines,
   };
+}
+
+async function readRedacted(entry: TraceEntry): Promise<RedactedTrace> {
+  const read = await readRecords(entry);
+  return redactAndAnalyze(read, redactorOf([read]));
+}
+
+/**
+ * Two traces redacted by one redactor (not kept): a string both hold gets the same placeholder in
+ * both, so the diff pairs equal prompts as it does on the originals. The placeholders' numbers are
+ * the pair's, not those the other tools show for each trace alone.
+ */
+export async function loadRedactedPair(
+  a: TraceEntry,
+  b: TraceEntry,
+): Promise<[RedactedTrace, RedactedTrace]> {
+  const readA = await readRecords(a);
+  const readB = await readRecords(b);
+  const redactor = redactorOf([readA, readB]);
+  return [redactAndAnalyze(readA, redactor), redactAndAnalyze(readB, redactor)];
 }
