@@ -22,6 +22,7 @@ Tools:
   get_submission    one submission by row id or idempotency key: attempts, outcomes, frames
   search            Timeline rows matching a query in the app's filter syntax (method:, key:, verdict:, ...)
   list_violations   frames that break the official ACP schema (v1/v2): path and what the schema says
+  diff_traces       two traces compared as diff compares them, with the gate's verdict (worse/same)
 
 Add it to Claude Code:
   claude mcp add acp-retry-inspector -- npx acp-retry-inspector mcp
