@@ -12,6 +12,7 @@ describe("parseOperationCall", () => {
       readTrace: { id: "20260101T000000Z-1a2b3c4d" },
       readTracePreviews: { id: "20260101T000000Z-1a2b3c4d" },
       readFrame: { trace: "20260101T000000Z-1a2b3c4d", seq: "12" },
+      checkSchema: { id: "20260101T000000Z-1a2b3c4d" },
       hubStatus: undefined,
       demo: { command: { op: "send", text: "hi", withKey: true } },
       conformanceStart: { request: { agent: "demo-naive", only: ["keys-private"] } },
