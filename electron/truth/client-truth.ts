@@ -34,10 +34,9 @@ function fromSubmission(s: Submission): ClientSubmissionTruth {
   const received: string[] = [];
   const errors: number[] = [];
   let idless = 0;
-  const answer = (id: string | null | undefined) => {
-    // A report from before ids could be null says "undefined" for an answer without one.
-    if (typeof id === "string" && id !== "undefined") received.push(id);
-    else idless++;
+  const answer = (id: string | null) => {
+    if (id === null) idless++;
+    else received.push(id);
   };
   for (const a of s.attempts) {
     if (a.outcome?.kind === "answered") answer(a.outcome.messageId);
