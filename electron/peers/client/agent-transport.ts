@@ -1,6 +1,7 @@
 /**
  * How the demo client reaches an agent: spawning a command and speaking over its stdio, or
- * dialling a URL over WebSocket or Streamable HTTP (the SDK's client transports). Each call opens
+ * dialling a URL over WebSocket (our own stream, `../rpc/ws-stream.ts`) or Streamable HTTP (the SDK's
+ * client transport). Each call opens
  * one fresh connection; reconnecting is opening again (respawning, or redialling).
  */
 
@@ -59,25 +60,13 @@ export async function openConnection(
     case "stdio":
       return spawnAgent([...target.command, ...(hooks.agentArgs?.(conn) ?? [])], target.cwd, hooks);
     case "ws": {
-      // Loaded on demand so a stdio client never pays for them. Node 20 has no global WebSocket.
-      const { createWebSocketStream } = await import("@agentclientprotocol/sdk/experimental/ws-client");
-      const { WebSocket } = await import("ws");
-      // The SDK's stream drops the close code; a subclass keeps it, so a tap's 4401 reads as a 401.
-      let closeCode: number | undefined;
-      class CodeKeepingWebSocket extends WebSocket {
-        constructor(...args: ConstructorParameters<typeof WebSocket>) {
-          super(...args);
-          this.on("close", (code: number) => {
-            closeCode = code;
-          });
-        }
-      }
-      return watched(
-        createWebSocketStream(target.url, {
-          WebSocket: CodeKeepingWebSocket as never,
-          headers: authHeaders(target.token),
-        }),
-        () => (closeCode === UNAUTHORIZED_CLOSE_CODE ? describeRemoteFailure({ status: 401 }) : undefined),
+      // Our own stream, not the SDK's: its readable ends when the socket has closed, not when we
+      // hang up, so an answer on the wire as the client hangs up is still read (ws-stream.ts).
+      const { openWebSocketStream } = await import("../rpc/ws-stream.js");
+      const ws = openWebSocketStream(target.url, authHeaders(target.token));
+      // A tap closes with 4401 when the remote agent behind it answered 401.
+      return watched(ws.stream, () =>
+        ws.closeCode() === UNAUTHORIZED_CLOSE_CODE ? describeRemoteFailure({ status: 401 }) : undefined,
       );
     }
     case "http": {

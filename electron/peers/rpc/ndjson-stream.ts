@@ -7,6 +7,7 @@
 
 import type { Readable, Writable } from "node:stream";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/experimental/v2";
+import { acceptIncoming, protocolErrorResponse } from "./incoming-message.js";
 
 /** Wraps `input` (lines in) and `output` (lines out) as a message stream. */
 export function nodeNdJsonStream(output: Writable, input: Readable): Stream {
@@ -15,25 +16,18 @@ export function nodeNdJsonStream(output: Writable, input: Readable): Stream {
       if (output.destroyed || output.writableEnded) return reject(new Error("output closed"));
       output.write(`${JSON.stringify(message)}\n`, (err) => (err ? reject(err) : resolve()));
     });
-  const protocolError = (code: number, message: string) =>
-    write({ jsonrpc: "2.0", id: null, error: { code, message } }).catch(() => undefined);
+  const protocolError = (error: { code: number; message: string }) =>
+    write(protocolErrorResponse(error)).catch(() => undefined);
 
   const readable = new ReadableStream<AnyMessage>({
     start(controller) {
       let buffered = "";
       const onLine = (line: string) => {
-        if (line.trim() === "") return;
-        let message: unknown;
-        try {
-          message = JSON.parse(line);
-        } catch {
-          void protocolError(-32700, "Parse error");
-          return;
-        }
-        if (Array.isArray(message))
-          void protocolError(-32600, "Invalid request: JSON-RPC batches are not supported");
-        else if (message !== null && typeof message === "object") controller.enqueue(message as AnyMessage);
-        else void protocolError(-32600, "Invalid request");
+        acceptIncoming(
+          line,
+          (message) => controller.enqueue(message),
+          (error) => void protocolError(error),
+        );
       };
       input.setEncoding("utf8");
       input.on("data", (chunk: string) => {
