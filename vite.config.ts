@@ -1,6 +1,8 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+// @ts-expect-error: a plain .mjs build script, no types
+import { buildSchemaValidators } from "./electron/tools/build/build-schema-validators.mjs";
 
 const projectRoot = fileURLToPath(new URL(".", import.meta.url));
 
@@ -11,7 +13,8 @@ export default defineConfig({
   root: fileURLToPath(new URL("./renderer", import.meta.url)),
   base: "./",
   publicDir: fileURLToPath(new URL("./assets", import.meta.url)),
-  plugins: [react()],
+  // The page's schema check imports validators generated from the SDK's schemas (no eval under the CSP).
+  plugins: [react(), { name: "acp-schema-validators", buildStart: () => void buildSchemaValidators() }],
   build: {
     outDir: fileURLToPath(new URL("./dist/renderer", import.meta.url)),
     emptyOutDir: true,

@@ -5,25 +5,35 @@ import type { AcpSchema, SchemaNode } from "./acp-schemas.js";
 /** At most this many violations are listed per frame (the last entry then says how many more). */
 export const MAX_VIOLATIONS = 10;
 
-const pointers = new WeakMap<AcpSchema, Map<object, string>>();
+const pointers = new WeakMap<AcpSchema, Map<string, string>>();
 
-/** The JSON pointer of every schema node object of `schema` (built once, iteratively). */
+/**
+ * The JSON pointer of a union branch of `schema` given as an error's `parentSchema` member: found by
+ * its JSON text (the generated validators carry their own copies of the schema's nodes, and equal
+ * nodes under the same root validate alike). The map of every `anyOf`/`oneOf` branch is built once, iteratively.
+ */
 function pointerOf(schema: AcpSchema, node: object): string | undefined {
   let map = pointers.get(schema);
   if (!map) {
-    const m = new Map<object, string>();
+    const m = new Map<string, string>();
     const stack: [unknown, string][] = [[schema.root, ""]];
     while (stack.length > 0) {
       const [n, p] = stack.pop() as [unknown, string];
-      if (n === null || typeof n !== "object" || m.has(n)) continue;
-      m.set(n, p);
-      for (const [k, v] of Object.entries(n))
-        stack.push([v, `${p}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`]);
+      if (n === null || typeof n !== "object") continue;
+      for (const [k, v] of Object.entries(n)) {
+        const ptr = `${p}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+        if ((k === "anyOf" || k === "oneOf") && Array.isArray(v))
+          v.forEach((b, i) => {
+            const text = JSON.stringify(b);
+            if (!m.has(text)) m.set(text, `${ptr}/${i}`);
+          });
+        stack.push([v, ptr]);
+      }
     }
     pointers.set(schema, m);
     map = m;
   }
-  return map.get(node);
+  return map.get(JSON.stringify(node));
 }
 
 /** The `const` properties a union branch requires (its own and those of its `allOf` members, `$ref`s followed). */

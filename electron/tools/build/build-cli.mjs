@@ -3,6 +3,7 @@ import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildSchemaValidators } from "./build-schema-validators.mjs";
 
 /** The project root: the nearest folder above this file (or the bundle it was inlined into) whose package.json is ours. */
 function findRoot(from) {
@@ -21,6 +22,8 @@ export const projectRoot = root;
 /** Builds `cli.js` (and the library entries, the OTLP worker and the MCP server) into `outdir`; returns the path of the CLI. */
 export async function buildCli(outdir = join(root, "dist")) {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  // the schema check's validators are ajv standalone code generated from the SDK's schemas
+  buildSchemaValidators();
   await build({
     absWorkingDir: root,
     entryPoints: {
