@@ -8,6 +8,7 @@ import { defaultTraceDir, newDefaultTracePath, TRACE_DIR_ENV } from "../../trace
 import { freeTracePath } from "../../trace/private-files.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
 import { terminalSafe } from "../report/terminal-text.js";
+import { AS_AGENT_HELP, runReplayAsAgent } from "./replay-as-agent.js";
 
 const USAGE =
   "acp-retry-inspector replay TRACE [--trace FILE] [--faults recorded|none] [--permissions recorded|allow|deny] [--timing asap|recorded] [--max-gap-ms N] [--answer-timeout-ms N] [--no-hub] -- AGENT...";
@@ -131,8 +132,19 @@ function say(message: string): void {
 export const replayCommand: CliCommand = {
   name: "replay",
   summary: "play a recorded session's client side again against an agent, behind the tap, with its faults",
-  help: HELP,
+  help: `${HELP}\n\n${AS_AGENT_HELP}`,
   async run(args) {
+    // `--as agent` is the other side: this process answers a client as the recorded agent.
+    const asAt = args.findIndex((a) => a === "--as" || a.startsWith("--as="));
+    const dashDash = args.indexOf("--");
+    if (asAt >= 0 && (dashDash < 0 || asAt < dashDash)) {
+      const as = args[asAt] === "--as" ? args[asAt + 1] : args[asAt]?.slice("--as=".length);
+      if (as !== "agent") throw new CliError("--as expects agent (replay --as agent TRACE)");
+      return runReplayAsAgent([
+        ...args.slice(0, asAt),
+        ...args.slice(asAt + (args[asAt] === "--as" ? 2 : 1)),
+      ]);
+    }
     const parsed = parseReplayArgs(args);
     const source = readReplaySource(parsed.source);
     if ("error" in source) throw new CliError(source.error);
