@@ -43,6 +43,7 @@ export class FaultInjector implements ArmedRules {
 
   /** The command-line `retry` rule the client's request `req` uses up, if any (first armed first). */
   takeLocalRetry(req: { method: string; params: unknown }): FaultRule | undefined {
+    if (this.localRetries.length === 0) return undefined;
     const i = this.localRetries.findIndex((r) => requestMatches(r.match, req));
     const rule = this.localRetries[i];
     if (!rule) return undefined;

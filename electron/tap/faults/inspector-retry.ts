@@ -1,5 +1,5 @@
 import { type FaultMatch, UNKEYED_RETRY_WARNING } from "../../../shared/faults/fault-rule.js";
-import type { Frame, JsonRpcId } from "../../../shared/protocol/frame.js";
+import type { Frame, JsonRpcId, RequestFrame } from "../../../shared/protocol/frame.js";
 import { checkPromptParamsKey } from "../../../shared/protocol/idempotency-key.js";
 import type { TraceFanout } from "../../trace/trace-fanout.js";
 import type { FrameDecision } from "../frames/frame-policy.js";
@@ -26,6 +26,25 @@ export interface SeenRequest {
   seq?: number;
 }
 
+/** A kept request; its `params` are read from the frame when asked for (a scanned frame parses then). */
+class KeptRequest implements SeenRequest {
+  readonly id: string | number;
+  readonly method: string;
+  seq?: number;
+
+  constructor(
+    private readonly frame: RequestFrame,
+    readonly text: string,
+  ) {
+    this.id = frame.id;
+    this.method = frame.method;
+  }
+
+  get params(): unknown {
+    return this.frame.params;
+  }
+}
+
 /** Where a resent request's answer goes. */
 type AnswerGoes =
   /** Recorded and swallowed: the client never asked (`retry`). */
@@ -37,10 +56,6 @@ function param(params: unknown, name: string): unknown {
   return params !== null && typeof params === "object" && !Array.isArray(params)
     ? (params as Record<string, unknown>)[name]
     : undefined;
-}
-
-function idKey(id: JsonRpcId): string {
-  return `${typeof id}|${String(id)}`;
 }
 
 /** Whether a client request fits a retry rule's match: its method, and sessionId and key when the rule names them. */
@@ -65,7 +80,8 @@ export function isUnkeyedPrompt(req: SeenRequest): boolean {
  */
 export class InspectorRetries {
   private readonly recent: SeenRequest[] = [];
-  private readonly pending = new Map<string, SeenRequest>();
+  /** Keyed by the id itself: a Map tells 1 from "1" (and 0 from -0 not, as `String` does not). */
+  private readonly pending = new Map<string | number, SeenRequest>();
   private readonly awaiting = new Map<string, AnswerGoes>();
   private recentChars = 0;
   private pendingChars = 0;
@@ -82,12 +98,12 @@ export class InspectorRetries {
    */
   observe(frame: Frame, text: string | null, fromClient: boolean): SeenRequest | undefined {
     if (fromClient && frame.kind === "request" && text !== null) {
-      const seen: SeenRequest = { id: frame.id, method: frame.method, params: frame.params, text };
+      const seen: SeenRequest = new KeptRequest(frame, text);
       this.recent.push(seen);
       this.recentChars += text.length;
       while (this.recent.length > RECENT || (this.recentChars > MAX_KEPT_CHARS && this.recent.length > 1))
         this.recentChars -= (this.recent.shift() as SeenRequest).text.length;
-      const k = idKey(frame.id);
+      const k = frame.id;
       this.forget(k);
       this.pending.set(k, seen);
       this.pendingChars += text.length;
@@ -102,11 +118,11 @@ export class InspectorRetries {
       return seen;
     }
     if (!fromClient && (frame.kind === "result" || frame.kind === "error") && frame.id !== null)
-      this.forget(idKey(frame.id));
+      this.forget(frame.id);
     return undefined;
   }
 
-  private forget(k: string): void {
+  private forget(k: string | number): void {
     const r = this.pending.get(k);
     if (!r) return;
     this.pending.delete(k);
@@ -115,7 +131,7 @@ export class InspectorRetries {
 
   /** The unanswered client request with this id (the one an agent answer answers), if still kept. */
   pendingRequest(id: JsonRpcId): SeenRequest | undefined {
-    return id === null ? undefined : this.pending.get(idKey(id));
+    return id === null ? undefined : this.pending.get(id);
   }
 
   /**

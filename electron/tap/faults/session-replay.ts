@@ -31,10 +31,6 @@ function obj(v: unknown): Record<string, unknown> | undefined {
     : undefined;
 }
 
-function idKey(id: JsonRpcId): string {
-  return `${typeof id}|${String(id)}`;
-}
-
 /**
  * The sessions the client opened on one connection (from `session/new`, `session/load`,
  * `session/resume` and `session/fork` that the agent answered with success, minus those closed
@@ -43,9 +39,11 @@ function idKey(id: JsonRpcId): string {
  * advertises `loadSession`) requests that give the new agent process its sessions back.
  */
 export class SessionReplay {
-  private readonly pending = new Map<string, { method: string; params: Record<string, unknown> }>();
+  /** Keyed by the request id itself (a Map tells 1 from "1"). */
+  private readonly pending = new Map<JsonRpcId, { method: string; params: Record<string, unknown> }>();
   private readonly sessions = new Map<string, OpenSession>();
-  private initializeId: string | null = null;
+  /** The id of the client's `initialize` still unanswered (`undefined`: none). */
+  private initializeId: JsonRpcId | undefined = undefined;
   private protocolVersion: number | null = null;
   private loadSession = false;
 
@@ -53,19 +51,19 @@ export class SessionReplay {
   observe(frame: Frame, dir: Direction): void {
     if (dir === "client->agent" && frame.kind === "request") {
       if (frame.method === "initialize") {
-        this.initializeId = idKey(frame.id);
+        this.initializeId = frame.id;
         const v = obj(frame.params)?.protocolVersion;
         if (typeof v === "number") this.protocolVersion = v;
       } else if (OPENING.has(frame.method) || frame.method === "session/close") {
         if (this.pending.size >= MAX_PENDING) this.pending.clear();
-        this.pending.set(idKey(frame.id), { method: frame.method, params: obj(frame.params) ?? {} });
+        this.pending.set(frame.id, { method: frame.method, params: obj(frame.params) ?? {} });
       }
       return;
     }
     if (dir !== "agent->client" || frame.kind !== "result") return;
-    const key = idKey(frame.id);
+    const key = frame.id;
     if (key === this.initializeId) {
-      this.initializeId = null;
+      this.initializeId = undefined;
       this.agentInitialized(frame.result);
       return;
     }

@@ -1,6 +1,7 @@
 import { isUtf8 } from "node:buffer";
-import { classifyFrame, type Frame } from "../../../shared/protocol/frame.js";
+import type { Frame } from "../../../shared/protocol/frame.js";
 import type { FrameFlag } from "../../../shared/trace/record.js";
+import { classifyLazily } from "./scanned-frame.js";
 
 /** Longest line the tap holds and records whole (the SDK's message cap); longer lines are streamed. */
 export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
@@ -18,7 +19,8 @@ export interface FrameEvidence {
 /**
  * A whole line as `LineSplitter` gives it (its bytes, with the `\n` when `terminated`) turned into
  * the evidence fields of its record, and classified as JSON-RPC (`frame` is `null` when the line
- * is not UTF-8): the exact text, or base64 with `not-utf8`; `malformed` when it is not a JSON-RPC
+ * is not UTF-8; a scan reads its kind, id and method, and its params are parsed only when asked
+ * for, see `classifyLazily`): the exact text, or base64 with `not-utf8`; `malformed` when it is not a JSON-RPC
  * 2.0 message; `unterminated` when the stream ended before its `\n`.
  */
 export function classifyLine(
@@ -34,7 +36,7 @@ export function classifyLine(
     return { evidence: { raw: bytes.toString("base64", 0, end), encoding: "base64", flags }, frame: null };
   }
   const raw = bytes.toString("utf8", 0, end);
-  const frame = classifyFrame(raw);
+  const frame = classifyLazily(raw);
   const evidence: FrameEvidence = { raw };
   if (frame.kind === "malformed") evidence.flags = terminated ? ["malformed"] : ["malformed", "unterminated"];
   else if (!terminated) evidence.flags = ["unterminated"];
