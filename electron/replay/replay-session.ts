@@ -1,21 +1,22 @@
 /**
  * The replay engine: starts the agent behind the real tap (`proxy`, spawned as a child of this
- * process, so the replay is a trace like any live session) and plays the planned client frames over
- * its stdio, waiting for the answers the recorded client had seen before each, mapping session ids,
- * and answering the agent's own requests. Remarks go to the tap's trace as notes (descriptor 3).
+ * process, so the replay is a trace like any live session; for `--url`, a tap front forwarding to
+ * the remote agent) and plays the planned client frames over its link (`tap-link.ts`), waiting for the answers the recorded client had seen before each, mapping session ids,
+ * and answering the agent's own requests. Remarks go to the tap's trace as notes (stdio: descriptor 3).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import { classifyFrame } from "../../shared/protocol/frame.js";
 import { AgentAnswers, type PermissionPolicy } from "../../shared/replay/agent-answers.js";
 import { rewriteFrame } from "../../shared/replay/frame-rewrite.js";
 import { type ConnId, connId, type ReplayPlan } from "../../shared/replay/replay-plan.js";
+import { openTapLink, type ReplayAgent, type TapLink } from "./tap-link.js";
 
 /** How the replay runs. */
 export interface ReplayOptions {
   /** argv that starts this CLI (`node cli.js`). */
   readonly cli: readonly string[];
-  readonly agent: readonly string[];
+  /** The agent command the tap spawns, or the remote agent's URL (`--url`). */
+  readonly agent: ReplayAgent;
   readonly tracePath: string;
   readonly source: { readonly path: string; readonly sha256: string };
   /** `proxy --fault` rules to arm. */
@@ -27,6 +28,8 @@ export interface ReplayOptions {
   /** How long to wait for an answer the next frame depends on. */
   readonly answerTimeoutMs: number;
   readonly noHub: boolean;
+  /** Requests whose answer a planned fault drops: not waited for. */
+  readonly unawaited?: ReadonlySet<ConnId>;
   /** Where the tap's and agent's stderr go. */
   readonly errOut: Writable;
 }
@@ -46,49 +49,54 @@ export interface ReplayOutcome {
 
 /** Plays `plan` against the agent; resolves when the tap has exited. */
 export async function runReplay(plan: ReplayPlan, o: ReplayOptions): Promise<ReplayOutcome> {
-  const args = [
-    ...o.cli.slice(1),
-    "proxy",
+  const proxyArgs = [
     "--trace",
     o.tracePath,
     "--replay-of",
     `${o.source.sha256}:${o.source.path}`,
-    "--client-notes-fd",
-    "3",
     ...(o.noHub ? ["--no-hub"] : []),
     ...o.faultRules.flatMap((r) => ["--fault", r]),
-    "--",
-    ...o.agent,
   ];
-  const child = spawn(o.cli[0] as string, args, { stdio: ["pipe", "pipe", "pipe", "pipe"] });
-  child.stderr?.pipe(o.errOut, { end: false });
-  const notes = child.stdio[3] as Writable;
-  notes.on("error", () => {});
-  child.stdin?.on("error", () => {});
   const remarks: string[] = [];
+  let gone = false;
+  let goneWhy = "";
+  let wake = () => {};
+  let link: TapLink | null = null;
   const note = (text: string) => {
     remarks.push(text);
-    if (!notes.destroyed) notes.write(`replay: ${text.replace(/[\r\n]+/g, " ")}\n`);
+    link?.note(`replay: ${text.replace(/[\r\n]+/g, " ")}`);
   };
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal })),
-  );
-  let gone = false;
-  let wake = () => {};
-  // 'exit', not 'close': the notes pipe (ours) stays open until the replay ends it.
-  child.on("exit", () => {
-    gone = true;
-    wake();
-  });
-  const player = new Player(plan, o, child, note);
-  child.stdout?.setEncoding("utf8");
-  let rest = "";
-  child.stdout?.on("data", (chunk: string) => {
-    const lines = (rest + chunk).split("\n");
-    rest = lines.pop() ?? "";
-    for (const line of lines) player.received(line);
-    wake();
-  });
+  let player: Player | null = null;
+  const pending: string[] = [];
+  try {
+    link = await openTapLink({
+      cli: o.cli,
+      proxyArgs,
+      agent: o.agent,
+      errOut: o.errOut,
+      onLine: (line) => {
+        if (player) player.received(line);
+        else pending.push(line);
+        wake();
+      },
+      onGone: (why) => {
+        if (!gone) goneWhy = why;
+        gone = true;
+        wake();
+      },
+    });
+  } catch (err) {
+    return {
+      completed: false,
+      sent: 0,
+      exit: { code: null, signal: null },
+      remarks,
+      reason: (err as Error).message,
+    };
+  }
+  const p = new Player(plan, o, link, note);
+  player = p;
+  for (const line of pending.splice(0)) p.received(line);
   const waitUntil = async (done: () => boolean, ms: number): Promise<boolean> => {
     const deadline = Date.now() + ms;
     while (!done()) {
@@ -109,11 +117,11 @@ export async function runReplay(plan: ReplayPlan, o: ReplayOptions): Promise<Rep
   let reason: string | undefined;
   let lastTs: number | null = null;
   for (const step of plan.steps) {
-    const ok = await waitUntil(() => step.waitFor.every((k) => player.answered(k)), o.answerTimeoutMs);
+    const ok = await waitUntil(() => step.waitFor.every((k) => p.answered(k)), o.answerTimeoutMs);
     if (gone) break;
     if (!ok)
       note(
-        `source #${step.seq}: sent after ${o.answerTimeoutMs} ms without the answer(s) it followed in the recording (${step.waitFor.filter((k) => !player.answered(k)).join(", ")})`,
+        `source #${step.seq}: sent after ${o.answerTimeoutMs} ms without the answer(s) it followed in the recording (${step.waitFor.filter((k) => !p.answered(k)).join(", ")})`,
       );
     if (o.timing === "recorded" && lastTs !== null) {
       const gap = Math.min(Math.max(0, step.ts - lastTs), o.maxGapMs);
@@ -121,34 +129,28 @@ export async function runReplay(plan: ReplayPlan, o: ReplayOptions): Promise<Rep
       if (gone) break;
     }
     lastTs = step.ts;
-    player.send(step);
+    p.send(step);
     sent++;
     // Backpressure: a tap that stops reading holds the replay, not this process's memory.
-    if (child.stdin?.writableNeedDrain)
-      await new Promise<void>((resolve) => {
-        child.stdin?.once("drain", resolve);
-        child.once("exit", () => resolve());
-      });
+    if (link.needsDrain) await link.drained();
   }
   if (!gone) {
     // The recorded client saw these answered: wait for them (bounded) before closing, as it did.
-    const expected = player.expectedAnswers();
-    const ok = await waitUntil(() => expected.every((k) => player.answered(k)), o.answerTimeoutMs);
+    const expected = p.expectedAnswers();
+    const ok = await waitUntil(() => expected.every((k) => p.answered(k)), o.answerTimeoutMs);
     if (!ok && !gone)
       note(
-        `closed after ${o.answerTimeoutMs} ms without ${expected.filter((k) => !player.answered(k)).length} answer(s) the recording had`,
+        `closed after ${o.answerTimeoutMs} ms without ${expected.filter((k) => !p.answered(k)).length} answer(s) the recording had`,
       );
   }
   const completed = !gone && sent === plan.steps.length;
   if (!completed)
-    reason = `the tap exited (the agent ended or could not be started) after ${sent} of ${plan.steps.length} client frames`;
-  notes.end();
-  child.stdin?.end();
-  const exit = await exited;
+    reason = `${goneWhy || "the tap exited"} after ${sent} of ${plan.steps.length} client frames`;
+  const exit = await link.end();
   return { completed, sent, exit, remarks, ...(reason !== undefined && { reason }) };
 }
 
-/** The replay's state on the one stdio connection: ids sent, answers seen, sessions mapped. */
+/** The replay's state on its one connection to the tap: ids sent, answers seen, sessions mapped. */
 class Player {
   /** Source ConnId -> the id sent on the replay's connection. */
   private readonly sentIds = new Map<ConnId, string | number>();
@@ -158,24 +160,26 @@ class Player {
   private readonly usedIds = new Set<string>();
   private readonly sessions = new Map<string, string>();
   private readonly answers: AgentAnswers;
+  private readonly unawaited: ReadonlySet<ConnId>;
 
   constructor(
     private readonly plan: ReplayPlan,
     o: ReplayOptions,
-    private readonly child: ChildProcess,
+    private readonly link: TapLink,
     private readonly note: (text: string) => void,
   ) {
     this.answers = new AgentAnswers(plan.answers, o.permissions);
+    this.unawaited = o.unawaited ?? new Set();
   }
 
   answered(k: ConnId): boolean {
-    return this.answeredIds.has(k) || !this.sentIds.has(k);
+    return this.answeredIds.has(k) || !this.sentIds.has(k) || this.unawaited.has(k);
   }
 
   /** Requests sent whose answer the recorded client saw, for the final wait. */
   expectedAnswers(): ConnId[] {
     return [...this.sentIds.keys()].filter(
-      (k) => this.plan.seenAnswered.has(k) || this.plan.sessionMakers.has(k),
+      (k) => (this.plan.seenAnswered.has(k) || this.plan.sessionMakers.has(k)) && !this.unawaited.has(k),
     );
   }
 
@@ -203,14 +207,14 @@ class Player {
         this.note(`source #${step.seq}: too large or deep to map every sessionId; the rest sent as recorded`);
       raw = r.raw;
     }
-    this.child.stdin?.write(`${raw}\n`);
+    this.link.write(raw);
   }
 
   received(line: string): void {
     const f = classifyFrame(line);
     if (f.kind === "request") {
       const a = this.answers.answer(f.method, f.params);
-      this.child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id: f.id, ...a.body })}\n`);
+      this.link.write(JSON.stringify({ jsonrpc: "2.0", id: f.id, ...a.body }));
       this.note(`answered the agent's ${f.method} (id ${JSON.stringify(f.id)}) ${a.how}`);
       return;
     }

@@ -1,6 +1,6 @@
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -226,6 +226,10 @@ describe("replay TRACE -- AGENT (issue 32 item 1)", () => {
 
   it.each([
     ["zed-copy-all.json", "Zed"],
+    ["sacp-trace.jsons", "sacp"],
+    ["acp-inspector.jsonl", "venikman ACP-inspector"],
+    ["chrome-websocket.har", "HAR (WebSocket)"],
+    ["streamable-http.har", "HAR (Streamable HTTP)"],
     ["acp-devtools-export.json", "acp-devtools"],
   ])(
     "replays the foreign fixture %s against demo-agent with its sessions mapped and keys kept",
@@ -347,4 +351,236 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       expect.arrayContaining([expect.stringMatching(/\(id 101\) with an error/)]),
     );
   }, 60_000);
+});
+
+/** Starts `args` of the CLI in the background; resolves with the process and the first match of `pattern` on its stderr. */
+async function background(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; match: string }> {
+  const child = spawn(node, [cliPath(), ...args], { cwd: work, stdio: ["ignore", "ignore", "pipe"] });
+  started.push(child);
+  const match = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    const t = setTimeout(() => reject(new Error(`no ${pattern} on stderr: ${text}`)), 20_000);
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (chunk: string) => {
+      text += chunk;
+      const m = pattern.exec(text);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1] ?? m[0]);
+      }
+    });
+    child.once("exit", () => reject(new Error(`exited before ${pattern}: ${text}`)));
+  });
+  return { child, match };
+}
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill("SIGTERM");
+});
+/** Stops a background process and waits for it. */
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else {
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    }
+  });
+/** Like `cli`, without blocking this process (a background peer must keep running). */
+const cliAsync = (args: string[]) =>
+  new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(node, [cliPath(), ...args], { cwd: work, stdio: ["ignore", "ignore", "pipe"] });
+    started.push(child);
+    let stderr = "";
+    child.stderr?.setEncoding("utf8");
+    child.stderr?.on("data", (c: string) => {
+      stderr += c;
+    });
+    child.on("close", (status) => resolve({ status, stderr }));
+  });
+
+describe("replay across transports (issue 32: --url, WebSocket recordings)", () => {
+  it("--url: replays a stdio recording against a remote agent over WebSocket (the tap's --agent-url front), faults and keys kept", async () => {
+    const remote = await background(
+      ["demo-agent", "--store", join(work, "remote-store"), "--listen", "ws://127.0.0.1:0"],
+      /listening (ws:\/\/\S+)/,
+    );
+    const tokenFile = join(work, "remote.token");
+    writeFileSync(tokenFile, "not-needed-by-demo-agent\n");
+    chmodSync(tokenFile, 0o600);
+    const out = join(work, "url.jsonl");
+    const r = await cliAsync([
+      "replay",
+      source,
+      "--no-hub",
+      "--trace",
+      out,
+      "--url",
+      remote.match,
+      "--agent-token-file",
+      tokenFile,
+    ]);
+    await stop(remote.child);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain("not-needed-by-demo-agent");
+    const a = analyze(out);
+    const src = analyze(source);
+    expect(a.header.replayOf?.trace).toBe(source);
+    expect(a.traceNotes.map((n) => n.text)).toContain(`forwarding to the agent at ${remote.match}`);
+    expect(a.submissions.map((s) => s.key)).toEqual(src.submissions.map((s) => s.key));
+    expect(a.submissions[0]?.sessionId).not.toBe(src.submissions[0]?.sessionId);
+    expect(a.submissions[0]?.attempts[0]?.outcome.kind).toBe("dropped");
+    expect(a.submissions[0]?.verdicts.map((v) => v.name)).toEqual(["deduplicated"]);
+    expect(
+      firstFrames(out).filter((x) => x.type === "frame" && x.dir === "client->agent").length,
+    ).toBeGreaterThan(3);
+    // Usage errors: both an agent and --url, a token file without --url.
+    expect(cli(["replay", source, "--url", remote.match, "--", "true"]).status).toBe(2);
+    expect(cli(["replay", source, "--agent-token-file", tokenFile, "--", "true"]).status).toBe(2);
+  }, 90_000);
+
+  it("replays a trace recorded over WebSocket (proxy --listen, demo-client --url) against a stdio agent", async () => {
+    const wsTrace = join(work, "ws-source.jsonl");
+    const front = await background(
+      [
+        "proxy",
+        "--no-hub",
+        "--trace",
+        wsTrace,
+        "--listen",
+        "ws://127.0.0.1:0",
+        "--fault",
+        "lose-and-retry:method=session/prompt",
+        "--",
+        ...agent("ws-source-store"),
+      ],
+      /listening (ws:\/\/\S+) \(WebSocket\)/,
+    );
+    const rec = await cliAsync([
+      "demo-client",
+      "--url",
+      front.match,
+      "--token-file",
+      `${wsTrace}.token`,
+      "--prompt",
+      "deploy it",
+      "--prompt",
+      "and test",
+    ]);
+    await stop(front.child);
+    expect(rec.status, rec.stderr).toBe(0);
+    const src = analyze(wsTrace);
+    expect(src.submissions[0]?.verdicts.map((v) => v.name)).toEqual(["deduplicated"]);
+    const out = join(work, "ws-to-stdio.jsonl");
+    const r = cli(["replay", wsTrace, "--no-hub", "--trace", out, "--", ...agent("ws-to-stdio-store")]);
+    expect(r.status, r.stderr).toBe(0);
+    const a = analyze(out);
+    expect(a.submissions.map((s) => s.key)).toEqual(src.submissions.map((s) => s.key));
+    expect(a.submissions[0]?.attempts[0]?.outcome.kind).toBe("dropped");
+    expect(a.submissions.map((s) => s.verdicts.map((v) => v.name))).toEqual([["deduplicated"], ["single"]]);
+  }, 90_000);
+});
+
+describe("replay --faults PLAN.json (a fault plan file)", () => {
+  it("a plan that drops the 2nd prompt's answer makes the loss happen in a replay of a fault-free recording", () => {
+    const clean = join(work, "clean.jsonl");
+    const rec = cli([
+      "demo-client",
+      "--prompt",
+      "one",
+      "--prompt",
+      "two",
+      "--prompt",
+      "three",
+      "--",
+      node,
+      cliPath(),
+      "proxy",
+      "--no-hub",
+      "--trace",
+      clean,
+      "--",
+      ...agent("clean-store"),
+    ]);
+    expect(rec.status, rec.stderr).toBe(0);
+    const src = analyze(clean);
+    expect(src.submissions.map((s) => s.attempts[0]?.outcome.kind)).not.toContain("dropped");
+    const plan = join(work, "plan.json");
+    writeFileSync(
+      plan,
+      JSON.stringify({ faults: [{ action: "drop-response", match: { method: "session/prompt" }, nth: 2 }] }),
+    );
+    const out = join(work, "planned.jsonl");
+    const r = cli([
+      "replay",
+      clean,
+      "--faults",
+      plan,
+      "--answer-timeout-ms",
+      "3000",
+      "--no-hub",
+      "--trace",
+      out,
+      "--",
+      ...agent("planned-store"),
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const key2 = src.submissions[1]?.key;
+    expect(r.stderr).toContain(
+      `arming the planned fault as --fault drop-response:method=session/prompt,key=${key2}`,
+    );
+    const a = analyze(out);
+    expect(a.submissions.map((s) => s.key)).toEqual(src.submissions.map((s) => s.key));
+    expect(a.submissions.map((s) => s.attempts[0]?.outcome.kind)).toEqual([
+      expect.not.stringMatching(/^dropped$/),
+      "dropped",
+      expect.not.stringMatching(/^dropped$/),
+    ]);
+    expect(firstFrames(out).filter((x) => x.type === "fault")).toHaveLength(1);
+  }, 60_000);
+
+  it("a plan the fault vocabulary refuses is a usage error that says why, before any agent starts", () => {
+    const bad = (name: string, text: string) => {
+      const file = join(work, name);
+      writeFileSync(file, text);
+      return cli([
+        "replay",
+        source,
+        "--faults",
+        file,
+        "--no-hub",
+        "--trace",
+        join(work, `${name}.out`),
+        "--",
+        "true",
+      ]);
+    };
+    const unknown = bad("bad-action.json", JSON.stringify({ faults: [{ action: "melt-agent" }] }));
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/faults\[0\]: action must be one of .*drop-response/);
+    const tooFar = bad(
+      "bad-nth.json",
+      JSON.stringify({ faults: [{ action: "drop-response", match: { method: "session/prompt" }, nth: 9 }] }),
+    );
+    expect(tooFar.status).toBe(2);
+    expect(tooFar.stderr).toContain("fewer than 9 session/prompt request(s)");
+    const notJson = bad("bad.json", "{");
+    expect(notJson.status).toBe(2);
+    expect(notJson.stderr).toContain("not JSON");
+    expect(cli(["replay", source, "--faults", join(work, "no-plan.json"), "--", "true"]).stderr).toContain(
+      "not a readable plan file",
+    );
+  });
+});
+
+describe("replay: an agent that exits at once", () => {
+  it("is exit 1 with the reason on stderr, and the trace has the agent's exit", () => {
+    const out = join(work, "exits.jsonl");
+    const r = cli(["replay", source, "--no-hub", "--trace", out, "--", node, "-e", "process.exit(3)"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /stopped: the tap exited .* after \d+ of \d+ client frames \(tap: exit status 3\)/,
+    );
+    expect(firstFrames(out).some((x) => x.type === "agent-exit")).toBe(true);
+  }, 30_000);
 });

@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { PermissionPolicy } from "../../../shared/replay/agent-answers.js";
+import { type PlacedFaults, placeFaultPlan } from "../../../shared/replay/fault-plan.js";
 import { recordedFaultRules } from "../../../shared/replay/recorded-faults.js";
 import { planReplay } from "../../../shared/replay/replay-plan.js";
 import { readReplaySource } from "../../replay/read-source.js";
 import { runReplay } from "../../replay/replay-session.js";
+import { isAgentUrl } from "../../tap/remote/agent-url.js";
 import { defaultTraceDir, newDefaultTracePath, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 import { freeTracePath } from "../../trace/private-files.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
@@ -11,12 +14,13 @@ import { terminalSafe } from "../report/terminal-text.js";
 import { AS_AGENT_HELP, runReplayAsAgent } from "./replay-as-agent.js";
 
 const USAGE =
-  "acp-retry-inspector replay TRACE [--trace FILE] [--faults recorded|none] [--permissions recorded|allow|deny] [--timing asap|recorded] [--max-gap-ms N] [--answer-timeout-ms N] [--no-hub] -- AGENT...";
+  "acp-retry-inspector replay TRACE [--trace FILE] [--faults recorded|none|PLAN.json] [--permissions recorded|allow|deny] [--timing asap|recorded] [--max-gap-ms N] [--answer-timeout-ms N] [--no-hub] (-- AGENT... | --url URL [--agent-token-file FILE])";
 
 const HELP = `Usage: ${USAGE}
 
 Plays the client side of a recorded session again, against AGENT started behind the recording tap
-(proxy), so the replay is itself a trace: its header's replayOf names TRACE and its sha256.
+(proxy), or a remote agent at --url behind a tap front, so the replay is itself a trace: its
+header's replayOf names TRACE and its sha256.
 TRACE is any file analyze reads: an acp-retry-inspector trace, a Zed ACP log, a sacp trace, an
 ACP-inspector recording, a HAR or an acp-devtools session export (detected from the content).
 
@@ -35,6 +39,15 @@ Options:
                       it had one (so a lost answer to key K is lost again); faults without a key fire
                       on the next matching frame in order, and stderr says so
   --faults none       no faults
+  --faults PLAN.json  arm the plan's rules instead: {"faults": [RULE, ...]}, each RULE as the hub
+                      takes it ({action, match: {method, idempotencyKey, on}, count, delayMs}) plus
+                      nth: N (the N-th request of match.method in TRACE, placed by its key).
+                      docs/replay.md#a-fault-plan-file
+  --url URL           the agent is remote (ws://, wss://, http://, https://): the tap listens on
+                      loopback and forwards to it (proxy --listen --agent-url); no AGENT command.
+                      The replay's remarks are on stderr only (a front takes no notes)
+  --agent-token-file FILE  with --url: the remote agent's bearer token, from a file of yours alone
+                      (as proxy --agent-token-file; never on the command line)
   --permissions P     the agent's own requests (session/request_permission, fs/*, terminal/*) get the
                       recorded client's answer to the next recorded request of that method when it
                       fits; otherwise a permission request is allowed (allow) or rejected (deny), and
@@ -53,13 +66,17 @@ unreadable or has no client frames.
 
 Examples:
   acp-retry-inspector replay bug.jsonl -- acp-retry-inspector demo-agent --mode naive
-  acp-retry-inspector replay zed-log.json --faults none --trace v2.jsonl -- my-agent-v2 --acp`;
+  acp-retry-inspector replay zed-log.json --faults none --trace v2.jsonl -- my-agent-v2 --acp
+  acp-retry-inspector replay bug.jsonl --faults plan.json --url ws://127.0.0.1:8080/acp`;
 
 /** The parsed command line of `replay`. */
 interface ReplayArgs {
   source: string;
   trace?: string;
-  faults: "recorded" | "none";
+  /** `recorded`, `none`, or a fault plan file's path. */
+  faults: string;
+  url?: string;
+  agentTokenFile?: string;
   permissions: PermissionPolicy;
   timing: "asap" | "recorded";
   maxGapMs: number;
@@ -101,14 +118,10 @@ function parseReplayArgs(args: readonly string[]): ReplayArgs {
       return v;
     };
     if (name === "--trace") out.trace = value();
-    else if (name === "--faults") {
-      const v = value();
-      if (v !== "recorded" && v !== "none")
-        throw new CliError(
-          `--faults expects recorded or none (a fault plan file is not read yet), got ${terminalSafe(v)}`,
-        );
-      out.faults = v;
-    } else if (name === "--permissions")
+    else if (name === "--faults") out.faults = value();
+    else if (name === "--url") out.url = value();
+    else if (name === "--agent-token-file") out.agentTokenFile = value();
+    else if (name === "--permissions")
       out.permissions = choice(name, value(), ["recorded", "allow", "deny"] as const);
     else if (name === "--timing") out.timing = choice(name, value(), ["asap", "recorded"] as const);
     else if (name === "--max-gap-ms") out.maxGapMs = ms(name, value());
@@ -120,8 +133,34 @@ function parseReplayArgs(args: readonly string[]): ReplayArgs {
   }
   if (sources.length !== 1)
     throw new CliError(`${sources.length === 0 ? "no TRACE given" : "give one TRACE"}\n\nUsage: ${USAGE}`);
-  if (out.agent.length === 0) throw new CliError(`no agent command after --\n\nUsage: ${USAGE}`);
+  if (out.url !== undefined) {
+    if (out.agent.length > 0) throw new CliError("give either --url or an agent command after --, not both");
+    if (!isAgentUrl(out.url)) throw new CliError("--url must be a ws://, wss://, http:// or https:// URL");
+  } else if (out.agentTokenFile !== undefined) throw new CliError("--agent-token-file needs --url");
+  else if (out.agent.length === 0)
+    throw new CliError(`no agent command after -- (or --url)\n\nUsage: ${USAGE}`);
   return { ...(out as ReplayArgs), source: sources[0] as string };
+}
+
+/** The rules `--faults` asks for: the source's, none, or a plan file's (a usage error when it cannot be used). */
+function chosenFaults(
+  faults: string,
+  records: Parameters<typeof recordedFaultRules>[0],
+  plan: ReturnType<typeof planReplay>,
+): PlacedFaults {
+  if (faults === "recorded") return { ...recordedFaultRules(records), unawaited: new Set() };
+  if (faults === "none") return { rules: [], remarks: [], unawaited: new Set() };
+  let text: string;
+  try {
+    text = readFileSync(faults, "utf8");
+  } catch (err) {
+    throw new CliError(
+      `--faults ${terminalSafe(faults)}: not recorded or none, and not a readable plan file (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
+  }
+  const placed = placeFaultPlan(text, plan);
+  if (typeof placed === "string") throw new CliError(`--faults ${terminalSafe(faults)}: ${placed}`);
+  return placed;
 }
 
 function say(message: string): void {
@@ -161,10 +200,11 @@ export const replayCommand: CliCommand = {
       say(
         `${plan.unsent.length} client frame(s) not sent: not UTF-8 text, or longer than the trace holds (source seqs ${plan.unsent.slice(0, 10).join(", ")})`,
       );
-    const faults =
-      parsed.faults === "recorded" ? recordedFaultRules(source.records) : { rules: [], remarks: [] };
+    const faults = chosenFaults(parsed.faults, source.records, plan);
     for (const r of faults.remarks) say(r);
-    for (const r of faults.rules) say(`re-applying the recorded fault as --fault ${r}`);
+    const armed =
+      parsed.faults === "recorded" ? "re-applying the recorded fault" : "arming the planned fault";
+    for (const r of faults.rules) say(`${armed} as --fault ${r}`);
     let tracePath: string;
     if (parsed.trace !== undefined) tracePath = freeTracePath(parsed.trace);
     else {
@@ -178,7 +218,15 @@ export const replayCommand: CliCommand = {
     const script = process.argv[1];
     const outcome = await runReplay(plan, {
       cli: [process.execPath, ...(script ? [script] : [])],
-      agent: parsed.agent,
+      agent:
+        parsed.url !== undefined
+          ? {
+              kind: "url",
+              url: parsed.url,
+              ...(parsed.agentTokenFile !== undefined && { tokenFile: parsed.agentTokenFile }),
+            }
+          : { kind: "command", command: parsed.agent },
+      unawaited: faults.unawaited,
       tracePath,
       source: {
         path: isAbsolute(parsed.source) ? parsed.source : resolve(parsed.source),
