@@ -8,6 +8,7 @@ import { hubBoundsBench } from "./hub-bounds.bench.js";
 import { otlpBench, proxyBench, proxyCpuBench } from "./proxy.bench.js";
 import { readerBench } from "./reader.bench.js";
 import { realAgentsBench } from "./real-agents.bench.js";
+import { replayBench } from "./replay.bench.js";
 import { stressBench } from "./stress.bench.js";
 import { truthBench } from "./truth.bench.js";
 
@@ -26,13 +27,15 @@ const benches: Record<string, Bench> = {
   reader: readerBench,
   "real-agents": realAgentsBench,
   diff: diffBench,
+  replay: replayBench,
 };
 
 /**
  * Benches run only when named: `fullsize` writes 3.1 GB; `otlp` and `proxy-cpu` are parts of `proxy` measured alone;
- * `real-agents` needs agents installed outside the project (ACP_RI_REAL_AGENTS); `diff` writes two 300 MB traces.
+ * `real-agents` needs agents installed outside the project (ACP_RI_REAL_AGENTS); `diff` writes two 300 MB traces;
+ * `replay` records and replays a 100k-frame session three times each.
  */
-const ON_REQUEST = new Set(["fullsize", "otlp", "proxy-cpu", "real-agents", "diff"]);
+const ON_REQUEST = new Set(["fullsize", "otlp", "proxy-cpu", "real-agents", "diff", "replay"]);
 
 /** Renders rows as an aligned text table. */
 export function formatRows(rows: readonly BenchRow[]): string {
