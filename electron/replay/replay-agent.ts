@@ -23,6 +23,8 @@ export interface ReplayAgentOptions {
   readonly statePath: string;
   readonly input: Readable;
   readonly output: Writable;
+  /** `recorded`: lost answers are lost again, recorded exits re-enacted; `none`: every recorded answer is sent. */
+  readonly faults: "recorded" | "none";
   /** One line of what the replay did (to stderr). */
   readonly log: (line: string) => void;
 }
@@ -84,9 +86,11 @@ export function runReplayAgent(o: ReplayAgentOptions): Promise<RecordedExit | nu
       const x = m.exchange;
       const from = `recorded #${x.seq}${x.origin ? ` (sent by the ${x.origin})` : ""}`;
       for (const raw of x.before) write(raw);
-      if (x.lost === null && x.answer !== undefined) {
+      if (x.answer !== undefined && (x.lost === null || o.faults === "none")) {
         write(JSON.stringify({ jsonrpc: "2.0", id: f.id, ...x.answer }));
-        o.log(`${f.method} (id ${idText}) answered as ${from}`);
+        o.log(
+          `${f.method} (id ${idText}) answered as ${from}${x.lost === null ? "" : " (lost in the recording; --faults none)"}`,
+        );
       } else {
         const why =
           x.lost === null || x.lost.kind === "no-answer"
@@ -97,7 +101,7 @@ export function runReplayAgent(o: ReplayAgentOptions): Promise<RecordedExit | nu
         o.log(`${f.method} (id ${idText}) is ${from}: not answered, lost again (${why})`);
       }
       for (const raw of x.after) write(raw);
-      if (x.exit !== undefined) {
+      if (x.exit !== undefined && o.faults === "recorded") {
         save(true);
         o.log(
           `the recorded agent ended here (${x.exit.signal ?? `exit status ${x.exit.code}`}${x.exit.by ? `, by ${x.exit.by}` : ""}): ending the same way`,

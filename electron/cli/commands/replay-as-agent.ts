@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { buildAgentScript } from "../../../shared/replay/agent-script.js";
+import { recordedFaultRules } from "../../../shared/replay/recorded-faults.js";
 import { defaultStatePath } from "../../replay/agent-state-file.js";
 import { readReplaySource } from "../../replay/read-source.js";
 import { runReplayAgent, UNANSWERABLE_CODE } from "../../replay/replay-agent.js";
@@ -7,7 +8,8 @@ import { CliError } from "../command.js";
 import { terminalSafe } from "../report/terminal-text.js";
 
 /** The usage line of `replay --as agent`. */
-export const AS_AGENT_USAGE = "acp-retry-inspector replay --as agent TRACE [--state FILE]";
+export const AS_AGENT_USAGE =
+  "acp-retry-inspector replay --as agent TRACE [--state FILE] [--faults recorded|none]";
 
 /** The `--as agent` part of `replay --help` (docs/replay.md#replay---as-agent-the-recorded-agent). */
 export const AS_AGENT_HELP = `Usage: ${AS_AGENT_USAGE}
@@ -32,6 +34,12 @@ Options:
                  the state folder, replay-agent/SHA256-PREFIX.json). A process started within 60 s
                  of a recorded exit continues from there; any other start begins at the start
 
+  --faults recorded  (default) re-apply the recorded faults as above
+  --faults none      send every recorded answer the trace holds (a dropped one too) and never end
+                     early; stderr names the recorded faults as proxy --fault rules, for a tap in front
+                     to apply instead (then the trace shows each loss as a dropped frame, which is
+                     what analyze needs to link a resend under a new key: new-key-on-resend)
+
 Examples:
   acp-retry-inspector demo-client --prompt "deploy it" --timeout 2000 -- \\
     acp-retry-inspector replay --as agent bug.jsonl --state bug.state.json
@@ -44,6 +52,7 @@ function say(message: string): void {
 /** Runs `replay --as agent` with the arguments after `--as agent`; resolves to the exit status. */
 export async function runReplayAsAgent(args: readonly string[]): Promise<number> {
   let statePath: string | undefined;
+  let faults: "recorded" | "none" = "recorded";
   const sources: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
@@ -51,6 +60,11 @@ export async function runReplayAsAgent(args: readonly string[]): Promise<number>
       const v = a.startsWith("--state=") ? a.slice("--state=".length) : args[++i];
       if (v === undefined || v === "") throw new CliError("--state needs a value");
       statePath = v;
+    } else if (a === "--faults" || a.startsWith("--faults=")) {
+      const v = a.startsWith("--faults=") ? a.slice("--faults=".length) : args[++i];
+      if (v !== "recorded" && v !== "none")
+        throw new CliError(`--faults expects recorded or none with --as agent, got ${terminalSafe(v ?? "")}`);
+      faults = v;
     } else if (a.startsWith("-") && a !== "-")
       throw new CliError(`unknown option '${terminalSafe(a)}' for --as agent\n\nUsage: ${AS_AGENT_USAGE}`);
     else sources.push(a);
@@ -86,11 +100,15 @@ export async function runReplayAsAgent(args: readonly string[]): Promise<number>
   } catch (err) {
     throw new CliError(`${(err as Error).message}; give --state FILE`, 1);
   }
+  if (faults === "none")
+    for (const rule of recordedFaultRules(source.records).rules)
+      say(`not re-applied (--faults none); for a tap in front: proxy --fault ${rule}`);
   say(`answering as the agent of ${path} (${script.exchanges.length} recorded request(s)); state: ${state}`);
   const exit = await runReplayAgent({
     script,
     sha256: source.sha256,
     statePath: state,
+    faults,
     input: process.stdin,
     output: process.stdout,
     log: say,
