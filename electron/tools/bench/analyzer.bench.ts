@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Analyzer } from "../../../shared/analyzer/analyzer.js";
+import { TraceSchemaCheck } from "../../schema/trace-schema-check.js";
 import { readTrace } from "../../trace/trace-reader.js";
 import type { Bench, BenchRow } from "./bench-row.js";
 import { writeBenchTrace } from "./bench-trace.js";
@@ -11,6 +12,8 @@ import { writeBenchTrace } from "./bench-trace.js";
 const FRAMES = Number(process.env.ACP_RI_BENCH_FRAMES ?? 1_000_000);
 const ROUNDS = 3;
 const GOAL_RATIO = 2.5;
+/** `analyze` checks every frame against the ACP schema by default: at most this much over the analysis alone. */
+const SCHEMA_GOAL_RATIO = 1.15;
 
 /** The baseline: read the file line by line (as readTrace does) and only JSON.parse each line. */
 async function parseLoop(path: string): Promise<number> {
@@ -32,12 +35,14 @@ async function parseLoop(path: string): Promise<number> {
   return lines;
 }
 
-/** The measured path: readTrace plus the analyzer ingesting every record. */
-async function analyze(path: string): Promise<Analyzer> {
+/** The measured path: readTrace plus the analyzer ingesting every record (and the schema check, as `analyze` runs it, when given). */
+async function analyze(path: string, schema?: TraceSchemaCheck): Promise<Analyzer> {
   const analyzer = new Analyzer();
   for await (const ev of readTrace(path)) {
-    if (ev.kind === "record") analyzer.ingest(ev.record);
-    else if (ev.kind === "header") analyzer.ingestHeader(ev.header);
+    if (ev.kind === "record") {
+      analyzer.ingest(ev.record);
+      schema?.ingest(ev.record);
+    } else if (ev.kind === "header") analyzer.ingestHeader(ev.header);
   }
   return analyzer;
 }
@@ -63,13 +68,19 @@ export const analyzerBench: Bench = async () => {
     const mb = statSync(path).size / 1e6;
     let parse = { wallMs: Number.POSITIVE_INFINITY, cpuMs: Number.POSITIVE_INFINITY };
     let ingest = { wallMs: Number.POSITIVE_INFINITY, cpuMs: Number.POSITIVE_INFINITY };
+    let checked = { wallMs: Number.POSITIVE_INFINITY, cpuMs: Number.POSITIVE_INFINITY };
     let analyzer: Analyzer | undefined;
+    let schema: TraceSchemaCheck | undefined;
     for (let round = 0; round < ROUNDS; round++) {
       const p = await timed(() => parseLoop(path));
       if (p.cpuMs < parse.cpuMs) parse = p;
       const a = await timed(() => analyze(path));
       if (a.cpuMs < ingest.cpuMs) ingest = a;
       analyzer = a.value;
+      const check = new TraceSchemaCheck();
+      const s = await timed(() => analyze(path, check));
+      if (s.cpuMs < checked.cpuMs) checked = s;
+      schema = check;
     }
     const model = analyzer?.model();
     const ratio = ingest.cpuMs / parse.cpuMs;
@@ -83,6 +94,14 @@ export const analyzerBench: Bench = async () => {
         ratio,
         goal: `<= ${GOAL_RATIO}x JSON.parse loop (CPU time, best of ${ROUNDS})`,
         met: ratio <= GOAL_RATIO,
+      },
+      {
+        name: `analyze's default schema check on the same trace (${schema?.summary().checked ?? 0} frames checked, ${schema?.summary().framesWithViolations ?? 0} break the schema)`,
+        measured: figure(checked),
+        baseline: `${figure(ingest)}, readTrace + Analyzer without the check (--no-schema)`,
+        ratio: checked.cpuMs / ingest.cpuMs,
+        goal: `<= ${SCHEMA_GOAL_RATIO}x analysis alone (CPU time, best of ${ROUNDS})`,
+        met: checked.cpuMs / ingest.cpuMs <= SCHEMA_GOAL_RATIO,
       },
     ];
     return rows;
