@@ -1,15 +1,27 @@
-/** Renderer entry: picks the bridge for this shell, builds the store, streams the hub's events, renders. */
+/**
+ * Renderer entry: picks the bridge for this shell (the preload's API, the hub that served the page,
+ * or none in a saved page), builds the store, streams the hub's events (or imports the saved
+ * page's trace), renders.
+ */
 import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { chooseBridge } from "./bridge/choose-bridge.js";
+import { createSavedPageBridge, savedTraceOf } from "./bridge/saved-page-bridge.js";
 import { App } from "./layout/App.js";
 import { MissingToken } from "./layout/MissingToken.js";
 import { connectStore } from "./store/connect-store.js";
 import { browserFrameBudget } from "./store/frame-scheduler.js";
 import { createInspector, InspectorContext, useInspector } from "./store/inspector-store.js";
 import { loadThemePreference } from "./theme/theme-preference.js";
+import { importTraceText } from "./traces/import-trace.js";
 import "./theme/theme.css";
 import "./theme/layout.css";
+
+/** `2026-12-05 01:22 UTC` for an ISO time; the text itself when it is not one. */
+function savedWhen(iso: string): string {
+  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(iso);
+  return m ? `${m[1]} ${m[2]} UTC` : iso;
+}
 
 function Root() {
   const refused = useInspector((s) => s.connection === "unauthorized");
@@ -21,7 +33,8 @@ if (!rootElement) throw new Error("index.html has no #root");
 const preference = loadThemePreference(window);
 document.documentElement.dataset.theme = preference.theme;
 document.documentElement.dataset.text = preference.largeText ? "large" : "normal";
-const choice = chooseBridge(window);
+const saved = savedTraceOf(document);
+const choice = saved !== undefined ? { bridge: createSavedPageBridge() } : chooseBridge(window);
 const root = createRoot(rootElement);
 if ("missingToken" in choice) {
   root.render(
@@ -49,4 +62,22 @@ if ("missingToken" in choice) {
       <Connected />
     </StrictMode>,
   );
+  if (saved !== undefined) {
+    const { setNotice } = inspector.store.getState();
+    if ("problem" in saved)
+      setNotice({ tone: "error", text: `This saved page cannot be shown: ${saved.problem}` });
+    else
+      importTraceText(inspector, saved.name, saved.text).then(
+        (r) =>
+          setNotice({
+            tone: "info",
+            text: `Saved page of ${saved.name} (${saved.content}), saved ${savedWhen(saved.savedAt)}: ${r.records} records${r.problems.length > 0 ? `, ${r.problems.length} lines flagged` : ""}`,
+          }),
+        (err: unknown) =>
+          setNotice({
+            tone: "error",
+            text: `This saved page's trace cannot be shown: ${err instanceof Error ? err.message : String(err)}`,
+          }),
+      );
+  }
 }

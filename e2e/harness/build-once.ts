@@ -5,6 +5,8 @@ import { build } from "vite";
 import { buildApp } from "../../electron/tools/build/build-app.mjs";
 // @ts-expect-error: plain ESM build script without type declarations
 import { buildCli } from "../../electron/tools/build/build-cli.mjs";
+// @ts-expect-error: plain ESM build script without type declarations
+import { buildSavedPage } from "../../electron/tools/build/build-saved-page.mjs";
 import { isolateUserDirs } from "../../electron/tools/testing/hermetic-dirs.js";
 
 /** Where the e2e run finds the built CLI, renderer and app. */
@@ -17,6 +19,7 @@ export default async function buildOnce(): Promise<() => void> {
   const home = isolateUserDirs();
   await buildCli();
   await build({ configFile: join(projectRoot, "vite.config.ts"), logLevel: "warn" });
+  await buildSavedPage();
   await buildApp();
   return home.cleanup;
 }

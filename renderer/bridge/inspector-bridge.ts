@@ -9,15 +9,25 @@ import type { HubToUi } from "../../shared/hub/ui-wire.js";
 import type { InspectorApi } from "../../shared/ops/inspector-api.js";
 
 /** How the UI is connected to the hub. */
-export type ConnectionState = "connecting" | "connected" | "reconnecting" | "unauthorized" | "refused-full";
+export type ConnectionState =
+  | "connecting"
+  | "connected"
+  | "reconnecting"
+  | "unauthorized"
+  | "refused-full"
+  /** A saved page (`export --html`): no hub, for good. */
+  | "saved";
+
+/** Where the page runs: the desktop app, a browser tab served by the hub, or a saved page opened from a file. */
+export type Shell = "electron" | "browser" | "saved";
 
 /**
  * The hub as the renderer sees it: the operations of `InspectorApi` (one per toolbar action), plus
  * which shell it runs in, its connection state, and the hub's messages already parsed.
  */
 export interface InspectorBridge extends Omit<InspectorApi, "subscribe"> {
-  /** `electron` in the desktop app, `browser` when served by `acp-retry-inspector serve`. */
-  readonly shell: "electron" | "browser";
+  /** `electron` in the desktop app, `browser` when served by `acp-retry-inspector serve`, `saved` in a saved page. */
+  readonly shell: Shell;
   /** Calls `onChange` now with the current state and on every change; returns an unsubscribe. */
   onConnectionChange(onChange: (state: ConnectionState) => void): () => void;
   /**

@@ -71,6 +71,7 @@ const SIDE = {
 export function App() {
   const present = usePresenter();
   const tab = useInspector((s) => s.tab);
+  const saved = useInspector((s) => s.shell === "saved");
   const limits = present ? SIDE.present : SIDE.normal;
   const [side, setSide] = useSplitSize(
     present ? "side-present" : "side",
@@ -88,7 +89,7 @@ export function App() {
         style={{ "--side-width": `${side}px` } as CSSProperties}
       >
         <Toolbar />
-        <FaultDrawer />
+        {saved ? null : <FaultDrawer />}
         <DemoDock />
         <div className="app__tabs">
           <div className="app__tabrow">

@@ -14,7 +14,15 @@ const CONNECTION: Readonly<Record<ConnectionState, { tone: BadgeTone; label: str
   reconnecting: { tone: "warn", label: "reconnecting" },
   unauthorized: { tone: "error", label: "token refused" },
   "refused-full": { tone: "error", label: "refused: hub full" },
+  saved: { tone: "info", label: "saved page" },
 };
+
+const SHELL_TITLE = {
+  electron: "in-process hub",
+  browser: "hub over WebSocket",
+  saved:
+    "a page saved by export --html: the trace it carries and nothing else (no hub, no live taps, no faults)",
+} as const;
 
 function AgentFact() {
   const agent = useInspector((s) => s.view.agents.at(-1));
@@ -51,7 +59,7 @@ export function ConnectionStatus() {
   const c = CONNECTION[connection];
   return (
     <output className="toolbar__group toolbar__status" aria-label="Connection">
-      <Badge tone={c.tone} title={shell === "electron" ? "in-process hub" : "hub over WebSocket"}>
+      <Badge tone={c.tone} title={SHELL_TITLE[shell]}>
         {c.label}
       </Badge>
       <AgentFact />

@@ -60,6 +60,8 @@ function ViewButtons() {
 
 /** The top toolbar. */
 export function Toolbar() {
+  // A saved page has no hub: no faults to arm.
+  const saved = useInspector((s) => s.shell === "saved");
   return (
     <header className="toolbar">
       <span className="toolbar__title" title="ACP Retry Inspector">
@@ -70,7 +72,7 @@ export function Toolbar() {
       <TracePicker />
       <span className="toolbar__spacer" />
       <TraceControls />
-      <FaultsToggle />
+      {saved ? null : <FaultsToggle />}
       <ViewButtons />
     </header>
   );

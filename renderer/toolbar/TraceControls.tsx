@@ -1,10 +1,11 @@
 /** Pause, clear, export (redacted unless asked) and import of the shown trace. */
-import { Download, Eraser, FolderOpen, Pause, Play } from "lucide-react";
+import { Download, Eraser, FileCode, FolderOpen, Pause, Play } from "lucide-react";
 import { useRef } from "react";
 import { useOperation } from "../bridge/use-operation.js";
 import { summarizeImport } from "../layout/TraceDropZone.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { importTraceFile } from "../traces/import-trace.js";
+import { savedPageExport } from "../traces/saved-page-export.js";
 import { exportTrace } from "../traces/trace-export.js";
 import { decodeLines, splitTraceText } from "../traces/trace-file.js";
 import { downloadText } from "../traces/trace-files.js";
@@ -20,8 +21,10 @@ export function TraceControls() {
   const full = useInspector((s) => s.exportFull);
   const setFull = useInspector((s) => s.setExportFull);
   const fileInput = useRef<HTMLInputElement>(null);
+  // A saved page shows one finished trace: nothing arrives, so nothing to pause.
+  const saved = useInspector((s) => s.shell === "saved");
 
-  const doExport = async () => {
+  const doExport = async (asPage = false) => {
     const session = traceId === undefined ? undefined : ctx.catalog.get(traceId);
     if (!session?.header) throw new Error("no trace to export yet");
     let records = session.records;
@@ -30,8 +33,9 @@ export function TraceControls() {
       const split = splitTraceText((await ctx.bridge.readTrace({ id: session.id })).text);
       if (split.ok) records = decodeLines(split.lines, 0, split.lines.length).records;
     }
-    const out = exportTrace(session.label, session.header, records, full);
-    downloadText(document, out.fileName, out.text);
+    const trace = exportTrace(session.label, session.header, records, full);
+    const out = asPage ? await savedPageExport(trace, full) : trace;
+    downloadText(document, out.fileName, out.text, asPage ? "text/html" : undefined);
     return out;
   };
 
@@ -41,6 +45,7 @@ export function TraceControls() {
       <button
         type="button"
         className="button--icon"
+        hidden={saved}
         aria-pressed={paused}
         aria-label={paused ? "Resume" : "Pause"}
         title="Freeze the view; new events wait and appear on Resume. The hub keeps recording."
@@ -75,9 +80,32 @@ export function TraceControls() {
         className="button--icon"
         aria-label="Export"
         title="Export: save the shown trace as a file (redacted unless Full trace is on)"
-        onClick={() => run("Export", doExport, (r) => `saved ${r.fileName}`)}
+        onClick={() =>
+          run(
+            "Export",
+            () => doExport(),
+            (r) => `saved ${r.fileName}`,
+          )
+        }
       >
         <Download className="icon" aria-hidden="true" />
+      </button>
+      <button
+        type="button"
+        disabled={traceId === undefined}
+        hidden={saved}
+        className="button--icon"
+        aria-label="Export as page"
+        title="Export as page: one HTML file with the shown trace inside (redacted unless Full trace is on) that opens in any browser, offline, with no install"
+        onClick={() =>
+          run(
+            "Export as page",
+            () => doExport(true),
+            (r) => `saved ${r.fileName}`,
+          )
+        }
+      >
+        <FileCode className="icon" aria-hidden="true" />
       </button>
       <label
         className="toolbar__check"

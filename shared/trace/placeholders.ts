@@ -6,6 +6,9 @@
  */
 import { KeyLeakIndex } from "../analyzer/key-leak.js";
 
+/** A whole placeholder as this class writes it: its number is group 1. */
+const PLACEHOLDER = /^\[redacted #(\d{1,9}): \d{1,12} chars(?:; contains key [^\]]*)?\]$/;
+
 /** Numbers distinct redacted strings and keeps the trace's keys visible inside placeholders. */
 export class Placeholders {
   private readonly numbers = new Map<string, number>();
@@ -18,12 +21,26 @@ export class Placeholders {
     for (const k of this.exactKeys) this.keys.add(k);
   }
 
-  /** The placeholder for `s` (a string equal to a key of this trace stays as it is). */
+  /** Numbers of placeholders met in the input (an export of an export): a fresh string never gets one. */
+  private readonly kept = new Set<number>();
+  private next = 1;
+
+  /**
+   * The placeholder for `s`. A string equal to a key of this trace stays as it is; so does a
+   * placeholder itself (exporting a redacted trace again must not replace `[redacted #1: 52 chars]`
+   * with a placeholder that says 23 chars), and its number is not given to a string met after it.
+   */
   readonly of = (s: string): string => {
     if (this.exactKeys.has(s)) return s;
+    const placeholder = PLACEHOLDER.exec(s);
+    if (placeholder) {
+      this.kept.add(Number(placeholder[1]));
+      return s;
+    }
     let n = this.numbers.get(s);
     if (n === undefined) {
-      n = this.numbers.size + 1;
+      while (this.kept.has(this.next)) this.next++;
+      n = this.next++;
       this.numbers.set(s, n);
     }
     this.keys.scan(s, this.found);

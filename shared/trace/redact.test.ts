@@ -160,6 +160,14 @@ describe("redactTrace", () => {
     expect(redacted.submissions[0]?.promptPreview).toBe(`[redacted #1: ${SECRET.length} chars]`);
   });
 
+  it("leaves an export's placeholders as they are when the export is exported again", () => {
+    const t = richTrace();
+    const once = redactTrace(t.header(), t.records, { full: false });
+    const twice = redactTrace(once.header, once.records, { full: false });
+    expect(jsonl(twice.header, twice.records)).toBe(jsonl(once.header, once.records));
+    expect(conclusions(analyze(twice.header, twice.records))).toEqual(conclusions(analyze(t.header(), t.records)));
+  });
+
   it("keeps a leaked key visible inside its placeholder", () => {
     const t = richTrace();
     const { records } = redactTrace(t.header(), t.records, { full: false });

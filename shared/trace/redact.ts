@@ -22,6 +22,9 @@ import { Placeholders } from "./placeholders.js";
 import type { AgentSpanRecord, FrameRecord, TraceHeader, TraceRecord } from "./record.js";
 import { type Hide, hideSecretsInArgv, hideSecretsInText, isSecretName } from "./secret-shapes.js";
 
+
+/** A frame hidden whole by an export (`[redacted frame: 18 chars]`, `[redacted frame: 11 bytes]`, with a reason). */
+const REDACTED_FRAME = /^\[redacted frame: \d{1,15} (?:chars|bytes)(?:, [^\]]{1,80})?\]$/;
 /** Options of `redactTrace`. */
 export interface RedactOptions {
   /** True: export everything as recorded (header and records returned unchanged). */
@@ -205,6 +208,8 @@ export class TraceRedactor {
     const tooDeep = !flagged && jsonTextTooDeep(r.raw);
     const frame = flagged || tooDeep ? null : classifyFrame(r.raw);
     if (frame === null || frame.kind === "malformed") {
+      // A frame an earlier export hid whole stays as that export said (an export of an export).
+      if (r.encoding !== "base64" && REDACTED_FRAME.test(r.raw)) return r;
       const { encoding: _encoding, ...rest } = r;
       const size =
         r.encoding === "base64"

@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { createWriteStream, rmSync, statSync } from "node:fs";
+import { basename } from "node:path";
 import type { Writable } from "node:stream";
 import { encodeHeader, encodeRecord } from "../../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../../shared/trace/record.js";
@@ -8,8 +9,9 @@ import { createPrivateFile, PrivateFileError } from "../../trace/private-files.j
 import { MAX_LINE_BYTES, readTrace, TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
 import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
+import { readSavedPageApp, savedPage } from "./export-html.js";
 
-const HELP = `Usage: acp-retry-inspector export TRACE [-o FILE] [--full]
+const HELP = `Usage: acp-retry-inspector export TRACE [-o FILE] [--full] [--html]
 
 Writes a trace file for sharing, redacted by default: prompt text, message content, file contents,
 terminal output and agent stderr become placeholders that state their length, and so do
@@ -24,6 +26,10 @@ Options:
                       exists there yet (an existing file or symbolic link is never replaced or followed)
   --full              export everything as recorded, prompts, files and credentials included: only
                       for someone who may see all of it
+  --html              write one self-contained HTML page instead: the app with the (redacted) trace
+                      inside, which opens in any browser from the file, with no network access, no
+                      hub and no token (its Content-Security-Policy allows only its own inlined
+                      script and styles). Not written to a terminal: give -o FILE or redirect
 
 TRACE is read as analyze reads it: an unreadable line (a half-written last line, when the tap was
 killed mid-write, or a line over the reader's 256 MiB cap) is left out, reported on stderr by its
@@ -35,7 +41,8 @@ Exit status: 0 written, 1 the output could not be written (a partly written FILE
 
 Examples:
   acp-retry-inspector export session.jsonl -o session-redacted.jsonl
-  acp-retry-inspector export session.jsonl | gzip > session-redacted.jsonl.gz`;
+  acp-retry-inspector export session.jsonl | gzip > session-redacted.jsonl.gz
+  acp-retry-inspector export session.jsonl --html -o session.html`;
 
 /** Lines buffered before one write. */
 const CHUNK_CHARS = 256 * 1024;
@@ -46,15 +53,18 @@ interface ExportArgs {
   readonly trace: string;
   readonly output?: string;
   readonly full: boolean;
+  readonly html: boolean;
 }
 
 function parseExportArgs(args: readonly string[]): ExportArgs {
   let output: string | undefined;
   let full = false;
+  let html = false;
   const files: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     if (a === "--full") full = true;
+    else if (a === "--html") html = true;
     else if (a === "-o" || a === "--output") {
       const v = args[++i];
       if (v === undefined || v === "") throw new CliError(`export: ${a} needs a file path\n\n${HELP}`);
@@ -67,7 +77,7 @@ function parseExportArgs(args: readonly string[]): ExportArgs {
   if (trace === undefined || files.length > 1)
     throw new CliError(`export: expected exactly one TRACE file\n\n${HELP}`);
   if (output === "") throw new CliError(`export: --output needs a file path\n\n${HELP}`);
-  return { trace, output, full };
+  return { trace, output, full, html };
 }
 
 function say(message: string): void {
@@ -150,8 +160,15 @@ export const exportCommand: CliCommand = {
   summary: "write a trace for sharing, redacted by default (content and credentials replaced)",
   help: HELP,
   async run(args) {
-    const { trace, output, full } = parseExportArgs(args);
+    const { trace, output, full, html } = parseExportArgs(args);
+    if (html && output === undefined && process.stdout.isTTY)
+      throw new CliError(
+        "export --html writes a page, not text for a terminal: give -o FILE or redirect stdout",
+        2,
+      );
     const bytes = traceSize(trace);
+    // The page's parts are read before anything is written, so a missing build leaves no file.
+    const app = html ? readSavedPageApp() : undefined;
     let keys: Set<string>;
     try {
       keys = await collectKeys(trace, bytes, full);
@@ -169,16 +186,19 @@ export const exportCommand: CliCommand = {
         throw err;
       }
     }
-    // A file gets the exact bytes of each line; stdout may be a terminal, so it gets terminal-safe JSON.
+    // A file (or a page) gets the exact bytes of each line; stdout may be a terminal, so it gets terminal-safe JSON.
     const line =
-      output !== undefined
+      output !== undefined || html
         ? { header: encodeHeader, record: encodeRecord }
         : {
             header: (h: TraceHeader) => `${terminalSafeJson(h)}\n`,
             record: (r: TraceRecord) => `${terminalSafeJson(r)}\n`,
           };
     const redactor = full ? null : new TraceRedactor(keys);
-    const sink = new LineSink(out);
+    const fileSink = new LineSink(out);
+    // A page holds the whole trace text: the lines are gathered, then the page is written at once.
+    const gathered: string[] = [];
+    const sink = app ? { add: async (text: string) => void gathered.push(text) } : fileSink;
     const problems: { line: number; truncated: boolean; oversize?: number }[] = [];
     let records = 0;
     let lastSeq = 0;
@@ -213,7 +233,17 @@ export const exportCommand: CliCommand = {
         };
         await sink.add(line.record(note));
       }
-      await sink.end(output !== undefined);
+      if (app) {
+        const page = await savedPage(app, {
+          name: basename(trace),
+          text: gathered.join(""),
+          savedAt: new Date().toISOString(),
+          content: full ? "full" : "redacted",
+        });
+        gathered.length = 0;
+        await fileSink.add(page);
+      }
+      await fileSink.end(output !== undefined);
     } catch (err) {
       if (output !== undefined) {
         out.destroy();
@@ -238,7 +268,10 @@ export const exportCommand: CliCommand = {
     if (problems.length > LISTED_PROBLEMS)
       say(`and ${problems.length - LISTED_PROBLEMS} more unreadable line(s)`);
     if (full) say("--full: the export holds every prompt, file and credential of the trace");
-    if (output !== undefined) say(`wrote ${records} record(s) to ${output} (${full ? "full" : "redacted"})`);
+    if (output !== undefined)
+      say(
+        `wrote ${records} record(s) to ${output} (${full ? "full" : "redacted"}${html ? ", as a self-contained page" : ""})`,
+      );
     return 0;
   },
 };
