@@ -84,6 +84,7 @@ export function runReplayAgent(o: ReplayAgentOptions): Promise<RecordedExit | nu
         return;
       }
       const x = m.exchange;
+      if (f.method === "initialize") noteVersion(f.params, x.answer, o.log);
       const from = `recorded #${x.seq}${x.origin ? ` (sent by the ${x.origin})` : ""}`;
       for (const raw of x.before) write(raw);
       if (x.answer !== undefined && (x.lost === null || o.faults === "none")) {
@@ -113,4 +114,14 @@ export function runReplayAgent(o: ReplayAgentOptions): Promise<RecordedExit | nu
     });
     lines.on("close", () => finish(null));
   });
+}
+
+/** Says so when the client asks another protocol version than the recorded answer gives (it is sent as recorded). */
+function noteVersion(params: unknown, answer: unknown, log: (line: string) => void): void {
+  const asked = (params as { protocolVersion?: unknown } | null)?.protocolVersion;
+  const given = (answer as { result?: { protocolVersion?: unknown } } | undefined)?.result?.protocolVersion;
+  if (given !== undefined && asked !== given)
+    log(
+      `the client asked protocolVersion ${JSON.stringify(asked)}; the recorded answer (sent as recorded) says ${JSON.stringify(given)}`,
+    );
 }

@@ -89,7 +89,7 @@ describe("replay --as agent TRACE (issue 32 item 2)", () => {
     const r = demoClient("c1.json", tapped(trace, [], replayAgent(lost.trace, "s1.json")));
     expect(r.status, r.stderr).toBe(0);
     const sub = r.report.submissions[0];
-    expect(sub?.attempts.map((a) => a.outcome.kind)).toEqual(["timeout", "answered"]);
+    expect(sub?.attempts.map((a) => a.outcome?.kind)).toEqual(["timeout", "answered"]);
     expect(sub?.messageId).toBe(lost.messageId);
     // On the wire (the tap's trace): one key, two attempts, one messageId.
     const a = analyze(trace);
@@ -131,11 +131,31 @@ describe("replay --as agent TRACE (issue 32 item 2)", () => {
     expect(r.report.connections).toBe(2);
     const attempts = r.report.submissions[0]?.attempts ?? [];
     expect(attempts.map((a) => a.conn)).toEqual([1, 2]);
-    expect(attempts[0]?.outcome.kind).not.toBe("answered");
+    expect(attempts[0]?.outcome?.kind).not.toBe("answered");
     expect(r.report.submissions[0]?.messageId).toBe(restarted.messageId);
     const state = JSON.parse(readFileSync(join(work, "s3.json"), "utf8")) as { respawn: boolean };
     expect(state.respawn).toBe(false);
   }, 120_000);
+
+  it("as the agent of conformance, a case runs: the recorded submission and its retry pass, the probe's new key is beyond the recording", () => {
+    const r = cli([
+      "conformance",
+      "--json",
+      "--quiet",
+      "--only",
+      "retry-same-connection",
+      "--traces-dir",
+      join(work, "conformance"),
+      "--",
+      ...replayAgent(lost.trace, "s5.json", "--faults", "none"),
+    ]);
+    expect(r.status, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout) as { cases: { name: string; status: string; reason: string }[] };
+    expect(report.cases.map((c) => [c.name, c.status])).toEqual([["retry-same-connection", "fail"]]);
+    expect(report.cases[0]?.reason).toContain(
+      "the probe prompt was answered with error -32603 replay --as agent: cannot answer session/prompt",
+    );
+  }, 90_000);
 
   it("a request the recording cannot answer gets -32603 naming the method and why; bad TRACE is a usage error", () => {
     const lines = [

@@ -11,7 +11,7 @@ import { terminalSafe } from "../report/terminal-text.js";
 export const AS_AGENT_USAGE =
   "acp-retry-inspector replay --as agent TRACE [--state FILE] [--faults recorded|none]";
 
-/** The `--as agent` part of `replay --help` (docs/replay.md#replay---as-agent-the-recorded-agent). */
+/** The `--as agent` part of `replay --help` (docs/replay.md#replay---as-agent-the-recorded-agent-for-a-real-client). */
 export const AS_AGENT_HELP = `Usage: ${AS_AGENT_USAGE}
 
 Is the recorded agent, on stdio: a drop-in agent command (Zed's agent_servers, acpx --agent,
