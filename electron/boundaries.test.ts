@@ -56,6 +56,16 @@ describe("architecture boundaries", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("the tap, the demo and the conformance suite never import the CLI: what they share with it lives below it", () => {
+    const offenders = Object.entries(importGraph())
+      .flatMap(([from, tos]) => tos.map((to) => [from, to] as const))
+      .filter(
+        ([from, to]) => /^electron\/(tap|demo|conformance)\//.test(from) && to.startsWith("electron/cli/"),
+      )
+      .map(([from, to]) => `${from} -> ${to}`);
+    expect(offenders).toEqual([]);
+  });
+
   it("no import circles among the project's own files", () => {
     const graph = importGraph();
     const state = new Map<string, "open" | "done">();

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
+import { terminalSafe } from "../platform/terminal-text.js";
 import { TOOL_VERSION } from "../platform/version.js";
 import { type CliCommand, CliError } from "./command.js";
 import { commands } from "./commands/index.js";
-import { terminalSafe } from "./report/terminal-text.js";
 
 /** The top-level `--help` text, derived from the command table so it never drifts from the code. */
 export function topLevelHelp(): string {

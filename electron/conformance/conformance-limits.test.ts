@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { TraceRecord } from "../../shared/trace/record.js";
+import { readReadyLine } from "../tap/ready-line.js";
 import { cliPath } from "../tools/testing/cli.js";
 import { TERMINAL_CONTROL } from "../tools/testing/terminal-controls.js";
 import { readTrace } from "../trace/trace-reader.js";
@@ -22,13 +23,14 @@ async function remoteStub(mode: string): Promise<{ ws: string; http: string; sto
       "ws://127.0.0.1:0",
       // The agent under test: the suite's own front connects to it without a token.
       "--no-auth",
+      "--ready-json",
       "--no-hub",
       "--trace",
       join(tempDir("stub"), "t.jsonl"),
       "--",
       ...stub(mode),
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"] },
   );
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const stop = async () => {
@@ -36,16 +38,22 @@ async function remoteStub(mode: string): Promise<{ ws: string; http: string; sto
     await exited;
   };
   let err = "";
+  child.stderr.on("data", (c: Buffer) => {
+    err += c.toString("utf8");
+  });
   const urls = await new Promise<{ ws: string; http: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the stub's front did not start: ${err}`)), 15_000);
-    child.stderr.on("data", (c: Buffer) => {
-      err += c.toString("utf8");
-      const m = /listening (ws:\/\/\S+) \(WebSocket\) and (http:\/\/\S+) /.exec(err);
-      if (m) {
+    readReadyLine(child.stdout).then(
+      (ready) => {
         clearTimeout(timer);
-        resolve({ ws: m[1] as string, http: m[2] as string });
-      }
-    });
+        if (ready.address) resolve(ready.address);
+        else reject(new Error("the stub's front is ready without an address"));
+      },
+      (e: Error) => {
+        clearTimeout(timer);
+        reject(new Error(`the stub's front did not start (${e.message}): ${err}`));
+      },
+    );
   }).catch(async (e: unknown) => {
     await stop();
     throw e;

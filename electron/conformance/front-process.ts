@@ -1,14 +1,16 @@
 /**
  * The real tap in front of a remote agent, for one case: `proxy --listen ws://127.0.0.1:0
- * --agent-url URL --trace FILE --no-hub`, started with the suite's `cliCommand`. It records every
- * connection of the case (numbered in the order the suite opens them) into the case's trace and
- * prints where it listens on stderr; SIGTERM ends its connections and completes the trace. The
+ * --agent-url URL --trace FILE --no-hub --ready-json`, started with the suite's `cliCommand`. It
+ * records every connection of the case (numbered in the order the suite opens them) into the case's
+ * trace and prints where it listens as its ready line on stdout (its stderr is for people: passed on,
+ * never parsed); SIGTERM ends its connections and completes the trace. The
  * front requires a bearer token: the suite makes one per front and gives it through the front's
  * environment (`ACP_RETRY_INSPECTOR_LISTEN_TOKEN`, never argv), and its connections send it.
  */
 
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
+import { readReadyLine } from "../tap/ready-line.js";
 import { FRONT_TOKEN_ENV, newFrontToken } from "../tap/remote/front-token.js";
 import { settlesWithin } from "./settles-within.js";
 
@@ -37,17 +39,16 @@ export interface FrontUrls {
   readonly token: string;
 }
 
-/** How long the front may take to print its listening line (a loaded machine starts node slowly). */
+/** How long the front may take to print its ready line (a loaded machine starts node slowly). */
 export const FRONT_START_MS = 15_000;
 const TERM_GRACE_MS = 5_000;
 const KILL_GRACE_MS = 2_000;
-const LISTENING = /listening (ws:\/\/\S+) \(WebSocket\) and (http:\/\/\S+) /;
 
 /** One `proxy --listen --agent-url` process; spawned at construction. */
 export class FrontProcess {
   /** Resolves with the front's URLs once it listens; rejects with a one-line reason when it cannot start. */
   readonly ready: Promise<FrontUrls>;
-  private readonly child: ChildProcessByStdio<null, null, Readable>;
+  private readonly child: ChildProcessByStdio<null, Readable, Readable>;
   private readonly exited: Promise<void>;
   private closed = false;
 
@@ -55,13 +56,13 @@ export class FrontProcess {
     const { cliCommand, agentUrl, agentCommand, traceFile, cwd, env } = options;
     const [node, ...cli] = cliCommand;
     const upstream = agentUrl !== undefined ? ["--agent-url", agentUrl] : [];
-    const args = [...cli, "proxy", "--listen", "ws://127.0.0.1:0", ...upstream];
+    const args = [...cli, "proxy", "--listen", "ws://127.0.0.1:0", "--ready-json", ...upstream];
     const own = [...(options.extraArgs ?? []), ...(agentCommand ? ["--", ...agentCommand] : [])];
     const token = newFrontToken();
     this.child = spawn(node as string, [...args, "--trace", traceFile, "--no-hub", ...own], {
       cwd,
       env: { ...env, [FRONT_TOKEN_ENV]: token },
-      stdio: ["ignore", "ignore", "pipe"],
+      stdio: ["ignore", "pipe", "pipe"],
     });
     const child = this.child;
     let failure: string | undefined;
@@ -89,17 +90,28 @@ export class FrontProcess {
         const lines = partial.split("\n");
         partial = lines.pop() ?? "";
         for (const line of lines) {
-          const found = urls === undefined ? LISTENING.exec(line) : null;
-          if (found) {
-            urls = { ws: found[1] as string, http: found[2] as string, token };
-            clearTimeout(timer);
-            resolve(urls);
-          } else {
-            if (line.trim() !== "") last = line.trim();
-            options.onStderr?.(line);
-          }
+          if (line.trim() !== "") last = line.trim();
+          options.onStderr?.(line);
         }
       });
+      readReadyLine(child.stdout).then(
+        (ready) => {
+          clearTimeout(timer);
+          if (ready.address === null) {
+            reject(new Error(`${what} is ready without an address`));
+            return;
+          }
+          urls = { ws: ready.address.ws, http: ready.address.http, token };
+          resolve(urls);
+        },
+        (err: Error) => {
+          // An ended stdout is the exit below, with its reason; anything else is said as is.
+          if (child.stdout.readableEnded) return;
+          clearTimeout(timer);
+          reject(new Error(`${what}: ${err.message}`));
+          void this.stop();
+        },
+      );
       void this.exited.then(() => {
         clearTimeout(timer);
         if (urls !== undefined) return;

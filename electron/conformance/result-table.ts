@@ -5,7 +5,7 @@ import type {
   CaseResult,
   ConformanceReport,
 } from "../../shared/conformance/conformance-result.js";
-import { terminalSafe } from "../cli/report/terminal-text.js";
+import { terminalSafe } from "../platform/terminal-text.js";
 
 const RESULT_LABEL: Record<CaseResult["status"], string> = {
   pass: "PASS",

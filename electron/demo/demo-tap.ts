@@ -1,12 +1,13 @@
 /**
- * The demo agent behind the real tap: `proxy --listen ws://127.0.0.1:0 -- demo-agent ...`, spawned
- * from the built CLI. One tap process is one trace on the hub; every client connection gets its
+ * The demo agent behind the real tap: `proxy --listen ws://127.0.0.1:0 --ready-json -- demo-agent
+ * ...`, spawned from the built CLI; its address comes from the tap's ready line on stdout. One tap process is one trace on the hub; every client connection gets its
  * own agent process (so a reconnect after a crash is a real restart from the stored session), and
  * the tap finds the hub through a rendezvous file written for it alone.
  */
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { AgentMode } from "../../shared/demo/scenario.js";
+import { readReadyLine } from "../tap/ready-line.js";
 import { FRONT_TOKEN_ENV, newFrontToken } from "../tap/remote/front-token.js";
 
 /** How to start a demo tap. */
@@ -45,8 +46,6 @@ export interface DemoTap {
   stop(): Promise<void>;
 }
 
-const LISTENING = /listening (ws:\/\/\S+)/;
-
 /** Spawns the tap and resolves once it listens. */
 export async function startDemoTap(o: DemoTapOptions): Promise<DemoTap> {
   const agentCommand = [
@@ -72,6 +71,7 @@ export async function startDemoTap(o: DemoTapOptions): Promise<DemoTap> {
       o.tracePath,
       "--listen",
       "ws://127.0.0.1:0",
+      "--ready-json",
       "--",
       ...agentCommand,
     ],
@@ -83,7 +83,7 @@ export async function startDemoTap(o: DemoTapOptions): Promise<DemoTap> {
         ELECTRON_RUN_AS_NODE: "1",
         [FRONT_TOKEN_ENV]: token,
       },
-      stdio: ["ignore", "ignore", "pipe"],
+      stdio: ["ignore", "pipe", "pipe"],
     },
   );
   const exited = new Promise<void>((resolve) => {
@@ -93,23 +93,34 @@ export async function startDemoTap(o: DemoTapOptions): Promise<DemoTap> {
   child.on("error", () => undefined);
   const lines = createInterface({ input: child.stderr });
   let seen = "";
+  lines.on("line", (line) => {
+    o.onStderr?.(line);
+    if (seen.length < 4000) seen += `${line}\n`;
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`the demo tap did not start listening: ${seen.trim()}`)),
       o.startTimeoutMs ?? 15_000,
     );
-    lines.on("line", (line) => {
-      o.onStderr?.(line);
-      const m = LISTENING.exec(line);
-      if (m?.[1]) {
+    readReadyLine(child.stdout).then(
+      (ready) => {
         clearTimeout(timer);
-        resolve(m[1]);
-      } else if (seen.length < 4000) seen += `${line}\n`;
-    });
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`the demo tap exited: ${seen.trim()}`));
-    });
+        if (ready.address) resolve(ready.address.ws);
+        else reject(new Error("the demo tap is ready without an address"));
+      },
+      (err: Error) => {
+        if (!child.stdout.readableEnded) {
+          clearTimeout(timer);
+          reject(err);
+          return;
+        }
+        // its stdout ended: the tap is exiting, and its stderr says why
+        void exited.then(() => {
+          clearTimeout(timer);
+          reject(new Error(`the demo tap exited: ${seen.trim()}`));
+        });
+      },
+    );
   }).catch(async (err: Error) => {
     child.kill("SIGKILL");
     await exited;

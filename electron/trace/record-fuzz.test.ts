@@ -17,7 +17,7 @@ import { encodeHeader } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { checkRecord, faultsOf, InvalidRecord, recordFaults } from "../../shared/trace/record-check.js";
 import { renderReport } from "../cli/report/report-text.js";
-import { terminalSafeJson } from "../cli/report/terminal-text.js";
+import { terminalSafeJson } from "../platform/terminal-text.js";
 import { demoAgent, demoClient, Scratch, tapped } from "../tap/testing/peers.js";
 import { traceRecords } from "../tap/testing/proxy-run.js";
 import { readTrace } from "./trace-reader.js";

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { claimFile, type RunSchedule } from "../../conformance/client/run-schedule.js";
 import { type CliCommand, CliError } from "../command.js";
 import { proxyCommand } from "./proxy.js";
 
@@ -12,19 +13,6 @@ client suite. It takes the next connection number n of RUN_DIR (conn-n.claim), t
 with the run's faults from RUN_DIR/schedule.json, as long as none of the earlier connections'
 traces shows a fault that fired (so a client whose first connection failed before its prompt still
 meets the fault once, on the next one). Started by the suite; not meant to be run by hand.`;
-
-/** What `schedule.json` of a run folder holds (written by the client suite). */
-export interface RunSchedule {
-  /** `proxy --fault` rules, for every connection until one of them fired. */
-  readonly faults: readonly string[];
-  /** Extra `demo-agent` arguments, e.g. `--turn-ms 200`. */
-  readonly agentArgs: readonly string[];
-}
-
-/** The file a connection's claim is, e.g. `conn-2.claim`; it holds the pid of the process serving it. */
-export function claimFile(runDir: string, conn: number): string {
-  return join(runDir, `conn-${conn}.claim`);
-}
 
 /** Takes the lowest free connection number of `runDir` (created exclusively, so two spawns never share one). */
 function claimConnection(runDir: string): number {

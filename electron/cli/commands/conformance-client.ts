@@ -12,8 +12,8 @@ import {
   isClientCaseName,
 } from "../../../shared/conformance/client/client-case-catalogue.js";
 import type { ClientCaseName, ConformanceProgress } from "../../../shared/conformance/conformance-result.js";
+import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { CliError } from "../command.js";
-import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

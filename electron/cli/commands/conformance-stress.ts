@@ -8,8 +8,8 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parseSchedule, ScheduleError } from "../../../shared/conformance/stress/schedule.js";
 import type { StressProgress, StressReport } from "../../../shared/conformance/stress/stress-result.js";
+import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { CliError } from "../command.js";
-import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

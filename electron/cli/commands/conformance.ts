@@ -3,8 +3,8 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CASE_NAMES, isCaseName } from "../../../shared/conformance/case-catalogue.js";
 import type { CaseName, ConformanceProgress } from "../../../shared/conformance/conformance-result.js";
+import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
-import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 import { CLIENT_HELP } from "./conformance-client-help.js";
 import { STRESS_HELP } from "./conformance-stress-help.js";
 

@@ -3,9 +3,9 @@ import { encodeHeader, encodeRecord } from "../../../shared/trace/codec.js";
 import { convertToTrace } from "../../../shared/trace/interchange/convert.js";
 import { describeImport, formatLabel } from "../../../shared/trace/interchange/describe.js";
 import { type HarStyle, traceToHar } from "../../../shared/trace/interchange/har.js";
+import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { PrivateFileError, writePrivateFile } from "../../trace/private-files.js";
 import { type CliCommand, CliError } from "../command.js";
-import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector convert FILE --to trace|har [--har-style websocket|http] [-o FILE]
 

@@ -8,9 +8,9 @@ import {
   runDemoClient,
 } from "../../peers/client/demo-client.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
+import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
-import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector demo-client [options] (--url URL | -- AGENT_COMMAND [ARGS...])
 

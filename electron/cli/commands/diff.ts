@@ -2,11 +2,11 @@ import { parseArgs } from "node:util";
 import type { FailOn } from "../../../shared/diff/diff-model.js";
 import type { DiffSide } from "../../../shared/diff/diff-side.js";
 import { diffExitStatus, diffTraces } from "../../../shared/diff/trace-diff.js";
+import { terminalSafeJsonChunks } from "../../platform/terminal-text.js";
 import { diffSideOfFile } from "../../trace/diff-side-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
 import { renderDiff } from "../report/diff-text.js";
-import { terminalSafeJsonChunks } from "../report/terminal-text.js";
 
 const FAIL_ON: readonly FailOn[] = ["worse", "any-change", "never"];
 

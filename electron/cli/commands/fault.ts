@@ -22,8 +22,8 @@ import {
   HubUnreachable,
   TOKEN_ENV,
 } from "../../hub-client/hub-client.js";
+import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { type CliCommand, CliError } from "../command.js";
-import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 import { tapTable } from "./taps.js";
 
 /** Each action and what it does, from the fault-action table: the name in a 19-column field, then its help lines. */

@@ -1,38 +1,20 @@
-import { rmSync } from "node:fs";
-import { Socket } from "node:net";
+import { closeSync, writeSync } from "node:fs";
 import { constants } from "node:os";
-import type { FaultRule } from "../../../shared/faults/fault-rule.js";
-import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "../../../shared/trace/record.js";
-import { checkTapName, deriveTapName } from "../../../shared/trace/tap-name.js";
-import { rendezvousPath } from "../../hub-client/hub-paths.js";
-import { readRendezvous } from "../../hub-client/rendezvous.js";
-import { OtelSink } from "../../otel/otel-sink.js";
+import { checkTapName } from "../../../shared/trace/tap-name.js";
 import { OTLP_ENV } from "../../otel/otlp-endpoint.js";
-import { TOOL_VERSION } from "../../platform/version.js";
+import { terminalSafe } from "../../platform/terminal-text.js";
 import { faultArgSyntaxLines, parseFaultArg } from "../../tap/faults/fault-arg.js";
-import { FaultInjector } from "../../tap/faults/fault-injector.js";
-import { createHubLink, type HubLink } from "../../tap/hub-link/hub-link.js";
-import { HubSink } from "../../tap/hub-link/hub-sink.js";
+import { readyLine } from "../../tap/ready-line.js";
 import { isAgentUrl } from "../../tap/remote/agent-url.js";
-import { FRONT_TOKEN_ENV, newFrontToken, tokenFilePath } from "../../tap/remote/front-token.js";
+import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { DEFAULT_MAX_AGENTS } from "../../tap/remote/listen-url.js";
 import { readUpstreamToken } from "../../tap/remote/upstream-token.js";
-import { StdioTap } from "../../tap/stdio/stdio-tap.js";
-import { defaultTraceDir, newDefaultTracePath, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
-import { freeTracePath } from "../../trace/private-files.js";
-import { RecordSequencer } from "../../trace/record-sequencer.js";
-import { TraceFanout } from "../../trace/trace-fanout.js";
-import { TraceWriter } from "../../trace/trace-writer.js";
+import { type RunningTap, startTap, TapOptionError, type TapOptions } from "../../tap/start-tap.js";
+import { defaultTraceDir, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 import { type CliCommand, CliError } from "../command.js";
-import { finishOtlpExport, type OtlpStart, startOtlpExport } from "../otlp-options.js";
-import { terminalSafe } from "../report/terminal-text.js";
+import { finishOtlpExport, startOtlpExport } from "../otlp-options.js";
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-/**
- * When a hub is already running, how long the proxy waits for its armed rules before it starts the
- * session, so rules armed before the session apply from its first frame. Never waits without a hub.
- */
-export const HUB_STARTUP_WAIT_MS = 500;
 
 /** The parsed command line of `proxy`. */
 export interface ProxyArgs {
@@ -65,11 +47,15 @@ export interface ProxyArgs {
   replayOf?: { trace: string; sha256: string };
   /** `--client-notes-fd N` (set by `replay`): each line read from this descriptor becomes an info `note` record. */
   clientNotesFd?: number;
+  /** `--ready-json` (with `--listen`): print the ready line on stdout once listening. */
+  readyJson?: true;
+  /** `--ready-fd N`: write the ready line to descriptor N (then close it) once ready. */
+  readyFd?: number;
   command: string[];
 }
 
 const USAGE =
-  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--otlp URL [--otlp-protocol P] [--otlp-include-prompts]] [--collect-agent-telemetry] [--listen URL [--agent-url URL [--agent-token-file FILE]] [--max-agents N] [--no-auth]] -- <agent command...>";
+  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--otlp URL [--otlp-protocol P] [--otlp-include-prompts]] [--collect-agent-telemetry] [--listen URL [--agent-url URL [--agent-token-file FILE]] [--max-agents N] [--no-auth] [--ready-json]] [--ready-fd N] -- <agent command...>";
 
 /** Splits the options from the agent command (everything after `--`, or from the first non-option). */
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
@@ -110,7 +96,13 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
       if (!/^\d+$/.test(v) || Number(v) < 3)
         throw new CliError(`--client-notes-fd expects a descriptor >= 3, got ${v}`);
       out.clientNotesFd = Number(v);
-    } else if (name === "--max-agents") {
+    } else if (name === "--ready-fd") {
+      const v = value("--ready-fd", a);
+      if (!/^\d+$/.test(v) || Number(v) < 3)
+        throw new CliError(`--ready-fd expects a descriptor >= 3, got ${v}`);
+      out.readyFd = Number(v);
+    } else if (a === "--ready-json") out.readyJson = true;
+    else if (name === "--max-agents") {
       const v = value("--max-agents", a);
       const n = Number(v);
       if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1)
@@ -123,6 +115,8 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
   }
   out.command = args.slice(i);
   if (out.trace === "") throw new CliError("--trace needs a file path");
+  if (out.listen === undefined && out.readyJson)
+    throw new CliError("--ready-json needs --listen (a stdio tap's stdout is the agent's); use --ready-fd N");
   if (out.listen === undefined && (out.noAuth || out.maxAgents !== undefined))
     throw new CliError(
       `${out.noAuth ? "--no-auth" : "--max-agents"} needs --listen (it is about the remote front)`,
@@ -221,6 +215,12 @@ const HELP = [
   "                   WebSocket close 1013) and a note in the trace",
   "  --no-auth        with --listen: take connections without a token. Any local process can then",
   "                   connect and start agents (up to --max-agents); a warning says so",
+  "  --ready-json     with --listen: once listening, print one JSON line on stdout for the program",
+  "                   that started the tap: {address: {ws, http}, tokenFile, trace, traceId, pid}",
+  "                   (tokenFile, trace, traceId null when there is none; traceId is the hub's id for",
+  "                   the trace when attached at start). Read this, not the messages on stderr",
+  "  --ready-fd N     the same line, written to descriptor N (>= 3, then closed) once the tap",
+  "                   forwards (stdio: address null) or listens",
   "  --agent-url URL  with --listen: forward each client connection to this remote agent, over its",
   "                   own upstream connection (ws:// or wss://: WebSocket; http:// or https://:",
   "                   Streamable HTTP), instead of spawning a command. An agent that answers 401",
@@ -244,70 +244,6 @@ const HELP = [
   "    then: acp-retry-inspector demo-client --url ws://127.0.0.1:8080/acp --token-file run.jsonl.token",
 ].join("\n");
 
-/** The trace, the fault rules and the hub link one proxy run shares. */
-interface ProxyRecorder {
-  readonly trace: TraceFanout;
-  /** The `--otlp` span export, when asked for. */
-  readonly otel: OtlpStart | null;
-  readonly faults: FaultInjector;
-  readonly link: HubLink | null;
-  /** Resolves once a running hub's rules arrived (at most `HUB_STARTUP_WAIT_MS`), at once without a live hub. */
-  readonly hubReady: Promise<void>;
-}
-
-/** `null` for `path`: no trace file (the folder could not be used, and the user was told). */
-function startRecorder(
-  parsed: ProxyArgs,
-  header: TraceHeader,
-  path: string | null,
-  rules: FaultRule[],
-  otel: OtlpStart | null,
-): ProxyRecorder {
-  const writers =
-    path === null
-      ? []
-      : [new TraceWriter(path, header, { onError: (m) => say(`${m}; still forwarding, without a trace`) })];
-  const trace = new TraceFanout(new RecordSequencer(), writers, say);
-  if (otel)
-    trace.attach(new OtelSink(header, otel, { includePrompts: parsed.otlpIncludePrompts === true }, say));
-  const faults = new FaultInjector(trace);
-  if (rules.length > 0) faults.armLocal(rules);
-  let link: HubLink | null = null;
-  let hubReady = Promise.resolve();
-  if (!parsed.noHub) {
-    const found = readRendezvous(rendezvousPath());
-    // the hub link will not use it either (hub-finder.ts); say why once, here
-    if (found.kind === "untrusted") say(`${found.reason}; this tap links to no hub through it`);
-    const live = found.kind === "live";
-    let ready = () => {};
-    if (live) {
-      hubReady = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, HUB_STARTUP_WAIT_MS);
-        ready = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-    link = createHubLink({ header, holdWhileDetached: false });
-    trace.attach(new HubSink(link));
-    link.onFaultRules((hubRules) => {
-      faults.setHubRules(hubRules);
-      ready();
-    });
-    link.onAttach((attached, traceId) =>
-      trace.emit({
-        type: "note",
-        level: "info",
-        text: attached
-          ? `attached to the hub as trace ${traceId ?? "?"}`
-          : "the hub went away; still forwarding",
-      }),
-    );
-  }
-  return { trace, faults, otel, link, hubReady };
-}
-
 /** `acp-retry-inspector proxy`: a drop-in agent command that records the session to a trace file. */
 export const proxyCommand: CliCommand = {
   name: "proxy",
@@ -316,44 +252,13 @@ export const proxyCommand: CliCommand = {
   async run(args) {
     const parsed = parseProxyArgs(args);
     // Read first: a refused token file is a usage error before any trace file exists.
-    const upstreamAuth = upstreamToken(parsed.agentTokenFile);
-    const rules = (parsed.faults ?? []).map((arg, i) => {
+    const agentToken = upstreamToken(parsed.agentTokenFile);
+    const faults = (parsed.faults ?? []).map((arg, i) => {
       const rule = parseFaultArg(arg, i + 1);
       if (typeof rule === "string") throw new CliError(rule);
       return rule;
     });
-    const { command } = parsed;
-    const startedAt = new Date();
-    let path: string | null = parsed.trace ?? null;
-    if (parsed.trace !== undefined) {
-      path = freeTracePath(parsed.trace);
-      if (path !== parsed.trace)
-        say(
-          `trace: ${parsed.trace} already exists (an earlier trace, or a proxy still running with the same --trace); it is never replaced: writing ${path} instead`,
-        );
-    }
-    if (parsed.trace === undefined) {
-      try {
-        path = newDefaultTracePath(startedAt);
-        say(`trace: ${path}`);
-      } catch (err) {
-        say(`${(err as Error).message}; still forwarding, without a trace`);
-      }
-    }
-    const header: TraceHeader = {
-      format: TRACE_FORMAT,
-      version: TRACE_FORMAT_VERSION,
-      tool: `acp-retry-inspector ${TOOL_VERSION}`,
-      startedAt: startedAt.toISOString(),
-      ...(command.length > 0 && { agent: { command, cwd: process.cwd() } }),
-      transport: parsed.listen === undefined ? "stdio" : "ws+http",
-      name:
-        parsed.name ??
-        deriveTapName({ command, cwd: process.cwd(), ...(parsed.agentUrl && { url: parsed.agentUrl }) }),
-      tapPid: process.pid,
-      ...(parsed.replayOf && { replayOf: parsed.replayOf }),
-    };
-    const otel = startOtlpExport(
+    const spanExport = startOtlpExport(
       {
         ...(parsed.otlp !== undefined && { url: parsed.otlp }),
         ...(parsed.otlpProtocol !== undefined && { protocol: parsed.otlpProtocol }),
@@ -361,36 +266,57 @@ export const proxyCommand: CliCommand = {
       },
       say,
     );
-    if (parsed.listen !== undefined)
-      return runFront(parsed, parsed.listen, header, path, rules, otel, upstreamAuth);
-    const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
-    await hubReady;
-    const clientNotes =
-      parsed.clientNotesFd === undefined ? null : readClientNotes(parsed.clientNotesFd, trace);
-    const telemetry = parsed.collectAgentTelemetry ? await startAgentTelemetry(trace, header) : null;
-    const tap = new StdioTap({
-      command,
-      ...(telemetry && { env: telemetry.envFor(1) }),
-      clientIn: process.stdin,
-      clientOut: process.stdout,
-      errOut: process.stderr,
-      trace,
+    // A front's token is taken out of the environment at once: its agents must not inherit it.
+    const givenToken = parsed.listen === undefined ? undefined : process.env[FRONT_TOKEN_ENV];
+    if (parsed.listen !== undefined) delete process.env[FRONT_TOKEN_ENV];
+    const options: TapOptions = {
+      command: parsed.command,
       faults,
-    });
-    const forward = (signal: NodeJS.Signals) => tap.forwardSignal(signal);
+      spanExport,
+      say,
+      errOut: process.stderr,
+      ...(parsed.trace !== undefined && { trace: parsed.trace }),
+      ...(parsed.noHub && { noHub: true }),
+      ...(parsed.name !== undefined && { name: parsed.name }),
+      ...(parsed.otlpIncludePrompts && { includePrompts: true }),
+      ...(parsed.collectAgentTelemetry && { collectAgentTelemetry: true }),
+      ...(parsed.replayOf && { replayOf: parsed.replayOf }),
+      ...(parsed.clientNotesFd !== undefined && { clientNotesFd: parsed.clientNotesFd }),
+      ...(parsed.listen !== undefined && {
+        listen: parsed.listen,
+        auth: parsed.noAuth
+          ? "none"
+          : givenToken !== undefined && givenToken !== ""
+            ? { token: givenToken, source: FRONT_TOKEN_ENV }
+            : "generate",
+      }),
+      ...(parsed.maxAgents !== undefined && { maxAgents: parsed.maxAgents }),
+      ...(parsed.agentUrl !== undefined && { agentUrl: parsed.agentUrl, ...agentToken }),
+    };
+    let tap: RunningTap;
+    try {
+      tap = await startTap(options);
+    } catch (err) {
+      if (err instanceof TapOptionError) throw new CliError(err.message);
+      say((err as Error).message);
+      await finishOtlpExport(spanExport, say);
+      return 1;
+    }
+    announceReady(tap, parsed);
+    if (parsed.listen !== undefined) {
+      for (const s of FORWARDED_SIGNALS) process.once(s, () => tap.signal(s));
+      await tap.done;
+      await finishOtlpExport(spanExport, say);
+      return 0;
+    }
+    const forward = (signal: NodeJS.Signals) => tap.signal(signal);
     for (const s of FORWARDED_SIGNALS) process.on(s, forward);
-    const outcome = await tap.run();
+    const outcome = await tap.done;
     for (const s of FORWARDED_SIGNALS) process.off(s, forward);
     process.stdin.destroy();
-    clientNotes?.destroy();
-    await telemetry?.close();
-    if (outcome.kind === "spawn-failed") {
-      say(outcome.message);
-      await finishOtlpExport(otel, say);
-      return outcome.status;
-    }
-    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
-    await finishOtlpExport(otel, say);
+    await finishOtlpExport(spanExport, say);
+    if (outcome.kind === "spawn-failed") return outcome.status;
+    if (outcome.kind === "stopped") return 0;
     if (outcome.signal) {
       // Die of the same signal, so our parent sees what it would have seen without the tap.
       process.kill(process.pid, outcome.signal);
@@ -400,170 +326,24 @@ export const proxyCommand: CliCommand = {
   },
 };
 
-/** `proxy --listen`: serves remote clients until SIGINT/SIGTERM/SIGHUP, then ends every connection. */
-async function runFront(
-  parsed: ProxyArgs,
-  listen: string,
-  header: TraceHeader,
-  path: string | null,
-  rules: FaultRule[],
-  otel: OtlpStart | null,
-  upstreamAuth: { token?: string },
-): Promise<number> {
-  const { parseListenUrl } = await import("../../tap/remote/listen-url.js");
-  const { startRemoteFront } = await import("../../tap/remote/remote-front.js");
-  let where: ReturnType<typeof parseListenUrl>;
+/** Writes the ready line where `--ready-json` (stdout) or `--ready-fd N` asked for it. */
+function announceReady(tap: RunningTap, parsed: ProxyArgs): void {
+  if (parsed.readyJson) process.stdout.write(readyLine(tap));
+  if (parsed.readyFd === undefined) return;
   try {
-    where = parseListenUrl(listen);
+    writeSync(parsed.readyFd, readyLine(tap));
+    closeSync(parsed.readyFd);
   } catch (err) {
-    throw new CliError((err as Error).message);
+    say(`--ready-fd ${parsed.readyFd}: ${(err as Error).message}`);
   }
-  const { trace, faults, hubReady } = startRecorder(parsed, header, path, rules, otel);
-  await hubReady;
-  const telemetry = parsed.collectAgentTelemetry ? await startAgentTelemetry(trace, header) : null;
-  const agent =
-    parsed.agentUrl !== undefined
-      ? { kind: "url" as const, url: parsed.agentUrl, ...upstreamAuth }
-      : {
-          kind: "command" as const,
-          command: parsed.command,
-          cwd: process.cwd(),
-          ...(telemetry && { env: (conn: number) => telemetry.envFor(conn) }),
-        };
-  if (agent.kind === "url")
-    trace.emit({ type: "note", level: "info", text: `forwarding to the agent at ${agent.url}` });
-  const token = frontToken(parsed);
-  const maxAgents = parsed.maxAgents ?? DEFAULT_MAX_AGENTS;
-  let front: Awaited<ReturnType<typeof startRemoteFront>>;
-  try {
-    front = await startRemoteFront(
-      where,
-      { agent, trace, faults, errOut: process.stderr },
-      { token: token?.value ?? null, maxAgents },
-    );
-  } catch (err) {
-    say(`cannot listen on ${listen}: ${(err as Error).message}`);
-    await telemetry?.close();
-    await trace.close();
-    await finishOtlpExport(otel, say);
-    return 1;
-  }
-  const tokenFile = token?.generated ? await publishToken(token.value, path) : null;
-  say(`listening ${front.wsUrl} (WebSocket) and ${front.httpUrl} (Streamable HTTP)`);
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    for (const s of FORWARDED_SIGNALS) process.once(s, () => resolve(s));
-  });
-  trace.emit({ type: "note", level: "info", text: `received ${signal}; closing every connection` });
-  await front.close();
-  await telemetry?.close();
-  await trace.close();
-  if (tokenFile !== null) rmSync(tokenFile, { force: true });
-  await finishOtlpExport(otel, say);
-  return 0;
 }
 
-/** Records each line read from descriptor `fd` (the replay's remarks) as an info note, bounded to 4 KiB a line; destroy it when the session ends. */
-function readClientNotes(fd: number, trace: TraceFanout): { destroy(): void } | null {
-  let stream: Socket;
-  try {
-    // A socket, not an fs stream: an fs read of a pipe holds a thread, and the process, until it ends.
-    stream = new Socket({ fd, readable: true, writable: false });
-    stream.setEncoding("utf8");
-  } catch (err) {
-    say(`--client-notes-fd ${fd}: ${(err as Error).message}`);
-    return null;
-  }
-  let rest = "";
-  stream.on("data", (chunk: string | Buffer) => {
-    const lines = (rest + String(chunk)).split("\n");
-    rest = (lines.pop() ?? "").slice(0, 4096);
-    for (const line of lines)
-      if (line !== "") trace.emit({ type: "note", level: "info", text: line.slice(0, 4096) });
-  });
-  stream.on("error", () => {});
-  return stream;
-}
-
-/** `{token}` from `--agent-token-file` (a usage error when the file is not this user's alone or holds no token), or `{}`. */
-function upstreamToken(file: string | undefined): { token?: string } {
+/** `{agentToken}` from `--agent-token-file` (a usage error when the file is not this user's alone or holds no token), or `{}`. */
+function upstreamToken(file: string | undefined): { agentToken?: string } {
   if (file === undefined) return {};
   try {
-    return { token: readUpstreamToken(file) };
+    return { agentToken: readUpstreamToken(file) };
   } catch (err) {
     throw new CliError((err as Error).message);
   }
-}
-
-/** The running `--collect-agent-telemetry` receiver, as the two run paths use it. */
-interface AgentTelemetry {
-  /** The environment for the agent serving connection `conn` (its own token). */
-  envFor(conn: number): NodeJS.ProcessEnv;
-  /** Stops the receiver and says on stderr what it received. */
-  close(): Promise<void>;
-}
-
-/** Starts the receiver, says where it listens, and notes it in the trace. */
-async function startAgentTelemetry(trace: TraceFanout, header: TraceHeader): Promise<AgentTelemetry> {
-  const { AgentTelemetryReceiver } = await import("../../agent-telemetry/otlp-receiver.js");
-  const receiver = await AgentTelemetryReceiver.start(trace);
-  const service = (header.name ?? "agent").split(" @ ", 1)[0] ?? "agent";
-  say(
-    `agent telemetry: receiving OTLP/HTTP on ${receiver.endpoint}; the agent gets OTEL_EXPORTER_OTLP_ENDPOINT and a token in OTEL_EXPORTER_OTLP_HEADERS`,
-  );
-  trace.emit({
-    type: "note",
-    level: "info",
-    text: `collecting the agent's telemetry on ${receiver.endpoint}`,
-  });
-  let warned = false;
-  return {
-    envFor(conn) {
-      const { env, replaced } = receiver.envFor(conn, process.env, service);
-      if (replaced.length > 0 && !warned) {
-        warned = true;
-        say(`agent telemetry: replaced the inherited ${replaced.join(", ")} for the agent`);
-      }
-      return env;
-    },
-    async close() {
-      await receiver.close();
-      say(receiver.describe());
-    },
-  };
-}
-
-/** The front's token: from the environment (then taken out of it: agents must not inherit it), or a fresh one; `null` with `--no-auth`. */
-function frontToken(parsed: ProxyArgs): { value: string; generated: boolean } | null {
-  const given = process.env[FRONT_TOKEN_ENV];
-  delete process.env[FRONT_TOKEN_ENV];
-  if (parsed.noAuth) {
-    say(
-      `--no-auth: this front takes connections without a token; any local process can connect and start agents (at most ${parsed.maxAgents ?? DEFAULT_MAX_AGENTS} at a time)`,
-    );
-    return null;
-  }
-  if (given !== undefined && given !== "") {
-    say(`token: from ${FRONT_TOKEN_ENV}`);
-    return { value: given, generated: false };
-  }
-  return { value: newFrontToken(), generated: true };
-}
-
-/** Prints a generated token once and writes it (0600) next to the trace; returns the file written, if any. */
-async function publishToken(token: string, tracePath: string | null): Promise<string | null> {
-  const { writePrivateFile } = await import("../../trace/private-files.js");
-  const file = tracePath === null ? null : tokenFilePath(tracePath);
-  let where = "not written to a file: there is no trace file";
-  let written: string | null = null;
-  if (file !== null) {
-    try {
-      writePrivateFile(file, `${token}\n`);
-      where = `also in ${file}, mode 0600, removed when the front stops`;
-      written = file;
-    } catch (err) {
-      where = `not written to a file: ${(err as Error).message}`;
-    }
-  }
-  say(`token: ${token} (clients send "Authorization: Bearer <token>"; ${where})`);
-  return written;
 }

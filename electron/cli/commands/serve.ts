@@ -9,10 +9,10 @@ import { defaultTracesDir, rendezvousDir, rendezvousPath } from "../../hub-clien
 import { readRendezvous } from "../../hub-client/rendezvous.js";
 import { HubOtel } from "../../otel/hub-otel.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
+import { terminalSafe } from "../../platform/terminal-text.js";
 import { type CliCommand, CliError } from "../command.js";
 import { openUiLink } from "../open-browser.js";
 import { finishOtlpExport, startOtlpExport } from "../otlp-options.js";
-import { terminalSafe } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector serve [--port N] [--open] [--traces-dir DIR] [--ui-dir DIR] [--ring-size N]
                                  [--ring-bytes N] [--demo] [--agents FILE]

@@ -8,8 +8,8 @@ import {
   HubUnreachable,
   TOKEN_ENV,
 } from "../../hub-client/hub-client.js";
+import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { type CliCommand, CliError } from "../command.js";
-import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector taps [--json] [--hub URL]
 

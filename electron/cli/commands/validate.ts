@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
 import type { FrameSchemaReport, SchemaCheckSummary } from "../../../shared/schema/schema-report.js";
+import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { checkTraceFile } from "../../schema/check-trace-file.js";
 import { schemaCheckText } from "../../schema/schema-report-text.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
-import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 
 const HELP = `Usage: acp-retry-inspector validate TRACE... [--json] [--extensions]
 

@@ -12,7 +12,7 @@ import type {
   SubmissionRef,
   TraceDiff,
 } from "../../../shared/diff/diff-model.js";
-import { terminalSafe } from "./terminal-text.js";
+import { terminalSafe } from "../../platform/terminal-text.js";
 
 /** Same submissions are listed one line each, at most this many (the rest counted). */
 const MAX_SAME_LINES = 50;

@@ -11,8 +11,8 @@ import { VERDICTS, type VerdictSeverity } from "../../../shared/analyzer/verdict
 import { UNKEYED_RETRY_WARNING } from "../../../shared/faults/fault-rule.js";
 import { describeImport } from "../../../shared/trace/interchange/describe.js";
 import type { NoteRecord } from "../../../shared/trace/record.js";
+import { terminalSafe } from "../../platform/terminal-text.js";
 import type { SeqGap, SeqGaps } from "../../trace/seq-gaps.js";
-import { terminalSafe } from "./terminal-text.js";
 
 /** What `SeqGaps.result()` says: the holes in a trace's seqs. */
 type SeqGapsResult = ReturnType<SeqGaps["result"]>;

@@ -13,10 +13,10 @@ import { join, resolve } from "node:path";
 import { substituteAgent } from "../../../shared/conformance/client/agent-placeholder.js";
 import type { ClientRunDefinition } from "../../../shared/conformance/client/client-case-catalogue.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../../shared/trace/record.js";
-import { claimFile, type RunSchedule } from "../../cli/commands/conformance-agent.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../trace/private-files.js";
 import { settlesWithin } from "../settles-within.js";
 import { mergeConnectionTraces } from "../trace-merge.js";
+import { claimFile, type RunSchedule } from "./run-schedule.js";
 
 /** What one run needs. */
 export interface ClientRunOptions {

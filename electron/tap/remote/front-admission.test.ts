@@ -5,9 +5,11 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
+import type { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { exited, printed, Scratch, startFront, stopFront } from "../testing/peers.js";
+import { readReadyLine } from "../ready-line.js";
+import { exited, Scratch, startFront, stopFront } from "../testing/peers.js";
 import { scriptedAgent, traceRecords, within } from "../testing/proxy-run.js";
 import { FRONT_TOKEN_ENV } from "./front-token.js";
 
@@ -131,6 +133,7 @@ describe("proxy --listen: the bearer token", { timeout: 90_000 }, () => {
       "proxy",
       "--listen",
       "ws://127.0.0.1:0",
+      "--ready-json",
       "--no-hub",
       "--trace",
       trace,
@@ -141,12 +144,14 @@ describe("proxy --listen: the bearer token", { timeout: 90_000 }, () => {
     child.stderr?.on("data", (c: Buffer) => {
       stderr += c.toString("utf8");
     });
-    const m = await printed(child, "stderr", /listening (ws:\/\/\S+) /, "the front's URL");
+    const ready = await within(readReadyLine(child.stdout as Readable), 15_000, "the front's ready line");
+    const url = ready.address?.ws as string;
     expect(stderr).toContain(`token: from ${FRONT_TOKEN_ENV}`);
     expect(stderr).not.toContain(token);
     expect(existsSync(`${trace}.token`)).toBe(false);
-    expect((await dial(m[1] as string, {})).kind).toBe("rejected");
-    const served = await dial(m[1] as string, { Authorization: `Bearer ${token}` });
+    expect(ready.tokenFile).toBe(null);
+    expect((await dial(url, {})).kind).toBe("rejected");
+    const served = await dial(url, { Authorization: `Bearer ${token}` });
     expect(served.kind).toBe("open");
     if (served.kind === "open") served.ws.close();
     await stopFront(child);

@@ -1,11 +1,13 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { promisify } from "node:util";
 import type { TimelineModel } from "../../../shared/analyzer/timeline-model.js";
 import type { ClientReport } from "../../peers/client/demo-client.js";
 import { cliPath } from "../../tools/testing/cli.js";
+import { readReadyLine } from "../ready-line.js";
 import { within } from "./proxy-run.js";
 
 const run = promisify(execFile);
@@ -117,9 +119,9 @@ export interface StartedFront {
   readonly child: ChildProcess;
   readonly wsUrl: string;
   readonly httpUrl: string;
-  /** The token it printed (empty with `--no-auth`). */
+  /** The token it wrote to its token file (empty with `--no-auth`). */
   readonly token: string;
-  /** Where it wrote the token: `<--trace>.token`. */
+  /** Where it wrote the token: `<trace>.token` (from its ready line). */
   readonly tokenFile: string;
   /** `{ Authorization: "Bearer <token>" }` (empty with `--no-auth`). */
   readonly headers: Record<string, string>;
@@ -127,7 +129,7 @@ export interface StartedFront {
   stderr(): string;
 }
 
-/** Starts `proxy --listen ws://127.0.0.1:0 ...`; resolves with its URLs and token once it listens. */
+/** Starts `proxy --listen ws://127.0.0.1:0 --ready-json ...`; resolves with its URLs and token (from its token file) once it listens. */
 export async function startFront(
   scratch: Scratch,
   proxyArgs: readonly string[],
@@ -137,31 +139,31 @@ export async function startFront(
     "proxy",
     "--listen",
     "ws://127.0.0.1:0",
+    "--ready-json",
     ...proxyArgs,
     ...(agent.length ? ["--", ...agent] : []),
   ]);
-  const noAuth = proxyArgs.includes("--no-auth");
   let stderr = "";
   child.stderr?.on("data", (c: Buffer) => {
     stderr += c.toString("utf8");
   });
-  const m = await printed(
-    child,
-    "stderr",
-    noAuth
-      ? /()listening (ws:\/\/\S+) \(WebSocket\) and (http:\/\/\S+) /
-      : /token: (\S+) \([\s\S]*listening (ws:\/\/\S+) \(WebSocket\) and (http:\/\/\S+) /,
-    "the front's token and URLs",
+  const ready = await within(
+    readReadyLine(child.stdout as Readable).catch((err: Error) => {
+      throw new Error(`${err.message}: ${stderr}`);
+    }),
+    15_000,
+    "the front's ready line",
   );
-  const token = m[1] as string;
+  if (ready.address === null) throw new Error("the front is ready without an address");
+  const token = ready.tokenFile === null ? "" : readFileSync(ready.tokenFile, "utf8").trim();
   const trace = proxyArgs[proxyArgs.indexOf("--trace") + 1] ?? "";
   return {
     child,
-    wsUrl: m[2] as string,
-    httpUrl: m[3] as string,
+    wsUrl: ready.address.ws,
+    httpUrl: ready.address.http,
     token,
-    tokenFile: `${trace}.token`,
-    headers: noAuth ? {} : { Authorization: `Bearer ${token}` },
+    tokenFile: ready.tokenFile ?? `${trace}.token`,
+    headers: token === "" ? {} : { Authorization: `Bearer ${token}` },
     stderr: () => stderr,
   };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   TERMINAL_CONTROL as ACTIVE,
   TERMINAL_CONTROL_OR_NEWLINE,
-} from "../../tools/testing/terminal-controls.js";
+} from "../tools/testing/terminal-controls.js";
 import { terminalSafe, terminalSafeJson, terminalSafeJsonChunks } from "./terminal-text.js";
 
 describe("terminalSafe", () => {
