@@ -57,7 +57,8 @@ export function runReplayAgent(o: ReplayAgentOptions): Promise<RecordedExit | nu
       done = true;
       lines.close();
       // Everything written is flushed before the process ends the recorded way.
-      o.output.write("", () => resolve(exit));
+      if (o.output.destroyed || o.output.writableEnded) resolve(exit);
+      else o.output.write("", () => resolve(exit));
     };
     lines.on("line", (line) => {
       if (done || line.trim() === "") return;
@@ -113,6 +114,8 @@ export function runReplayAgent(o: ReplayAgentOptions): Promise<RecordedExit | nu
       save(false);
     });
     lines.on("close", () => finish(null));
+    // A client that went away while this process was writing: the end, not a crash.
+    o.output.on("error", () => finish(null));
   });
 }
 

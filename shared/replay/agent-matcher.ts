@@ -28,13 +28,17 @@ export function startPosition(): MatchPosition {
 export class AgentMatcher {
   private readonly used: Set<number>;
   private readonly keys: Map<string, string | null>;
+  /** The script's exchanges by method, in order (a live request looks only at its method's). */
+  private readonly byMethod = new Map<string, RecordedExchange[]>();
 
-  constructor(
-    private readonly script: AgentScript,
-    position: MatchPosition = startPosition(),
-  ) {
+  constructor(script: AgentScript, position: MatchPosition = startPosition()) {
     this.used = new Set(position.used);
     this.keys = new Map(position.keys);
+    for (const x of script.exchanges) {
+      const list = this.byMethod.get(x.method);
+      if (list) list.push(x);
+      else this.byMethod.set(x.method, [x]);
+    }
   }
 
   /** The position now (for the state file). */
@@ -46,8 +50,9 @@ export class AgentMatcher {
   match(method: string, params: unknown): MatchResult {
     const raw = (params as { idempotencyKey?: unknown } | null)?.idempotencyKey;
     const liveKey = typeof raw === "string" ? raw : undefined;
-    const unused = this.script.exchanges.filter((x) => x.method === method && !this.used.has(x.index));
-    const recordedCount = this.script.exchanges.filter((x) => x.method === method).length;
+    const recorded = this.byMethod.get(method) ?? [];
+    const unused = recorded.filter((x) => !this.used.has(x.index));
+    const recordedCount = recorded.length;
     if (recordedCount === 0) return { unanswerable: `the recording has no ${method} request` };
     let found: RecordedExchange | undefined;
     if (liveKey !== undefined && this.keys.has(liveKey)) {
