@@ -17,10 +17,10 @@ import type { Bench, BenchRow } from "./bench-row.js";
  * Set ACP_RI_CLI to an already built cli.js to skip the build.
  */
 
-/** Prompts of the recording: each is a request and its answer, plus the agent's updates. */
-const PROMPTS = Number(process.env.ACP_RI_REPLAY_PROMPTS ?? 25_000);
-/** Alternating rounds (tap alone, then replay); the best of each is reported. */
-const ROUNDS = 3;
+/** Prompts of the recording: each is a request, its answer and ~5 updates (7 frames): ~100k frames. */
+const PROMPTS = Number(process.env.ACP_RI_REPLAY_PROMPTS ?? 14_300);
+/** Rounds (tap alone, then replay), alternating; the best of each is reported. One by default: a round is ~100k frames each way. */
+const ROUNDS = Number(process.env.ACP_RI_REPLAY_ROUNDS ?? 1);
 
 interface Run {
   readonly seconds: number;
@@ -35,7 +35,7 @@ function framesIn(trace: string): number {
 }
 
 function demoAgent(cli: string, dir: string, store: string): string[] {
-  return [process.execPath, cli, "demo-agent", "--store", join(dir, store)];
+  return [process.execPath, cli, "demo-agent", "--turn-ms", "0", "--store", join(dir, store)];
 }
 
 /** The tap alone: this process is the client, sending every prompt without waiting, then reading every answer. */
