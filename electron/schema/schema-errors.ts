@@ -36,9 +36,14 @@ function pointerOf(schema: AcpSchema, node: object): string | undefined {
   return map.get(JSON.stringify(node));
 }
 
-/** The `const` properties a union branch requires (its own and those of its `allOf` members, `$ref`s followed). */
+const discriminatorCache = new WeakMap<SchemaNode, Record<string, unknown>>();
+
+/** The `const` properties a union branch requires (its own and those of its `allOf` members, `$ref`s followed), found once per branch. */
 function discriminators(schema: AcpSchema, branch: SchemaNode): Record<string, unknown> {
+  const known = discriminatorCache.get(branch);
+  if (known) return known;
   const out: Record<string, unknown> = {};
+  discriminatorCache.set(branch, out);
   const stack: SchemaNode[] = [branch];
   for (let n = 0; stack.length > 0 && n < 32; n++) {
     let s = stack.pop() as SchemaNode;

@@ -1,5 +1,5 @@
 import type { FrameSchemaReport, SchemaCheckSummary } from "../../shared/schema/schema-report.js";
-import { terminalSafe } from "../cli/report/terminal-text.js";
+import { terminalSafe } from "../platform/terminal-text.js";
 
 /**
  * The text of one trace's schema check, as `validate` and `analyze --schema` print it: totals and
@@ -30,4 +30,13 @@ export function schemaCheckText(
   }
   if (s.reportsLeftOut > 0) lines.push(`  (${s.reportsLeftOut} more frames not listed)`);
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The one-line summary `analyze` prints by default (its check runs in "count" mode: listing every
+ * violation costs several times the analysis, see the analyzer bench), saying how to see them all.
+ */
+export function schemaSummaryText(s: SchemaCheckSummary): string {
+  const how = s.framesWithViolations > 0 ? "; list them with analyze --schema (or validate TRACE)" : "";
+  return `Schema check: ${s.checked} frames checked against the official ACP schema, ${s.framesWithViolations} break it${how} (--no-schema skips the check)\n`;
 }

@@ -24,11 +24,15 @@ function versionOf(v: unknown): SchemaVersion | null {
   return v >= 2 ? 2 : 1;
 }
 
+/** What a check keeps: every report (`list`), or only the counts (`count`: no readable violations, no extension marks). */
+export type SchemaCheckDetail = "list" | "count";
+
 /**
  * Checks every frame of a trace against the official ACP schema the SDK ships (v1 or v2, chosen by
  * the connection's negotiated `protocolVersion`; v1 when no `initialize` was seen, and said so), v2
  * extended with the RFD's `idempotencyKey`. Feed records in seq order with `ingest`; `reports` lists
- * the frames that break the schema or carry extension fields.
+ * the frames that break the schema or carry extension fields (with `detail` "list"; "count" keeps
+ * only the totals, for `analyze`'s default summary, and leaves `framesWithExtensions` at 0).
  */
 export class TraceSchemaCheck {
   readonly reports: FrameSchemaReport[] = [];
@@ -41,6 +45,8 @@ export class TraceSchemaCheck {
   private notChecked = 0;
   private reportsLeftOut = 0;
   private sawV2 = false;
+
+  constructor(readonly detail: SchemaCheckDetail = "list") {}
 
   /** Checks one record (only `frame` records are looked at); returns its report when it has something to say. */
   ingest(record: TraceRecord): FrameSchemaReport | null {
@@ -106,6 +112,10 @@ export class TraceSchemaCheck {
     const validate = schema.validator(`/$defs/${type}`);
     this.checked++;
     const ok = validate(value);
+    if (this.detail === "count") {
+      if (!ok) this.framesWithViolations++;
+      return null;
+    }
     const violations = ok
       ? []
       : capViolations(readableViolations(schema, validate.errors ?? [], value, base), base);
@@ -202,6 +212,7 @@ export class TraceSchemaCheck {
   }
 
   private keep(report: FrameSchemaReport): FrameSchemaReport {
+    if (this.detail === "count") return report;
     if (this.reports.length < MAX_REPORTS) this.reports.push(report);
     else this.reportsLeftOut++;
     return report;

@@ -1,15 +1,15 @@
 import { latencyReport } from "../../../shared/analyzer/latency.js";
 import { VERDICTS } from "../../../shared/analyzer/verdicts.js";
-import { schemaCheckText } from "../../schema/schema-report-text.js";
+import { terminalSafeJsonChunks } from "../../platform/terminal-text.js";
+import { schemaCheckText, schemaSummaryText } from "../../schema/schema-report-text.js";
 import { TraceSchemaCheck } from "../../schema/trace-schema-check.js";
 import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
 import { latencyLines } from "../report/latency-text.js";
 import { modelWarnings, renderReport } from "../report/report-text.js";
-import { terminalSafeJsonChunks } from "../report/terminal-text.js";
 
-const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-client-issues] [--schema]
+const HELP = `Usage: acp-retry-inspector analyze TRACE [--json] [--fail-on-client-issues] [--schema | --no-schema]
 
 Reads a trace file written by the proxy, groups session/prompt attempts into submissions by
 (sessionId, idempotencyKey) and judges them against the ACP v2 "Idempotency Keys" RFD.
@@ -20,8 +20,14 @@ ACP log ("Copy All"), a sacp/symposium .jsons trace, an ACP-inspector JSONL reco
 Options:
   --json                    print the timeline model as JSON instead of the text report
   --fail-on-client-issues   exit 1 also when only Client issues were found
-  --schema                  also check every frame against the official ACP schema, as validate does
-                            (a "Schema check" section; in --json: "schema"); never changes the exit status
+  --schema                  list every frame that breaks the official ACP schema (seq, direction, method,
+                            JSON path, what the schema says), as validate does
+  --no-schema               skip the schema check
+
+Every frame is checked against the official ACP schema (v1 or v2 as negotiated; v2 with the RFD's
+idempotencyKey) and the report ends with one "Schema check" line: how many frames break it. Listing
+them all costs several times the analysis itself (the analyzer bench measures it), so that takes
+--schema. In --json: "schema" (the counts; with --schema also "frames"). It never changes the exit status.
 
 After the other requests, "Latency per method": p50/p95/p99/max of the time from each request to
 its answer as the tap recorded them (session/prompt included: v2 answers at insertion, v1 at the end
@@ -54,18 +60,20 @@ export const analyzeCommand: CliCommand = {
   async run(args) {
     let json = false;
     let failOnClientIssues = false;
-    let schema: TraceSchemaCheck | null = null;
+    let schemaMode: "count" | "list" | "off" = "count";
     const files: string[] = [];
     for (const a of args) {
       if (a === "--json") json = true;
       else if (a === "--fail-on-client-issues") failOnClientIssues = true;
-      else if (a === "--schema") schema = new TraceSchemaCheck();
+      else if (a === "--schema") schemaMode = "list";
+      else if (a === "--no-schema") schemaMode = "off";
       else if (a.startsWith("-")) throw new CliError(`analyze: unknown option ${a}\n\n${HELP}`);
       else files.push(a);
     }
     const file = files[0];
     if (file === undefined || files.length > 1)
       throw new CliError(`analyze: expected exactly one TRACE file\n\n${HELP}`);
+    const schema = schemaMode === "off" ? null : new TraceSchemaCheck(schemaMode);
     let result: Awaited<ReturnType<typeof analyzeTraceFile>>;
     try {
       const check = schema;
@@ -92,7 +100,13 @@ export const analyzeCommand: CliCommand = {
         latency,
         ...(gaps.gaps > 0 && { seqGaps: gaps }),
         summary: { violations, clientIssues, notes, exitStatus },
-        ...(schema && { schema: { ...schema.summary(), frames: schema.reports } }),
+        ...(schema && {
+          schema: {
+            ...schema.summary(),
+            listed: schema.detail === "list",
+            ...(schema.detail === "list" && { frames: schema.reports }),
+          },
+        }),
         ...(warnings.length > 0 && { warnings }),
       };
       // written in pieces: the JSON of a trace of millions of frames is longer than a string can be
@@ -107,8 +121,9 @@ export const analyzeCommand: CliCommand = {
       process.stdout.write(`${pending}\n`);
     } else {
       process.stdout.write(renderReport(file, model, traceNotes, gaps, latencyLines(latency)));
-      if (schema)
+      if (schema?.detail === "list")
         process.stdout.write(`\n${schemaCheckText("Schema check", schema.reports, schema.summary(), false)}`);
+      else if (schema) process.stdout.write(`\n${schemaSummaryText(schema.summary())}`);
     }
     return exitStatus;
   },

@@ -69,6 +69,7 @@ export const analyzerBench: Bench = async () => {
     let parse = { wallMs: Number.POSITIVE_INFINITY, cpuMs: Number.POSITIVE_INFINITY };
     let ingest = { wallMs: Number.POSITIVE_INFINITY, cpuMs: Number.POSITIVE_INFINITY };
     let checked = { wallMs: Number.POSITIVE_INFINITY, cpuMs: Number.POSITIVE_INFINITY };
+    let listed = { wallMs: Number.POSITIVE_INFINITY, cpuMs: Number.POSITIVE_INFINITY };
     let analyzer: Analyzer | undefined;
     let schema: TraceSchemaCheck | undefined;
     for (let round = 0; round < ROUNDS; round++) {
@@ -77,10 +78,12 @@ export const analyzerBench: Bench = async () => {
       const a = await timed(() => analyze(path));
       if (a.cpuMs < ingest.cpuMs) ingest = a;
       analyzer = a.value;
-      const check = new TraceSchemaCheck();
+      const check = new TraceSchemaCheck("count");
       const s = await timed(() => analyze(path, check));
       if (s.cpuMs < checked.cpuMs) checked = s;
       schema = check;
+      const l = await timed(() => analyze(path, new TraceSchemaCheck("list")));
+      if (l.cpuMs < listed.cpuMs) listed = l;
     }
     const model = analyzer?.model();
     const ratio = ingest.cpuMs / parse.cpuMs;
@@ -96,12 +99,20 @@ export const analyzerBench: Bench = async () => {
         met: ratio <= GOAL_RATIO,
       },
       {
-        name: `analyze's default schema check on the same trace (${schema?.summary().checked ?? 0} frames checked, ${schema?.summary().framesWithViolations ?? 0} break the schema)`,
+        name: `analyze's default schema check (counts only) on the same trace (${schema?.summary().checked ?? 0} frames checked, ${schema?.summary().framesWithViolations ?? 0} break the schema)`,
         measured: figure(checked),
         baseline: `${figure(ingest)}, readTrace + Analyzer without the check (--no-schema)`,
         ratio: checked.cpuMs / ingest.cpuMs,
         goal: `<= ${SCHEMA_GOAL_RATIO}x analysis alone (CPU time, best of ${ROUNDS})`,
         met: checked.cpuMs / ingest.cpuMs <= SCHEMA_GOAL_RATIO,
+      },
+      {
+        name: "analyze --schema (every violation made readable, extension fields marked) on the same trace",
+        measured: figure(listed),
+        baseline: `${figure(ingest)}, readTrace + Analyzer without the check (--no-schema)`,
+        ratio: listed.cpuMs / ingest.cpuMs,
+        goal: "none: the figure that made the listing opt-in (a default over 1.15x is a count)",
+        met: true,
       },
     ];
     return rows;
