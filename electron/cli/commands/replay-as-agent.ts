@@ -33,15 +33,14 @@ Options:
   --state FILE   where the replay position is kept across respawns (default: a file per trace in
                  the state folder, replay-agent/SHA256-PREFIX.json). A process started within 60 s
                  of a recorded exit continues from there; any other start begins at the start
-
   --faults recorded  (default) re-apply the recorded faults as above
   --faults none      send every recorded answer the trace holds (a dropped one too) and never end
-                     early; stderr names the recorded faults as proxy --fault rules, for a tap in front
-                     to apply instead (then the trace shows each loss as a dropped frame, which is
-                     what analyze needs to link a resend under a new key: new-key-on-resend)
+                     early; stderr names the recorded faults as proxy --fault rules, for a tap in
+                     front to apply instead (then the trace shows each loss as a dropped frame,
+                     which analyze needs to link a resend under a new key: new-key-on-resend)
 
 Examples:
-  acp-retry-inspector demo-client --prompt "deploy it" --timeout 2000 -- \\
+  acp-retry-inspector demo-client --prompt "deploy it" --setup-timeout 30000 --timeout 2000 -- \\
     acp-retry-inspector replay --as agent bug.jsonl --state bug.state.json
   acpx --agent "acp-retry-inspector replay --as agent bug.jsonl" exec "deploy it"`;
 
