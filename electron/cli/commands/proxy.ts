@@ -1,18 +1,16 @@
 import { closeSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { checkTapName } from "../../../shared/trace/tap-name.js";
-import { OTLP_ENV } from "../../otel/otlp-endpoint.js";
 import { terminalSafe } from "../../platform/terminal-text.js";
-import { faultArgSyntaxLines, parseFaultArg } from "../../tap/faults/fault-arg.js";
+import { parseFaultArg } from "../../tap/faults/fault-arg.js";
 import { readyLine } from "../../tap/ready-line.js";
 import { isAgentUrl } from "../../tap/remote/agent-url.js";
 import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
-import { DEFAULT_MAX_AGENTS } from "../../tap/remote/listen-url.js";
 import { readUpstreamToken } from "../../tap/remote/upstream-token.js";
 import { type RunningTap, startTap, TapOptionError, type TapOptions } from "../../tap/start-tap.js";
-import { defaultTraceDir, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 import { type CliCommand, CliError } from "../command.js";
 import { finishOtlpExport, startOtlpExport } from "../otlp-options.js";
+import { PROXY_HELP, PROXY_USAGE } from "./proxy-help.js";
 
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
@@ -53,9 +51,6 @@ export interface ProxyArgs {
   readyFd?: number;
   command: string[];
 }
-
-const USAGE =
-  "acp-retry-inspector proxy [--name NAME] [--trace FILE] [--fault RULE]... [--no-hub] [--otlp URL [--otlp-protocol P] [--otlp-include-prompts]] [--collect-agent-telemetry] [--listen URL [--agent-url URL [--agent-token-file FILE]] [--max-agents N] [--no-auth] [--ready-json]] [--ready-fd N] -- <agent command...>";
 
 /** Splits the options from the agent command (everything after `--`, or from the first non-option). */
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
@@ -136,7 +131,7 @@ export function parseProxyArgs(args: readonly string[]): ProxyArgs {
   } else if (out.agentTokenFile !== undefined) {
     throw new CliError("--agent-token-file needs --agent-url (it is the remote agent's token)");
   } else if (out.command.length === 0) {
-    throw new CliError(`no agent command: ${USAGE}`);
+    throw new CliError(`no agent command: ${PROXY_USAGE}`);
   }
   return out;
 }
@@ -145,110 +140,11 @@ function say(message: string): void {
   process.stderr.write(`acp-retry-inspector: ${terminalSafe(message)}\n`);
 }
 
-const HELP = [
-  `Usage: ${USAGE}`,
-  "",
-  "Spawns the agent and forwards stdin to it and its stdout back, byte for byte and in order,",
-  "recording every line (and the agent's stderr, spawn and exit) to a JSONL trace file.",
-  "Signals (SIGINT, SIGTERM, SIGHUP) are forwarded; the exit status is the agent's.",
-  "When a hub runs (acp-retry-inspector serve), the proxy also streams its records there and",
-  "applies the fault rules armed for it (`fault --tap`, acknowledged to the hub); a proxy started",
-  "before the hub, or whose hub died, keeps",
-  "forwarding and attaches when a hub appears. The session never depends on the hub.",
-  "",
-  "Options:",
-  "  --name NAME      what the hub, `taps` and the UI call this tap (up to 120 characters). Default:",
-  "                   the agent program and the folder, e.g. `claude-code-acp @ myrepo`",
-  "  --trace FILE     write the trace here: a new file, mode 0600. When FILE is already a file of",
-  "                   yours (an earlier run, or a proxy still running with it), FILE-2, FILE-3, ...",
-  "                   (before the extension) is written instead and stderr says so; a symbolic link",
-  "                   or another user's file is refused and the session runs untraced. Default: a new file in",
-  `                   ${defaultTraceDir()}`,
-  `                   (a private 0700 folder; set ${TRACE_DIR_ENV} to change it)`,
-  "  --fault RULE     arm a fault rule locally, without a hub (repeatable; first given, first applied):",
-  ...faultArgSyntaxLines(" ".repeat(19)),
-  "                   count (default 1), delay-ms (for delay). The retry actions make the tap resend",
-  "                   a client request (session/prompt unless method= names another) with its own id:",
-  "                   retry resends each of the next count matching requests right after the",
-  "                   client's (its answer recorded, not forwarded); lose-and-retry drops the answer",
-  "                   and resends; restart-and-retry drops it, restarts the agent, resumes its",
-  "                   sessions and resends; both forward the retry's answer under the client's id.",
-  "                   A prompt without an idempotencyKey is resent too: a correct agent inserts it again.",
-  "                   A delay records the held frame when it holds it, then its release or `never",
-  "                   delivered`.",
-  "  --no-hub         do not look for a hub",
-  "  --replay-of SHA256:FILE  (given by `replay`) the header's replayOf names FILE and its sha256",
-  "  --client-notes-fd N  (given by `replay`) each line read from descriptor N is recorded as an",
-  "                   info note (how the replay answered the agent's requests)",
-  "  --otlp URL       also export the session as OpenTelemetry spans to this OTLP/HTTP collector",
-  "                   (http:// or https://, e.g. http://127.0.0.1:4318; /v1/traces is appended",
-  "                   unless the path ends with it). It may be remote: it is your collector. Without",
-  `                   the flag, ${OTLP_ENV.tracesEndpoint} (as is) or ${OTLP_ENV.endpoint}`,
-  "                   (/v1/traces appended) is used when set; the flag wins. One root span per",
-  "                   submission (key hashed, never sent), a child per attempt, a span per other",
-  "                   request, agent exits and faults as events. Sent from a worker thread, batched,",
-  "                   bounded queue: a slow or dead collector never slows the session; spans that do",
-  "                   not fit are dropped and counted on stderr. The trace file stays the record.",
-  "                   docs/otel.md",
-  "  --otlp-protocol P  http/protobuf (default) or http/json; else OTEL_EXPORTER_OTLP_PROTOCOL",
-  "  --otlp-include-prompts  also export each submission's prompt preview (off: no prompt text leaves)",
-  "  --collect-agent-telemetry  receive the agent's own OpenTelemetry spans: the tap runs an OTLP/HTTP",
-  "                   receiver on 127.0.0.1 (a free port) and starts the agent with",
-  "                   OTEL_EXPORTER_OTLP_ENDPOINT, _PROTOCOL (http/protobuf, or http/json when set so),",
-  "                   _HEADERS (a random token per agent process: authorization=Bearer ...) and the",
-  "                   per-signal _TRACES_/_METRICS_/_LOGS_ ones, replacing inherited values (named on",
-  "                   stderr), and OTEL_SERVICE_NAME when unset. Spans are recorded in the trace as",
-  "                   agent-span records; the UI nests them under the attempt they belong to (and",
-  "                   lists those that match none, with why). Metrics and logs are accepted and",
-  "                   counted. Not with --agent-url. docs/otel.md",
-  "  --listen URL     serve remote clients instead of stdio: ws://127.0.0.1:PORT[/PATH] (PATH /acp by",
-  "                   default, PORT 0 picks one) serves WebSocket and Streamable HTTP on that path.",
-  "                   Each client connection gets its own agent process (spawned from the command)",
-  "                   and its own connection number in the trace. Prints the URLs on stderr.",
-  "                   Every request must carry Authorization: Bearer TOKEN. The token is random per",
-  "                   run, printed once on stderr and written (mode 0600) to TRACE.token, next to",
-  "                   the trace file (removed when the front stops); or it is the value of",
-  `                   ${FRONT_TOKEN_ENV}, which is then neither printed nor written.`,
-  "                   Clients: demo-client --url URL --token-file TRACE.token",
-  `  --max-agents N   with --listen: serve at most N client connections at once (default ${DEFAULT_MAX_AGENTS}), each`,
-  "                   with its agent process; one more is refused with a reason (HTTP 503, or a",
-  "                   WebSocket close 1013) and a note in the trace",
-  "  --no-auth        with --listen: take connections without a token. Any local process can then",
-  "                   connect and start agents (up to --max-agents); a warning says so",
-  "  --ready-json     with --listen: once listening, print one JSON line on stdout for the program",
-  "                   that started the tap: {address: {ws, http}, tokenFile, trace, traceId, pid}",
-  "                   (tokenFile, trace, traceId null when there is none; traceId is the hub's id for",
-  "                   the trace when attached at start). Read this, not the messages on stderr",
-  "  --ready-fd N     the same line, written to descriptor N (>= 3, then closed) once the tap",
-  "                   forwards (stdio: address null) or listens",
-  "  --agent-url URL  with --listen: forward each client connection to this remote agent, over its",
-  "                   own upstream connection (ws:// or wss://: WebSocket; http:// or https://:",
-  "                   Streamable HTTP), instead of spawning a command. An agent that answers 401",
-  "                   (it wants a token) is reported on stderr and in the trace, and the client's",
-  '                   WebSocket is closed with code 4401 ("the remote agent wants a token (401)")',
-  "  --agent-token-file FILE  with --agent-url: send the first line of FILE upstream as",
-  "                   Authorization: Bearer TOKEN (on the WebSocket upgrade, or every HTTP request).",
-  "                   Never on the command line; FILE must be yours alone (chmod 600): a symbolic",
-  "                   link, another user's file or one its group or others can read is refused",
-  "",
-  "Fault semantics (drop, delay, disconnect, kill, restart, the inspector's retries): docs/faults.md.",
-  "",
-  "Examples:",
-  "  acp-retry-inspector proxy -- npx @zed-industries/claude-code-acp",
-  '  acp-retry-inspector proxy --name "claude, repro of #42" -- npx @zed-industries/claude-code-acp',
-  "  acp-retry-inspector proxy --fault drop-response:method=session/prompt,count=1 -- my-agent",
-  "  acp-retry-inspector proxy --fault restart-agent:method=session/prompt,on=response -- my-agent --store s",
-  "  acp-retry-inspector proxy --fault lose-and-retry -- my-agent     # the inspector retries the next prompt",
-  "  acp-retry-inspector proxy --listen ws://127.0.0.1:8080 -- acp-retry-inspector demo-agent --store my-store",
-  "  acp-retry-inspector proxy --listen ws://127.0.0.1:8080 --trace run.jsonl --max-agents 2 -- my-agent",
-  "    then: acp-retry-inspector demo-client --url ws://127.0.0.1:8080/acp --token-file run.jsonl.token",
-].join("\n");
-
 /** `acp-retry-inspector proxy`: a drop-in agent command that records the session to a trace file. */
 export const proxyCommand: CliCommand = {
   name: "proxy",
   summary: "run an agent behind a recording tap (stdio, or a WebSocket/HTTP front with --listen)",
-  help: HELP,
+  help: PROXY_HELP,
   async run(args) {
     const parsed = parseProxyArgs(args);
     // Read first: a refused token file is a usage error before any trace file exists.
