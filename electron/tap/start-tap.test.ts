@@ -3,14 +3,15 @@
  * demo-client), and the ready line of a child tap (`proxy --ready-json`, `--ready-fd`): every agent
  * is a real demo-agent process, every connection a real loopback socket.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { PassThrough, type Readable } from "node:stream";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliPath } from "../tools/testing/cli.js";
 import { parseReadyLine, readReadyLine } from "./ready-line.js";
 import { type RunningTap, startTap, TapOptionError } from "./start-tap.js";
-import { demoAgent, demoClient, exited, Scratch } from "./testing/peers.js";
+import { demoAgent, demoClient, exited, Scratch, startHub } from "./testing/peers.js";
 import { within } from "./testing/proxy-run.js";
 
 let scratch: Scratch;
@@ -103,7 +104,9 @@ describe("startTap", () => {
     expect(existsSync(`${trace}.token`)).toBe(false);
     const all = records(trace);
     expect(all.some((r) => r.type === "frame" && r.conn === 1 && r.dir === "client->agent")).toBe(true);
-    expect(all.at(-1)).toMatchObject({ type: "note", text: "stopped; closing every connection" });
+    expect(all.filter((r) => r.type === "note").map((r) => r.text)).toContain(
+      "stopped; closing every connection",
+    );
     expect(said.at(-1)).toBe(
       `listening ${tap.address?.ws} (WebSocket) and ${tap.address?.http} (Streamable HTTP)`,
     );
@@ -156,6 +159,29 @@ describe("the ready line of a child tap", () => {
     expect(report.ok).toBe(true);
     child.kill("SIGTERM");
     expect(await within(exited(child), 15_000, "the tap to exit")).toEqual({ code: 0, signal: null });
+  });
+
+  it("names the hub's trace id when the tap attached to a running hub, the id `taps` lists", async () => {
+    scratch = new Scratch();
+    await startHub(scratch, scratch.path("hub-traces"));
+    const child = scratch.spawnCli([
+      "proxy",
+      "--listen",
+      "ws://127.0.0.1:0",
+      "--ready-json",
+      "--trace",
+      scratch.path("hubbed.jsonl"),
+      "--",
+      ...demoAgent(scratch),
+    ]);
+    const ready = await within(readReadyLine(child.stdout as Readable), 15_000, "the ready line");
+    expect(ready.traceId).toMatch(/./);
+    const { stdout } = await promisify(execFile)(process.execPath, [cliPath(), "taps", "--json"], {
+      env: scratch.env,
+      timeout: 15_000,
+    });
+    const taps = JSON.parse(stdout) as { traceId: string; pid?: number }[];
+    expect(taps.map((t) => t.traceId)).toContain(ready.traceId);
   });
 
   it("proxy --ready-fd N writes the line to descriptor N for a stdio tap (address null), then closes it", async () => {
