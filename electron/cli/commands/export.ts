@@ -5,10 +5,10 @@ import type { Writable } from "node:stream";
 import { encodeHeader, encodeRecord } from "../../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../../shared/trace/record.js";
 import { promptKey, TraceRedactor } from "../../../shared/trace/redact.js";
+import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { createPrivateFile, PrivateFileError } from "../../trace/private-files.js";
 import { MAX_LINE_BYTES, readTrace, TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
-import { terminalSafe, terminalSafeJson } from "../report/terminal-text.js";
 import { readSavedPageApp, savedPage } from "./export-html.js";
 
 const HELP = `Usage: acp-retry-inspector export TRACE [-o FILE] [--full] [--html]

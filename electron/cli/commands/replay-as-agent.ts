@@ -1,11 +1,11 @@
 import { isAbsolute, resolve } from "node:path";
 import { buildAgentScript } from "../../../shared/replay/agent-script.js";
 import { recordedFaultRules } from "../../../shared/replay/recorded-faults.js";
+import { terminalSafe } from "../../platform/terminal-text.js";
 import { defaultStatePath } from "../../replay/agent-state-file.js";
 import { readReplaySource } from "../../replay/read-source.js";
 import { runReplayAgent, UNANSWERABLE_CODE } from "../../replay/replay-agent.js";
 import { CliError } from "../command.js";
-import { terminalSafe } from "../report/terminal-text.js";
 
 /** The usage line of `replay --as agent`. */
 export const AS_AGENT_USAGE =

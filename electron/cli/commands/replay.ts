@@ -4,13 +4,13 @@ import type { PermissionPolicy } from "../../../shared/replay/agent-answers.js";
 import { type PlacedFaults, placeFaultPlan } from "../../../shared/replay/fault-plan.js";
 import { recordedFaultRules } from "../../../shared/replay/recorded-faults.js";
 import { planReplay } from "../../../shared/replay/replay-plan.js";
+import { terminalSafe } from "../../platform/terminal-text.js";
 import { readReplaySource } from "../../replay/read-source.js";
 import { runReplay } from "../../replay/replay-session.js";
 import { isAgentUrl } from "../../tap/remote/agent-url.js";
 import { defaultTraceDir, newDefaultTracePath, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 import { freeTracePath } from "../../trace/private-files.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
-import { terminalSafe } from "../report/terminal-text.js";
 import { AS_AGENT_HELP, runReplayAsAgent } from "./replay-as-agent.js";
 
 const USAGE =
