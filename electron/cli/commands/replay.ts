@@ -56,7 +56,8 @@ Options:
   --timing asap       (default) send as soon as the answers waited for came
   --timing recorded   also keep the recorded gaps between client frames, each at most --max-gap-ms
                       (default 2000)
-  --answer-timeout-ms N  how long to wait for an awaited answer (default 30000)
+  --answer-timeout-ms N  how long to wait for an awaited answer (default 30000); before closing,
+                      the replay waits for the recorded answers until N ms pass with none
   --no-hub            the tap does not look for a hub (as proxy --no-hub)
 
 Exit status: 0 the replay ran to the end (verdicts are for analyze); 1 the agent could not be
