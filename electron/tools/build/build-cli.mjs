@@ -1,5 +1,5 @@
 // Bundles the Node side (CLI and library entry points) with esbuild. Usage: node electron/tools/build/build-cli.mjs [OUTDIR]
-import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, symlinkSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -16,14 +16,26 @@ function findRoot(from) {
 
 const root = findRoot(dirname(fileURLToPath(import.meta.url)));
 
+/** Leaves the generated schema validators out of a bundle: it imports the copy beside it. */
+const sharedValidators = {
+  name: "shared-schema-validators",
+  setup(b) {
+    b.onResolve({ filter: /[\\/]generated[\\/]acp-validators\.js$/ }, () => ({
+      path: "./acp-validators.js",
+      external: true,
+    }));
+  },
+};
+
 /** The project root folder (where package.json is). */
 export const projectRoot = root;
 
 /** Builds `cli.js` (and the library entries, the OTLP worker and the MCP server) into `outdir`; returns the path of the CLI. */
 export async function buildCli(outdir = join(root, "dist")) {
   const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-  // the schema check's validators are ajv standalone code generated from the SDK's schemas
-  buildSchemaValidators();
+  // the schema check's validators are ajv standalone code generated from the SDK's schemas: one copy
+  // beside the bundles (dist/acp-validators.js), imported by cli.js and mcp.js rather than inlined in each
+  const validators = buildSchemaValidators();
   await build({
     absWorkingDir: root,
     entryPoints: {
@@ -41,6 +53,7 @@ export async function buildCli(outdir = join(root, "dist")) {
     packages: "external",
     sourcemap: "linked",
     define: { __TOOL_VERSION__: JSON.stringify(pkg.version) },
+    plugins: [sharedValidators],
     logLevel: "warning",
   });
   // The MCP server (`acp-retry-inspector mcp`) on its own, with the MCP SDK bundled in: the SDK is a
@@ -58,8 +71,10 @@ export async function buildCli(outdir = join(root, "dist")) {
     external: Object.keys(pkg.dependencies ?? {}).filter((name) => name !== "ajv"),
     sourcemap: "linked",
     define: { __TOOL_VERSION__: JSON.stringify(pkg.version) },
+    plugins: [sharedValidators],
     logLevel: "warning",
   });
+  copyFileSync(validators, join(outdir, "acp-validators.js"));
   linkNodeModules(outdir);
   return join(outdir, "cli.js");
 }
