@@ -4,6 +4,7 @@
  * `ConformanceDesk` that UIs drive through the hub. Returns the function that stops it.
  */
 import type { RunningHub } from "../hub/hub-server.js";
+import { ReplayRunner } from "../hub/replay-runner.js";
 import { agentChoices } from "./agent-choices.js";
 import { ConformanceDesk } from "./conformance-desk.js";
 
@@ -43,8 +44,19 @@ export function startConformanceBesideHub(
     ...(options.log && { log: options.log }),
   });
   const detach = hub.attachConformance(desk);
+  // "Replay against…" runs the same configured agents, spawned the same way.
+  const replay = new ReplayRunner({
+    choices,
+    cliCommand,
+    tracesDir: hub.tracesDir,
+    hub,
+    env,
+    ...(options.log && { log: options.log }),
+  });
+  const detachReplay = hub.attachReplay(replay);
   return async () => {
     detach();
-    await desk.close();
+    detachReplay();
+    await Promise.all([desk.close(), replay.close()]);
   };
 }

@@ -17,6 +17,7 @@ import { createOperationHandlers } from "./operation-handlers.js";
 import { routeOperations } from "./operation-routes.js";
 import { type ConformanceControl, ConformancePort } from "./ports/conformance-port.js";
 import { type DemoControl, DemoPort } from "./ports/demo-port.js";
+import { type ReplayControl, ReplaySlot } from "./replay-runner.js";
 import { checkRequest, chosenProtocol, HUB_HOST, isApiPath, newHubToken } from "./request-guard.js";
 import { contentSecurityPolicy, serveStatic } from "./static-files.js";
 import { TapEndpoint } from "./tap-endpoint.js";
@@ -74,6 +75,8 @@ export interface RunningHub {
   attachDemo(demo: DemoControl): () => void;
   /** Plugs a conformance runner in: its board goes to every UI, their runs to it. Returns a detach. */
   attachConformance(conformance: ConformanceControl): () => void;
+  /** Plugs a replay runner in (the `replay` operation). Returns a detach. */
+  attachReplay(replay: ReplayControl): () => void;
   /** Stops accepting, closes every connection and trace file, removes the rendezvous file. */
   close(): Promise<void>;
 }
@@ -131,6 +134,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
   });
   const demo = new DemoPort();
   const conformance = new ConformancePort();
+  const replay = new ReplaySlot();
   const importLimitBytes = options.importLimitBytes ?? DEFAULT_IMPORT_LIMIT_BYTES;
   const handlers = createOperationHandlers({
     board,
@@ -142,6 +146,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     faultAckTimeoutMs: options.faultAckTimeoutMs ?? FAULT_ACK_TIMEOUT_MS,
     demo,
     conformance,
+    replay,
   });
   const uis = new UiEndpoint(hubId, feed, board, handlers, demo, conformance);
   // Answer with the fixed subprotocol only: ws would otherwise pick the first one offered, which
@@ -275,6 +280,7 @@ export async function startHub(options: HubOptions): Promise<RunningHub> {
     tracesDir: options.tracesDir,
     attachDemo: (d) => demo.attach(d),
     attachConformance: (c) => conformance.attach(c),
+    attachReplay: (r) => replay.attach(r),
     close() {
       closing ??= (async () => {
         if (options.rendezvousPath) removeRendezvous(options.rendezvousPath, hubId);

@@ -19,6 +19,7 @@ import { TraceReadError } from "../trace/trace-reader.js";
 import type { FaultBoard } from "./fault-board.js";
 import type { ConformancePort } from "./ports/conformance-port.js";
 import type { DemoPort } from "./ports/demo-port.js";
+import type { ReplaySlot } from "./replay-runner.js";
 import type { TraceStore } from "./trace-store.js";
 
 /** The largest trace the hub checks against the ACP schema for a UI (the CLI's `validate` takes any size). */
@@ -73,6 +74,8 @@ export interface HandlerDeps {
   readonly faultAckTimeoutMs: number;
   readonly demo: DemoPort;
   readonly conformance: ConformancePort;
+  /** The replay runner's slot (`replay`); a hub without one refuses replays. */
+  readonly replay?: ReplaySlot;
 }
 
 function unwrap<T extends { ok: boolean; error?: string }>(r: T, kind: FailureKind): T {
@@ -184,6 +187,15 @@ export function createOperationHandlers(deps: HandlerDeps): OperationHandlers {
     conformanceStressCancel: () => {
       unwrap(conformance.cancelStress(), "conflict");
       return { ok: true };
+    },
+    replay: async ({ traceId, agentId }) => {
+      const path = store.pathOf(traceId);
+      const s = path ? await stat(path).catch(() => undefined) : undefined;
+      if (!path || !s?.isFile()) throw new OperationFailure("missing", `the hub has no trace ${traceId}`);
+      if (!deps.replay) throw new OperationFailure("missing", "this hub runs no replays");
+      const r = await deps.replay.start({ sourcePath: path, agentId, traces: () => store.list() });
+      if (!r.ok) throw new OperationFailure(r.kind, r.error);
+      return { ok: true, runId: r.runId, traceId: r.traceId };
     },
   };
 }

@@ -56,6 +56,7 @@ async function script(call: Surface): Promise<Map<OperationName, Outcome>> {
   await step("conformanceCancel");
   await step("conformanceStressStart", { request: { agent: "demo-correct", runs: 2 } });
   await step("conformanceStressCancel");
+  await step("replay", { traceId: String(imported?.id), agentId: "argv" });
   return seen;
 }
 
@@ -159,6 +160,7 @@ describe("every operation of the table on every hub surface", () => {
       ok: false,
       error: "this hub runs no conformance stress mode",
     });
+    expect(seen.get("replay")).toEqual({ ok: false, error: "this hub runs no replays" });
   });
 
   it("docs/hub.md lists every operation with its route and WebSocket type", () => {

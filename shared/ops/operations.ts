@@ -243,6 +243,18 @@ export const OPERATIONS = {
     http: route("DELETE", "/api/conformance/stress"),
     ws: "conformance-stress-cancel",
   }),
+  replay: operation<{ readonly ok: true; readonly runId: string; readonly traceId: string }>()({
+    summary:
+      "replays one of the hub's traces against one of its configured agents (replay TRACE -- AGENT); answers with the replay's live trace",
+    parse: (a) =>
+      typeof a.traceId !== "string" || !TRACE_ID.test(a.traceId)
+        ? { error: "traceId must be a trace id" }
+        : typeof a.agentId !== "string" || !RULE_ID.test(a.agentId)
+          ? { error: "agentId must be an agent choice id" }
+          : { traceId: a.traceId, agentId: a.agentId },
+    http: route("POST", "/api/traces/:traceId/replays/:agentId", { status: 201 }),
+    ws: "replay-start",
+  }),
 } as const;
 
 /** The name of an operation. */
