@@ -584,3 +584,77 @@ describe("replay: an agent that exits at once", () => {
     expect(firstFrames(out).some((x) => x.type === "agent-exit")).toBe(true);
   }, 30_000);
 });
+
+describe("replay: the wait for the recorded answers before closing", () => {
+  it("lasts while answers keep coming, each at most --answer-timeout-ms apart, not N ms in all", () => {
+    // The test's own slow agent: answers its queue of prompts one every 250 ms.
+    const slow = join(work, "slow-agent.mjs");
+    writeFileSync(
+      slow,
+      `import { createInterface } from "node:readline";
+const out = (m) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\\n");
+const queue = [];
+setInterval(() => { const id = queue.shift(); if (id !== undefined) out({ id, result: { messageId: "m" + id } }); }, 250);
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.method === "initialize") out({ id: m.id, result: { protocolVersion: 2 } });
+  else if (m.method === "session/new") out({ id: m.id, result: { sessionId: "slow" } });
+  else if (m.method === "session/prompt") queue.push(m.id);
+}).on("close", () => process.exit(0));
+`,
+    );
+    const frame = (seq: number, dir: string, msg: object) =>
+      JSON.stringify({
+        seq,
+        ts: seq,
+        type: "frame",
+        conn: 1,
+        dir,
+        raw: JSON.stringify({ jsonrpc: "2.0", ...msg }),
+      });
+    const lines = [
+      JSON.stringify({
+        format: "acp-retry-inspector-trace",
+        version: 1,
+        tool: "t",
+        startedAt: "2026-01-01T00:00:00Z",
+      }),
+      frame(1, "client->agent", { id: 1, method: "initialize", params: { protocolVersion: 2 } }),
+      frame(2, "agent->client", { id: 1, result: { protocolVersion: 2 } }),
+      frame(3, "client->agent", { id: 2, method: "session/new", params: { cwd: "/", mcpServers: [] } }),
+      frame(4, "agent->client", { id: 2, result: { sessionId: "old" } }),
+    ];
+    const prompts = 8;
+    for (let i = 0; i < prompts; i++)
+      lines.push(
+        frame(5 + i, "client->agent", {
+          id: 10 + i,
+          method: "session/prompt",
+          params: { sessionId: "old", prompt: [], idempotencyKey: `slow-${i}` },
+        }),
+      );
+    for (let i = 0; i < prompts; i++)
+      lines.push(
+        frame(5 + prompts + i, "agent->client", { id: 10 + i, result: { messageId: `m${10 + i}` } }),
+      );
+    const src = join(work, "slow.jsonl");
+    writeFileSync(src, `${lines.join("\n")}\n`);
+    const out = join(work, "slow-replay.jsonl");
+    const r = cli([
+      "replay",
+      src,
+      "--answer-timeout-ms",
+      "1000",
+      "--no-hub",
+      "--trace",
+      out,
+      "--",
+      node,
+      slow,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain("closed after");
+    const answers = firstFrames(out).filter((x) => x.type === "frame" && x.dir === "agent->client");
+    expect(answers).toHaveLength(2 + prompts);
+  }, 30_000);
+});
