@@ -134,13 +134,15 @@ export const replayBench: Bench = async () => {
     const rep = best(replays);
     const sourceFrames = framesIn(source);
     const ratio = rate(rep) / rate(tap);
+    // A replay that stopped waiting for answers writes fewer frames: not a figure to compare.
+    const complete = rep.frames >= 0.95 * sourceFrames;
     const row: BenchRow = {
       name: `replay --timing asap of ${sourceFrames} recorded frames vs the tap alone (best of ${ROUNDS}, spawn to exit)`,
-      measured: `${Math.round(rate(rep))} frames/s (${rep.seconds.toFixed(1)} s, ${rep.frames} frames)`,
+      measured: `${Math.round(rate(rep))} frames/s (${rep.seconds.toFixed(1)} s, ${rep.frames} frames${complete ? "" : ", INCOMPLETE"})`,
       baseline: `${Math.round(rate(tap))} frames/s tap alone (${tap.seconds.toFixed(1)} s, ${tap.frames} frames)`,
       ratio,
       goal: ">= 0.83 of the tap alone (adds <= 20%)",
-      met: ratio >= 1 / 1.2,
+      met: complete && ratio >= 1 / 1.2,
     };
     return [row];
   } finally {
