@@ -2,6 +2,7 @@
 import { useCallback, useMemo } from "react";
 import { EmptyState, FirstSteps } from "../components/EmptyState.js";
 import { ConformanceView } from "../conformance/ConformanceView.js";
+import { DiffView } from "../diff/DiffView.js";
 import { LatencyPanel } from "../latency/LatencyPanel.js";
 import { FilteredSequence } from "../sequence/FilteredSequence.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
@@ -76,6 +77,8 @@ export function TabPanel() {
         <SequenceTab />
       ) : tab === "latency" ? (
         <LatencyPanel />
+      ) : tab === "diff" ? (
+        <DiffView />
       ) : (
         <ConformanceView />
       )}

@@ -1,4 +1,4 @@
-/** The main view's tabs (ARIA tabs pattern): Timeline, Records, Sequence, Latency, Conformance. */
+/** The main view's tabs (ARIA tabs pattern): Timeline, Records, Sequence, Latency, Conformance, Diff. */
 import type { KeyboardEvent } from "react";
 import { useInspector } from "../store/inspector-store.js";
 import type { ViewTab } from "../store/view-slice.js";
@@ -10,6 +10,7 @@ export const TABS: readonly { readonly id: ViewTab; readonly label: string }[] =
   { id: "sequence", label: "Sequence" },
   { id: "latency", label: "Latency" },
   { id: "conformance", label: "Conformance" },
+  { id: "diff", label: "Diff" },
 ];
 
 /** The tab list; arrow keys move between tabs. */

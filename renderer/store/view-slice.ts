@@ -8,7 +8,7 @@ import {
 } from "../timeline/timeline-filter.js";
 
 /** The main view's tabs. */
-export type ViewTab = "timeline" | "records" | "sequence" | "latency" | "conformance";
+export type ViewTab = "timeline" | "records" | "sequence" | "latency" | "conformance" | "diff";
 /** The colour theme. */
 export type ThemeName = "dark" | "light";
 

@@ -5,6 +5,7 @@
  */
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Badge } from "../components/Badge.js";
+import { TraceActions } from "../diff/TraceActions.js";
 import { useInspector } from "../store/inspector-store.js";
 import type { TraceEntry } from "../traces/trace-catalog.js";
 import {
@@ -229,6 +230,7 @@ export function TracePicker() {
           onClose={close}
         />
       ) : null}
+      <TraceActions />
       {importing ? (
         <progress
           aria-label={`Importing ${importing.fileName}`}
