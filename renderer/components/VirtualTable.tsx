@@ -11,7 +11,8 @@
  * sizing, resizing, visibility and sorting features, with the state owned by the caller (`prefs`,
  * remembered per table). Sorting is manual: react-table only sees the visible rows, so the caller
  * orders the whole list by `prefs.sorting`. A cell whose text is cut gets a tooltip with its full
- * text (`cellText`, else the cell's text) when the pointer reaches it.
+ * text (`cellText`, else the cell's text) when the pointer reaches it. Leading columns named in
+ * `pinned` stay at the left edge when the table scrolls sideways (CSS sticky).
  */
 import {
   type ColumnDef,
@@ -95,6 +96,11 @@ export interface VirtualTableProps<T extends RowData> {
   readonly rowClassOf?: (row: T) => string | undefined;
   /** A line under a column's header by column id (e.g. the scale a column's bars are drawn on); must be stable. */
   readonly headerNotes?: Readonly<Record<string, ReactNode>>;
+  /**
+   * Ids of columns pinned at the left edge when the table scrolls sideways (a leading run of the
+   * shown columns; one not in that run scrolls as usual); must be stable.
+   */
+  readonly pinned?: readonly string[];
 }
 
 /** A column's name for labels: its header text, or its id. */
@@ -116,6 +122,38 @@ const RESIZE_STEP = 10;
 
 /** Column sizes are px at the normal 15px text size; as `em` they grow with the large-text option. */
 const columnWidth = (size: number) => `${size / 15}em`;
+
+/** A cell's width, and its left offset when pinned. */
+const cellStyle = (size: number, left: number | undefined) =>
+  left === undefined ? { width: columnWidth(size) } : { width: columnWidth(size), left: columnWidth(left) };
+
+const pinCache = new Map<string, ReadonlyMap<string, number> | undefined>();
+
+/**
+ * The left offsets of the pinned columns among the shown ones (`layout`: `id:size …`): the leading
+ * run of columns named in `pinned`, each at the sum of the widths before it; one object per layout.
+ */
+export function pinOffsets(
+  layout: string,
+  pinned: readonly string[] | undefined,
+): ReadonlyMap<string, number> | undefined {
+  if (!pinned || pinned.length === 0) return undefined;
+  const key = `${pinned.join(",")}|${layout}`;
+  if (pinCache.has(key)) return pinCache.get(key);
+  const out = new Map<string, number>();
+  let left = 0;
+  for (const part of layout.split(" ")) {
+    const at = part.lastIndexOf(":");
+    const id = part.slice(0, at);
+    if (!pinned.includes(id)) break;
+    out.set(id, left);
+    left += Number(part.slice(at + 1));
+  }
+  const pins = out.size > 0 ? out : undefined;
+  if (pinCache.size > 50) pinCache.clear();
+  pinCache.set(key, pins);
+  return pins;
+}
 
 /** Renders the grid. */
 export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
@@ -309,6 +347,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   const headerGroup = table.getHeaderGroups()[0];
   // The shown columns and their widths: a change renders every row again.
   const layout = headerGroup?.headers.map((h) => `${h.column.id}:${h.getSize()}`).join(" ") ?? "";
+  const pins = pinOffsets(layout, props.pinned);
   return (
     <div ref={scrollRef} className="vtable">
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the role is grid or treegrid, both support aria-activedescendant. */}
@@ -323,7 +362,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
       >
         {/* Keys in the header (its sort buttons and resize handles) are theirs, not the rows' navigation. */}
         <thead className="vtable__head" onKeyDown={(e) => e.stopPropagation()}>
-          <tr className="vtable__headrow" aria-rowindex={1}>
+          <tr className={pins ? "vtable__headrow vtable__row--pinned" : "vtable__headrow"} aria-rowindex={1}>
             {headerGroup?.headers.map((h) => {
               const column = h.column;
               const name = columnName(column.columnDef.header, column.id);
@@ -337,7 +376,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
               return (
                 <th
                   key={h.id}
-                  className={`vtable__cell vtable__th${column.getIsResizing() ? " vtable__th--resizing" : ""}`}
+                  className={`vtable__cell vtable__th${column.getIsResizing() ? " vtable__th--resizing" : ""}${pins?.has(column.id) ? " vtable__cell--pinned" : ""}`}
                   scope="col"
                   aria-label={name}
                   aria-sort={
@@ -349,7 +388,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
                           : "none"
                       : undefined
                   }
-                  style={{ width: columnWidth(h.getSize()) }}
+                  style={cellStyle(h.getSize(), pins?.get(column.id))}
                 >
                   {canSort ? (
                     <button
@@ -419,6 +458,7 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
                 expanded={props.isExpanded?.(row.original)}
                 level={props.depthOf ? props.depthOf(row.original) + 1 : undefined}
                 layout={layout}
+                pins={pins}
                 columns={columns}
                 actions={actions}
               />
@@ -456,6 +496,8 @@ interface BodyRowProps<T extends RowData> {
   readonly level: number | undefined;
   /** The shown columns and their widths (`id:size …`). */
   readonly layout: string;
+  /** Left offsets (px) of the pinned columns by id (`pinOffsets`), or undefined. */
+  readonly pins: ReadonlyMap<string, number> | undefined;
   readonly columns: unknown;
   readonly actions: RowActions<T>;
 }
@@ -476,7 +518,7 @@ function BodyRowView<T extends RowData>(p: BodyRowProps<T>) {
   return (
     <tr
       id={`vrow-${key}`}
-      className={`vtable__row${p.tall ? " vtable__row--tall" : ""}${p.extraClass ? ` ${p.extraClass}` : ""}`}
+      className={`vtable__row${p.tall ? " vtable__row--tall" : ""}${p.pins ? " vtable__row--pinned" : ""}${p.extraClass ? ` ${p.extraClass}` : ""}`}
       aria-rowindex={p.index + 2}
       aria-selected={p.selected}
       aria-expanded={p.expanded}
@@ -493,8 +535,8 @@ function BodyRowView<T extends RowData>(p: BodyRowProps<T>) {
       {row.getVisibleCells().map((cell) => (
         <td
           key={cell.id}
-          className="vtable__cell"
-          style={{ width: columnWidth(cell.column.getSize()) }}
+          className={p.pins?.has(cell.column.id) ? "vtable__cell vtable__cell--pinned" : "vtable__cell"}
+          style={cellStyle(cell.column.getSize(), p.pins?.get(cell.column.id))}
           onMouseEnter={(e) => tooltip(e, cell.column.id, original, actions)}
         >
           <FlexRender cell={cell} />
@@ -522,6 +564,7 @@ const BodyRow = memo(
     a.expanded === b.expanded &&
     a.level === b.level &&
     a.layout === b.layout &&
+    a.pins === b.pins &&
     a.columns === b.columns &&
     a.actions === b.actions,
 ) as typeof BodyRowView;

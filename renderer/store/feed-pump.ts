@@ -186,7 +186,7 @@ export function createFeedPump(
     if (touched.size > 0 || traceId !== state.traceId) patch.traces = catalog.entries();
     const shown = traceId === undefined ? undefined : catalog.get(traceId);
     if (traceId !== state.traceId)
-      Object.assign(patch, showTrace(state.traceId, traceId, shown?.view ?? EMPTY_VIEW));
+      Object.assign(patch, showTrace(state.traceId, traceId, shown?.view ?? EMPTY_VIEW, state));
     else if (shown && shown.view !== state.view) patch.view = shown.view;
     if (gaps !== state.gaps) patch.gaps = gaps;
     if (Object.keys(patch).length > 0) store.setState(patch);

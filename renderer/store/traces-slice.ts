@@ -72,12 +72,17 @@ export const tracesSlice =
     held: 0,
     importing: undefined,
     selectTrace: (id) =>
-      set({ ...showTrace(get().traceId, id, hooks.viewOf(id) ?? EMPTY_VIEW), followNewest: false }),
+      set({ ...showTrace(get().traceId, id, hooks.viewOf(id) ?? EMPTY_VIEW, get()), followNewest: false }),
     setFollowNewest: (on) => {
       if (!on) return set({ followNewest: false });
       const id = hooks.followTarget() ?? get().traceId;
       set({
-        ...showTrace(get().traceId, id, (id === undefined ? undefined : hooks.viewOf(id)) ?? EMPTY_VIEW),
+        ...showTrace(
+          get().traceId,
+          id,
+          (id === undefined ? undefined : hooks.viewOf(id)) ?? EMPTY_VIEW,
+          get(),
+        ),
         followNewest: true,
       });
     },

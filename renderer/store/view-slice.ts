@@ -28,8 +28,10 @@ export interface Selection {
 export interface ViewSlice {
   readonly tab: ViewTab;
   readonly selected: Selection | undefined;
-  /** Keys of expanded timeline rows. */
+  /** Keys of expanded timeline rows (of the shown trace). */
   readonly expanded: ReadonlySet<string>;
+  /** The expanded rows of the traces not shown now, by trace id: showing one again opens them again. */
+  readonly expandedByTrace: ReadonlyMap<string, ReadonlySet<string>>;
   /**
    * The one filter of the Timeline, Records and Sequence views: the parsed query of their search
    * box. Showing another trace clears it (renderer/store/show-trace.ts).
@@ -61,6 +63,7 @@ export const viewSlice =
     tab: "timeline",
     selected: undefined,
     expanded: new Set(),
+    expandedByTrace: new Map(),
     filter: NO_FILTER,
     sequenceOnlyMatches: false,
     theme: initial.theme,

@@ -27,6 +27,7 @@ import {
   sortValue,
   TIMELINE_COLUMNS,
   TIMELINE_HEADER_NOTES,
+  TIMELINE_PINNED,
   timelineHiddenByDefault,
   VERDICT_WIDTH,
   verdictLines,
@@ -120,6 +121,7 @@ export function TimelineTable() {
     const active = isFiltering(filter) ? filter : undefined;
     const shown = displayRows(tops, active, expanded, recordOf, {
       events: showLifecycle ? events?.list : undefined,
+      groupEvents: events?.list,
       order: order.by === "time" && !order.desc ? TIME_ORDER : order,
     });
     // The shown rows' spans from the search index (kept per row there), not looked up row by row.
@@ -145,7 +147,9 @@ export function TimelineTable() {
   }, []);
 
   const hidden = useMemo(
-    () => tops.length - rows.filter((r) => r.depth === 0 && r.kind !== "event").length,
+    // a request shown between an opened submission's attempts is not hidden
+    () =>
+      tops.length - rows.filter((r) => r.kind !== "event" && (r.depth === 0 || r.kind === "request")).length,
     [tops, rows],
   );
   const visibility = prefs.visibility;
@@ -229,6 +233,7 @@ export function TimelineTable() {
           getKey={getKey}
           columns={TIMELINE_COLUMNS}
           headerNotes={TIMELINE_HEADER_NOTES}
+          pinned={TIMELINE_PINNED}
           selectedKey={selectedKey}
           onSelect={(r) => {
             // A click on the selected row toggles it open or closed; the keyboard uses Right/Left/Enter.

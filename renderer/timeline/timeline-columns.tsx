@@ -22,6 +22,7 @@ import { RowSchemaBadge } from "../details/SchemaViolations.js";
 import { type Measure, textWidth, widestText, widestWord } from "../theme/text-width.js";
 import { Clock } from "../traces/imported-trace.js";
 import { clockTime } from "./clock-time.js";
+import { GroupLine, groupLineText } from "./GroupLine.js";
 import { attemptLabel, outcomeLabel } from "./outcome-label.js";
 import { RowMenuButton } from "./RowFaultMenu.js";
 import { ResultWords, shownResult } from "./result-words.js";
@@ -283,7 +284,7 @@ function verdictText(r: TimelineRow): string {
 /** The window a row's bar is drawn in: a submission's for its attempts, the shown rows' for the rest. */
 function windowFor(r: TimelineRow, facts: RowFacts) {
   if (r.kind === "attempt") return facts.windowOf(r.submission);
-  return r.depth === 0 ? facts.topWindow : null;
+  return r.depth === 0 || r.kind === "request" ? facts.topWindow : null;
 }
 
 function waterfallText(r: TimelineRow, facts: RowFacts): string {
@@ -339,7 +340,7 @@ function cellWords(columnId: string, r: TimelineRow, facts: RowFacts): string {
     case "waterfall":
       return waterfallText(r, facts);
     case "result":
-      return resultText(r);
+      return r.kind === "submission" ? `${resultText(r)}\n${groupLineText(r.row)}` : resultText(r);
     default:
       return "";
   }
@@ -481,12 +482,14 @@ export const RESULT_WIDTH = 425;
 const CHAR_PX = 8.3;
 
 /**
- * How many lines a row's Result takes in a column `width` px wide (1 or 2): two when its shown
+ * How many lines a row's Result takes in a column `width` px wide (1 or 2): a submission's always
+ * two (its result words over its key group line, `GroupLine`); an attempt's two when its shown
  * words do not fit on one line. A row of two lines is taller, so the words that carry the claim
  * ("answer dropped by the inspector: the client never saw it") are on screen, not cut.
  */
 export function resultLines(r: TimelineRow, width: number): 1 | 2 {
-  if (r.kind !== "attempt" && r.kind !== "submission") return 1;
+  if (r.kind === "submission") return 2;
+  if (r.kind !== "attempt") return 1;
   const chip = r.kind === "attempt" ? 40 : 16; // cell padding, and the chip's icon, padding and border
   return shownResult(resultText(r)).length * CHAR_PX > width - chip ? 2 : 1;
 }
@@ -563,8 +566,11 @@ function Result({ r }: { r: TimelineRow }) {
   // The Client's side: a dropped answer's messageId is not shown as if the Client had it.
   if (r.kind === "submission")
     return (
-      <span className="tl-result">
-        <ResultWords text={r.row.result} />
+      <span className="tl-result tl-result--group">
+        <span className="tl-result__words">
+          <ResultWords text={r.row.result} />
+        </span>
+        <GroupLine s={r.row} />
       </span>
     );
   if (r.kind === "frame" && r.dropped) return <Badge tone="error">dropped</Badge>;
@@ -680,7 +686,18 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
   );
 
 /** Which columns are hidden until the user shows them (the column menu). */
-export const TIMELINE_HIDDEN_BY_DEFAULT: readonly string[] = ["time", "session", "attempts"];
+export const TIMELINE_HIDDEN_BY_DEFAULT: readonly string[] = [
+  "time",
+  "session",
+  "attempts",
+  // a submission's key, attempt count and connections are in its row's group line (GroupLine)
+  "key",
+  "ids",
+  "conns",
+];
+
+/** The columns that stay at the left edge when the Timeline scrolls sideways: the fault menu and Method. */
+export const TIMELINE_PINNED: readonly string[] = ["menu", "what"];
 
 /** Below this window width, presenter mode starts without the Latency and Waterfall columns. */
 export const PRESENT_NARROW_PX = 1440;

@@ -133,6 +133,67 @@ describe("event rows", () => {
     );
   });
 
+  it("an opened submission shows the kill, exit and reconnect between its attempts with Lifecycle events off", () => {
+    const { s, events, tops } = shown(killed());
+    const sub = tops[0]!.key;
+    const open = displayRows(tops, undefined, new Set([sub]), (seq) => s.recordBySeq(seq), {
+      groupEvents: events,
+    });
+    expect(open.map(label)).toEqual([
+      "0:submission",
+      "1:attempt1",
+      "1:fault-applied",
+      "1:agent-exit",
+      "1:conn-close",
+      "1:agent-restart",
+      "1:conn-open",
+      "1:attempt2",
+      "0:request",
+    ]);
+    // closed, nothing of the group's story is shown at the top with the toggle off
+    const closed = displayRows(tops, undefined, new Set(), () => undefined, { groupEvents: events });
+    expect(closed.map(label)).toEqual(["0:submission", "0:request"]);
+  });
+
+  it("a resume and a cancel sent between two attempts show among them in true order, once", () => {
+    const sc = new TraceScript()
+      .open(1)
+      .prompt(1, 1, "sess-A", "deploy it", "KEY-1")
+      .request(1, "client->agent", 2, "$/cancel_request", { requestId: 1 })
+      .close(1, "client closed")
+      .open(2)
+      .request(2, "client->agent", 1, "session/resume", { sessionId: "sess-A" })
+      .result(2, "agent->client", 1, {})
+      .request(2, "client->agent", 2, "session/list", {})
+      .result(2, "agent->client", 2, { sessions: [] })
+      .prompt(2, 3, "sess-A", "deploy it", "KEY-1")
+      .inserted(2, 3, "m1");
+    const { s, events, tops } = shown(sc);
+    const sub = tops.find((r) => r.kind === "submission")!.key;
+    const open = displayRows(tops, undefined, new Set([sub]), (seq) => s.recordBySeq(seq), {
+      groupEvents: events,
+    });
+    const words = (r: TimelineRow) =>
+      r.kind === "request"
+        ? `${r.depth}:${r.row.method}`
+        : r.kind === "event"
+          ? `${r.depth}:${r.event.kind}`
+          : label(r);
+    expect(open.map(words)).toEqual([
+      "0:submission",
+      "1:attempt1",
+      "1:$/cancel_request",
+      "1:conn-close",
+      "1:conn-open",
+      "1:session/resume",
+      "1:attempt2",
+      "0:session/list",
+    ]);
+    // the request rows keep their keys (a selection survives opening the group)
+    const resume = open.find((r) => r.kind === "request" && r.row.method === "session/resume");
+    expect(tops.some((r) => r.key === resume?.key)).toBe(true);
+  });
+
   it("hides top-level events while filtering or sorting by a column, and reverses them with time", () => {
     const { events, tops } = shown(killed());
     const filtered = displayRows(tops, filterOf({ method: "session/list" }), new Set(), () => undefined, {

@@ -46,6 +46,13 @@ export type TimelineRow =
       readonly preview: string;
       readonly dropped: boolean;
     }
+  | (Extract<TopRow, { kind: "request" }> & {
+      /** A request sent between the attempts of an expanded submission (a resume, a cancel), shown among them. */
+      readonly key: string;
+      readonly depth: 1;
+      readonly seq: number;
+      readonly expandable: false;
+    })
   | {
       readonly kind: "event";
       readonly key: string;
@@ -271,6 +278,11 @@ export function topLevelOf(tops: readonly TimelineRow[]): readonly TopLevelRow[]
 export interface DisplayOptions {
   /** The trace's events in seq order; absent or empty when "Lifecycle events" is off. */
   readonly events?: readonly LifecycleEvent[];
+  /**
+   * The trace's events in seq order, shown among an expanded submission's attempts whether or not
+   * "Lifecycle events" is on (the kill, exit or reconnect between two attempts is the story); default `events`.
+   */
+  readonly groupEvents?: readonly LifecycleEvent[];
   readonly order?: RowOrder;
 }
 
@@ -283,6 +295,7 @@ export function displayRows(
   options: DisplayOptions = {},
 ): TimelineRow[] {
   const events = options.events ?? [];
+  const groupEvents = options.groupEvents ?? events;
   const order = options.order ?? TIME_ORDER;
   const rawOf = rawOfRecord(recordOf);
   const frameRow = (key: string, depth: 1 | 2, seq: number, role: string) =>
@@ -290,15 +303,17 @@ export function displayRows(
   let level: TimelineRow[] = filter
     ? searchIndexOf(topLevelOf(tops)).filter(filter, rawOf)
     : topLevelOf(tops).slice();
-  // Events shown among an expanded submission's attempts are not shown again at the top.
+  // Events and requests shown among an expanded submission's attempts are not shown again at the top.
   const inside = new Set<number>();
-  if (events.length > 0) {
+  const between = expanded.size > 0 ? requestsBetween(level, expanded) : NONE_BETWEEN;
+  if (between.moved.size > 0) level = level.filter((r) => !between.moved.has(r));
+  if (groupEvents.length > 0 && expanded.size > 0) {
     for (const row of level) {
       if (row.kind !== "submission" || !expanded.has(row.key)) continue;
       const range = attemptRange(row.row);
       if (!range) continue;
-      for (let i = firstAfter(events, range[0]); i < events.length; i++) {
-        const e = events[i] as LifecycleEvent;
+      for (let i = firstAfter(groupEvents, range[0]); i < groupEvents.length; i++) {
+        const e = groupEvents[i] as LifecycleEvent;
         if (e.seq >= range[1]) break;
         inside.add(e.seq);
       }
@@ -319,15 +334,28 @@ export function displayRows(
     out.push(row);
     if (!expanded.has(row.key)) continue;
     if (row.kind === "submission") {
-      const range = events.length > 0 ? attemptRange(row.row) : null;
-      let next = range ? firstAfter(events, range[0]) : events.length;
+      const range = groupEvents.length > 0 ? attemptRange(row.row) : null;
+      let next = range ? firstAfter(groupEvents, range[0]) : groupEvents.length;
+      const requests = between.bySubmission.get(row) ?? [];
+      let nextRequest = 0;
       row.row.attempts.forEach((attempt, n) => {
-        for (; next < events.length; next++) {
-          const e = events[next] as LifecycleEvent;
-          if (!range || e.seq >= range[1] || e.seq >= attempt.requestSeq) break;
-          if (placed.has(e.seq)) continue;
-          placed.add(e.seq);
-          out.push(eventRow(e, 1));
+        // What happened before this attempt, in trace order: events and requests merged by seq.
+        for (;;) {
+          const e = groupEvents[next];
+          const eventDue =
+            e !== undefined && range !== null && e.seq < range[1] && e.seq < attempt.requestSeq;
+          const q = requests[nextRequest];
+          const requestDue = q !== undefined && q.seq < attempt.requestSeq;
+          if (!eventDue && !requestDue) break;
+          if (requestDue && (!eventDue || (q as TimelineRow).seq < (e as LifecycleEvent).seq)) {
+            out.push(q as TimelineRow);
+            nextRequest++;
+            continue;
+          }
+          next++;
+          if (placed.has((e as LifecycleEvent).seq)) continue;
+          placed.add((e as LifecycleEvent).seq);
+          out.push(eventRow(e as LifecycleEvent, 1));
         }
         const key = `${row.key}.a${n}`;
         out.push({
@@ -357,6 +385,68 @@ export function displayRows(
     }
   }
   return out;
+}
+
+/** Requests shown between attempts: by the submission row they are under, and the top-level rows they replace. */
+interface Between {
+  readonly bySubmission: ReadonlyMap<TimelineRow, TimelineRow[]>;
+  readonly moved: ReadonlySet<TimelineRow>;
+}
+
+const NONE_BETWEEN: Between = { bySubmission: new Map(), moved: new Set() };
+
+/** Session-life methods shown between a submission's attempts when sent between them. */
+const BETWEEN_METHODS: ReadonlySet<string> = new Set([
+  "initialize",
+  "authenticate",
+  "session/load",
+  "session/resume",
+  "session/new",
+  "session/cancel",
+  "$/cancel_request",
+]);
+
+const betweenRows = new WeakMap<object, TimelineRow>();
+
+/**
+ * The requests sent between the first and last attempt of each expanded submission that belong to
+ * its story (a resume or load of its session, a cancel, a reconnect's initialize), by submission
+ * row, as depth-1 rows in seq order, and the top-level rows they replace.
+ */
+function requestsBetween(level: readonly TimelineRow[], expanded: ReadonlySet<string>): Between {
+  const groups = new Map<TimelineRow, TimelineRow[]>();
+  const moved = new Set<TimelineRow>();
+  const open: { row: TimelineRow; s: Submission; range: [number, number] }[] = [];
+  for (const row of level) {
+    if (row.kind === "submission" && expanded.has(row.key)) {
+      const range = attemptRange(row.row);
+      if (range) open.push({ row, s: row.row, range });
+    }
+  }
+  if (open.length > 0) {
+    for (const row of level) {
+      if (row.kind !== "request" || row.depth !== 0 || row.row.method === null) continue;
+      if (!BETWEEN_METHODS.has(row.row.method)) continue;
+      const sid = row.row.sessionId;
+      const owner = open.find(
+        (o) =>
+          row.seq > o.range[0] &&
+          row.seq < o.range[1] &&
+          (sid === undefined || sid === null || sid === o.s.sessionId),
+      );
+      if (!owner) continue;
+      let child = betweenRows.get(row.row);
+      if (!child) {
+        child = { kind: "request", row: row.row, key: row.key, depth: 1, seq: row.seq, expandable: false };
+        betweenRows.set(row.row, child);
+      }
+      const list = groups.get(owner.row) ?? [];
+      list.push(child);
+      groups.set(owner.row, list);
+      moved.add(row);
+    }
+  }
+  return moved.size === 0 ? NONE_BETWEEN : { bySubmission: groups, moved };
 }
 
 /** Top-level rows and events merged by seq (both in seq order), leaving out the events in `skip`. */

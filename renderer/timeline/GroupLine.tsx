@@ -1,0 +1,41 @@
+/**
+ * The key group under a submission's result: its short key, "3 attempts · 2 dropped · 1 insert ·
+ * deduplicated" and the messageId it settled on (shared/analyzer/group-summary.ts), so the group the
+ * product is named after is read in the row itself, without the Key, Ids or Conn columns.
+ */
+import { groupSummary } from "../../shared/analyzer/group-summary.js";
+import type { Submission } from "../../shared/analyzer/timeline-model.js";
+import { KeyBadge } from "../components/KeyBadge.js";
+import { visibleText } from "../components/visible-text.js";
+
+/** The group line's text: key, counts, final messageId (tooltips, Details, search of the Key column). */
+export function groupLineText(s: Submission): string {
+  const g = groupSummary(s);
+  const key = s.key === null ? g.shortKey : visibleText(s.key);
+  const final = g.finalMessageId === null ? "" : ` · final messageId ${visibleText(g.finalMessageId)}`;
+  return `key ${key} · ${g.words}${final}`;
+}
+
+/** The group line of a submission row. */
+export function GroupLine({ s }: { s: Submission }) {
+  const g = groupSummary(s);
+  return (
+    <span className="tl-group" data-testid="key-group">
+      {s.key !== null ? (
+        <KeyBadge idempotencyKey={s.key} />
+      ) : (
+        <span
+          className={s.keyStatus === "invalid" ? "tl-group__nokey tl-group__nokey--bad" : "tl-group__nokey"}
+        >
+          {g.shortKey}
+        </span>
+      )}
+      <span className="tl-group__words">{g.words}</span>
+      {g.finalMessageId === null ? null : (
+        <span className="tl-group__final" title="the messageId the submission settled on">
+          → {visibleText(g.finalMessageId)}
+        </span>
+      )}
+    </span>
+  );
+}
