@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { AgentChoice } from "../../shared/conformance/conformance-run.js";
 import { AGENT_MODES } from "../../shared/demo/scenario.js";
+import { isJsonObject } from "../../shared/protocol/json-object.js";
 import { userDir } from "../platform/user-dirs.js";
 import type { AgentUnderTest } from "./conformance-options.js";
 
@@ -81,10 +82,6 @@ export function defaultAgentsFile(): string {
   return join(userDir("config"), "agents.json");
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function stringList(v: unknown): v is string[] {
   return Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === "string" && s.length > 0);
 }
@@ -97,10 +94,10 @@ export function parseAgentsConfig(text: string, fileDir: string): AgentChoiceEnt
   } catch (err) {
     throw new Error(`not JSON: ${(err as Error).message}`);
   }
-  if (!isRecord(doc) || !Array.isArray(doc.agents)) throw new Error('expected {"agents": [...]}');
+  if (!isJsonObject(doc) || !Array.isArray(doc.agents)) throw new Error('expected {"agents": [...]}');
   return doc.agents.map((raw, i): AgentChoiceEntry => {
     const where = `agents[${i}]`;
-    if (!isRecord(raw)) throw new Error(`${where} is not an object`);
+    if (!isJsonObject(raw)) throw new Error(`${where} is not an object`);
     if (typeof raw.name !== "string" || raw.name.trim() === "") throw new Error(`${where} needs a name`);
     const id = `config-${i + 1}`;
     const label = raw.name.trim().slice(0, 100);
@@ -126,7 +123,7 @@ export function parseAgentsConfig(text: string, fileDir: string): AgentChoiceEnt
       throw new Error(`${where}.cwd must be a string`);
     if (
       raw.env !== undefined &&
-      !(isRecord(raw.env) && Object.values(raw.env).every((v) => typeof v === "string"))
+      !(isJsonObject(raw.env) && Object.values(raw.env).every((v) => typeof v === "string"))
     )
       throw new Error(`${where}.env must map names to strings`);
     const command = raw.command;

@@ -5,6 +5,7 @@
  */
 
 import type { EvidenceFrame } from "../../shared/conformance/conformance-result.js";
+import { parseJsonObject } from "../../shared/protocol/json-object.js";
 import { isUserMessageUpdate } from "../../shared/protocol/user-message-updates.js";
 import { readTrace } from "../trace/trace-reader.js";
 import type { FrameRef } from "./case-outcome.js";
@@ -13,17 +14,6 @@ import type { FrameRef } from "./case-outcome.js";
 export interface ResolvedRef {
   readonly ref: FrameRef;
   readonly frames: readonly EvidenceFrame[];
-}
-
-function parse(raw: string): Record<string, unknown> | undefined {
-  try {
-    const v = JSON.parse(raw) as unknown;
-    return v !== null && typeof v === "object" && !Array.isArray(v)
-      ? (v as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function matches(ref: FrameRef, dir: string, msg: Record<string, unknown>): boolean {
@@ -46,7 +36,7 @@ export async function resolveFrames(traceFile: string, refs: readonly FrameRef[]
     for await (const ev of readTrace(traceFile)) {
       if (ev.kind !== "record" || ev.record.type !== "frame" || ev.record.encoding === "base64") continue;
       const r = ev.record;
-      const msg = parse(r.raw);
+      const msg = parseJsonObject(r.raw);
       if (!msg) continue;
       for (const entry of found) {
         if (entry.ref.conn === r.conn && matches(entry.ref, r.dir, msg))

@@ -5,6 +5,7 @@
  * anything that is not a well-formed request throws an `OtlpDecodeError` naming what is wrong.
  */
 
+import { isJsonObject } from "../protocol/json-object.js";
 import { utf8Decode } from "../trace/interchange/bytes.js";
 import type { AgentSpanRecord, AgentSpanValue } from "../trace/record.js";
 
@@ -359,8 +360,6 @@ export function decodeTracesProtobuf(body: Uint8Array): DecodedSpan[] {
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
-
 function list(v: unknown, what: string): unknown[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) return fail(`${what} must be an array`);
@@ -369,7 +368,7 @@ function list(v: unknown, what: string): unknown[] {
 
 function object(v: unknown, what: string): Json {
   if (v === undefined || v === null) return {};
-  if (!isObject(v)) return fail(`${what} must be an object`);
+  if (!isJsonObject(v)) return fail(`${what} must be an object`);
   return v;
 }
 
@@ -399,7 +398,7 @@ function jsonString(v: unknown, what: string): string {
 
 function jsonAnyValue(v: unknown, depth: number): { v: AgentSpanValue | undefined; json: unknown } {
   if (depth > 8) fail("values nested too deep");
-  if (!isObject(v)) return { v: undefined, json: null };
+  if (!isJsonObject(v)) return { v: undefined, json: null };
   if ("stringValue" in v) {
     const s = jsonString(v.stringValue, "stringValue");
     return { v: s, json: s };
@@ -475,7 +474,7 @@ export function decodeTracesJson(body: string): DecodedSpan[] {
   } catch {
     return fail("the body is not JSON");
   }
-  if (!isObject(req)) return fail("the body must be a JSON object with resourceSpans");
+  if (!isJsonObject(req)) return fail("the body must be a JSON object with resourceSpans");
   const spans: DecodedSpan[] = [];
   for (const rs of list(req.resourceSpans, "resourceSpans")) {
     const r = object(rs, "a resourceSpans entry");

@@ -5,10 +5,10 @@
  */
 import type { NotificationFrame, RequestFrame } from "../protocol/frame.js";
 import { checkPromptParamsKey } from "../protocol/idempotency-key.js";
+import { asJsonObject } from "../protocol/json-object.js";
 import { isUserMessageUpdate } from "../protocol/user-message-updates.js";
 import type { FrameRecord } from "../trace/record.js";
 import { appended } from "./appended.js";
-import { asObject } from "./frame-params.js";
 import { KeyLeakIndex } from "./key-leak.js";
 import type { LifecycleRows, RowContext } from "./lifecycle.js";
 import type { MessageIndex } from "./message-index.js";
@@ -61,7 +61,7 @@ export class PromptAttempts {
   /** Adds a Client's `session/prompt` as an attempt of its submission. */
   sent(r: FrameRecord, frame: RequestFrame): void {
     const { ctx, lifecycle, links, pending, tally } = this.parts;
-    const params = asObject(frame.params);
+    const params = asJsonObject(frame.params);
     const sessionId = typeof params?.sessionId === "string" ? params.sessionId : null;
     const check = checkPromptParamsKey(params);
     const digest = canonicalDigest(params?.prompt);
@@ -108,10 +108,10 @@ export class PromptAttempts {
   /** Applies a notification about prompts: a user message the Agent shows, or a `$/cancel_request`. */
   notified(r: FrameRecord, frame: NotificationFrame): void {
     const { links, pending, tally } = this.parts;
-    const params = asObject(frame.params);
+    const params = asJsonObject(frame.params);
     if (!params) return;
     if (frame.method === "session/update" && r.dir === "agent->client") {
-      const update = asObject(params.update);
+      const update = asJsonObject(params.update);
       const kind = update?.sessionUpdate;
       if (isUserMessageUpdate(kind) && typeof update?.messageId === "string") {
         const sessionId = typeof params.sessionId === "string" ? params.sessionId : "";

@@ -4,9 +4,10 @@
  * answers no known request gets an unmatched row of its own.
  */
 import type { JsonRpcId, RequestFrame, ResponseFrame } from "../protocol/frame.js";
+import { asJsonObject } from "../protocol/json-object.js";
 import { retryClassOf } from "../protocol/method-catalogue.js";
 import type { FrameRecord } from "../trace/record.js";
-import { asObject, sessionIdOf } from "./frame-params.js";
+import { sessionIdOf } from "./frame-params.js";
 import type { LifecycleRows, RowContext } from "./lifecycle.js";
 import type { MessageIndex } from "./message-index.js";
 import { answerLost } from "./outcome.js";
@@ -58,7 +59,7 @@ export class RequestBook {
     if (retryClass === "duplicating" && r.dir === "client->agent" && r.origin === undefined)
       this.checkDuplicatingResend(row, frame);
     if (frame.method === "initialize") {
-      const version = asObject(frame.params)?.protocolVersion;
+      const version = asJsonObject(frame.params)?.protocolVersion;
       const c = lifecycle.conn(r.conn);
       if (typeof version === "number" && c.protocolVersion === null) c.protocolVersion = version;
     }
@@ -73,7 +74,7 @@ export class RequestBook {
     row.responseSeq = r.seq;
     row.latencyMs = this.parts.ctx.timesKnown?.() === false ? null : r.ts - row.sentAt;
     this.touch(row);
-    const result = frame.kind === "result" ? asObject(frame.result) : null;
+    const result = frame.kind === "result" ? asJsonObject(frame.result) : null;
     if (row.method === "initialize" && typeof result?.protocolVersion === "number") {
       this.parts.lifecycle.conn(r.conn).protocolVersion = result.protocolVersion;
     }

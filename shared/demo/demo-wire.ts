@@ -4,6 +4,8 @@
  * it. Commands pick among fixed operations on the demo agent that `serve --demo` (or the app)
  * started from its own command line: none names a command or a path.
  */
+
+import { isJsonObject } from "../protocol/json-object.js";
 import { AGENT_MODES, type AgentMode } from "./scenario.js";
 import { findScenario } from "./scenarios.js";
 
@@ -89,13 +91,9 @@ export type DemoCommand =
   /** Restart the demo agent (fresh connection and session) in `mode`, or in the current one. */
   | { readonly op: "reset"; readonly mode?: AgentMode };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** Validates an untrusted command; returns it typed, or a message saying what is wrong. */
 export function parseDemoCommand(v: unknown): DemoCommand | { readonly error: string } {
-  if (!isRecord(v)) return { error: "a demo command must be an object" };
+  if (!isJsonObject(v)) return { error: "a demo command must be an object" };
   switch (v.op) {
     case "send":
       if (typeof v.text !== "string" || v.text.trim() === "" || v.text.length > MAX_DEMO_PROMPT_CHARS)

@@ -4,6 +4,8 @@
  * capabilities). Fed every record in order (`observe`); it parses only the frames that can be the
  * first `initialize` exchange, and frames over `MAX_SETUP_FRAME_CHARS` never.
  */
+
+import { parseJsonObject } from "../protocol/json-object.js";
 import type { FrameRecord, TraceHeader, TraceRecord } from "../trace/record.js";
 import { boundedJson } from "./bounded-json.js";
 
@@ -54,7 +56,7 @@ export class SetupCollector {
   private takeRequest(record: FrameRecord): void {
     if (record.dir !== "client->agent" || record.origin !== undefined || !record.raw.includes('"initialize"'))
       return;
-    const msg = parseObject(record.raw);
+    const msg = parseJsonObject(record.raw);
     if (msg?.method !== "initialize" || msg.id === undefined) return;
     const params =
       msg.params !== null && typeof msg.params === "object" ? (msg.params as Record<string, unknown>) : {};
@@ -62,7 +64,7 @@ export class SetupCollector {
   }
 
   private takeAnswer(record: FrameRecord): void {
-    const msg = parseObject(record.raw);
+    const msg = parseJsonObject(record.raw);
     if (!msg || msg.method !== undefined || msg.id !== this.request?.id) return;
     this.answer = msg;
   }
@@ -89,14 +91,5 @@ export class SetupCollector {
       clientCapabilities: params ? shown(params.capabilities ?? params.clientCapabilities) : null,
       initializeError: this.answer?.error !== undefined ? shown(this.answer.error) : null,
     };
-  }
-}
-
-function parseObject(raw: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(raw);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
   }
 }

@@ -1,4 +1,5 @@
 import { checkIdempotencyKey } from "../protocol/idempotency-key.js";
+import { isJsonObject } from "../protocol/json-object.js";
 import {
   FAULT_ACTION_TABLE,
   FAULT_ACTIONS,
@@ -35,10 +36,6 @@ function fail(error: string): FaultSpecCheck {
   return { ok: false, error };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 function checkText(name: string, v: unknown, max: number): string | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "string" || v.length === 0 || v.length > max)
@@ -48,7 +45,7 @@ function checkText(name: string, v: unknown, max: number): string | undefined {
 
 function checkMatch(action: FaultAction, raw: unknown): { match: FaultMatch } | { error: string } {
   if (raw === undefined) raw = {};
-  if (!isRecord(raw)) return { error: "match must be an object" };
+  if (!isJsonObject(raw)) return { error: "match must be an object" };
   for (const k of Object.keys(raw)) if (!MATCH_FIELDS.has(k)) return { error: `unknown match field "${k}"` };
   const textError =
     checkText("match.method", raw.method, 200) ?? checkText("match.sessionId", raw.sessionId, 1000);
@@ -80,7 +77,7 @@ function checkMatch(action: FaultAction, raw: unknown): { match: FaultMatch } | 
 function checkTarget(raw: unknown): { target?: FaultTarget } | { error: string } {
   if (raw === undefined) return {};
   const wrong = { error: 'target must be {"tap": ID} or {"all": true}' };
-  if (!isRecord(raw)) return wrong;
+  if (!isJsonObject(raw)) return wrong;
   const keys = Object.keys(raw);
   if (keys.length !== 1) return wrong;
   if (keys[0] === "all") return raw.all === true ? { target: { all: true } } : wrong;
@@ -91,7 +88,7 @@ function checkTarget(raw: unknown): { target?: FaultTarget } | { error: string }
 
 /** Validates an untrusted rule spec (strict: unknown fields are errors) and applies defaults. */
 export function checkFaultSpec(input: unknown): FaultSpecCheck {
-  if (!isRecord(input)) return fail("a fault rule must be a JSON object");
+  if (!isJsonObject(input)) return fail("a fault rule must be a JSON object");
   for (const k of Object.keys(input)) if (!SPEC_FIELDS.has(k)) return fail(`unknown field "${k}"`);
   const action = input.action;
   if (!isFaultAction(action)) return fail(`action must be one of ${FAULT_ACTIONS.join(", ")}`);
@@ -129,7 +126,7 @@ export function checkFaultSpec(input: unknown): FaultSpecCheck {
 
 /** Validates a rule as the hub sends it to taps (spec fields plus id and armedAt). */
 export function checkFaultRule(input: unknown): boolean {
-  if (!isRecord(input) || typeof input.id !== "string" || typeof input.armedAt !== "string") return false;
+  if (!isJsonObject(input) || typeof input.id !== "string" || typeof input.armedAt !== "string") return false;
   const { id: _id, armedAt: _armedAt, ...spec } = input;
   return checkFaultSpec(spec).ok;
 }

@@ -1,4 +1,5 @@
 import type { FaultRule } from "../faults/fault-rule.js";
+import { parseJsonObject } from "../protocol/json-object.js";
 import type { TraceHeader, TraceRecord } from "../trace/record.js";
 
 /**
@@ -68,24 +69,13 @@ export interface HubError {
 /** Every message the hub sends to a tap. */
 export type HubToTap = HubWelcome | HubAck | HubFaultRules | HubError;
 
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === "object" && !Array.isArray(v)
-      ? (v as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Decodes an untrusted tap message; a string error when it is not one. The records are not checked
  * here: the hub checks each one as it stores it (shared/trace/record-check.ts), so an invalid record
  * is kept flagged instead of closing the tap's connection.
  */
 export function decodeTapMessage(text: string): TapToHub | string {
-  const m = parseObject(text);
+  const m = parseJsonObject(text);
   if (!m) return "not a JSON object";
   if (m.t === "hello") {
     const h = m.header as Record<string, unknown> | null;
@@ -112,7 +102,7 @@ export function decodeTapMessage(text: string): TapToHub | string {
 
 /** Decodes a hub message on the tap side; undefined when it is not one. */
 export function decodeHubToTap(text: string): HubToTap | undefined {
-  const m = parseObject(text);
+  const m = parseJsonObject(text);
   if (!m) return undefined;
   switch (m.t) {
     case "welcome":

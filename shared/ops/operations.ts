@@ -21,6 +21,7 @@ import type { ArmedFault } from "../faults/armed-fault.js";
 import type { FaultRule, FaultRuleSpec } from "../faults/fault-rule.js";
 import type { TraceSummary } from "../hub/hub-event.js";
 import type { TapSummary } from "../hub/tap-summary.js";
+import { isJsonObject } from "../protocol/json-object.js";
 import type { FrameSchemaReport, SchemaCheckSummary } from "../schema/schema-report.js";
 import type { FrameRecord } from "../trace/record.js";
 import { type HttpRoute, route } from "./http-route.js";
@@ -69,10 +70,6 @@ const TRACE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;
 /** Fault rule ids (`r12-3f9a`, or a tap's local ids). */
 const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** Every operation, by name. */
 export const OPERATIONS = {
   hubStatus: operation<HubStatus>()({
@@ -105,7 +102,9 @@ export const OPERATIONS = {
     summary:
       "arms a fault rule on its target (one tap, or all live taps) and answers once every target acknowledged it",
     parse: (a) =>
-      isObject(a.spec) ? { spec: a.spec as unknown as FaultRuleSpec } : { error: "spec must be an object" },
+      isJsonObject(a.spec)
+        ? { spec: a.spec as unknown as FaultRuleSpec }
+        : { error: "spec must be an object" },
     http: route("POST", "/api/faults", { body: "spec", status: 201 }),
     ws: "fault-arm",
   }),
@@ -288,9 +287,9 @@ export function isOperationName(op: unknown): op is OperationName {
 export function parseOperationCall(op: unknown, args: unknown): OperationCall | ArgsError {
   if (!isOperationName(op)) return { error: `unknown operation ${JSON.stringify(op)}` };
   const raw = args === undefined ? {} : args;
-  if (!isObject(raw)) return { error: `${op}: arguments must be an object` };
+  if (!isJsonObject(raw)) return { error: `${op}: arguments must be an object` };
   const parsed = (OPERATIONS[op].parse as (a: Record<string, unknown>) => unknown)(raw);
-  if (isObject(parsed) && typeof parsed.error === "string") return { error: `${op}: ${parsed.error}` };
+  if (isJsonObject(parsed) && typeof parsed.error === "string") return { error: `${op}: ${parsed.error}` };
   return { op, args: parsed } as OperationCall;
 }
 

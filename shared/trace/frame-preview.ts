@@ -6,6 +6,8 @@
  * the analysis of the frame; a cut string says how long it was and a hash of it, so two different
  * strings never preview as equal. The Details pane fetches the whole frame (`readFrame`).
  */
+
+import { isJsonObject } from "../protocol/json-object.js";
 import type { FrameRecord } from "./record.js";
 
 /** Frames whose `raw` is longer than this (UTF-8 bytes) are sent to UIs as a preview. */
@@ -96,10 +98,9 @@ export function previewFrame(r: FrameRecord, threshold = FRAME_PREVIEW_BYTES): F
   } catch {
     parsed = undefined;
   }
-  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
+  if (isJsonObject(parsed)) {
     raw = JSON.stringify(cutValue(parsed, 0));
-    if (raw.length > MAX_PREVIEW_CHARS)
-      raw = JSON.stringify(envelope(parsed as Record<string, unknown>, bytes));
+    if (raw.length > MAX_PREVIEW_CHARS) raw = JSON.stringify(envelope(parsed, bytes));
   } else raw = r.raw.slice(0, TEXT_PREVIEW_CHARS);
   return { ...r, raw, previewOf: bytes };
 }

@@ -4,14 +4,14 @@
  * header or not; a wrong optional field is dropped and named in `headerFaults`, so one bad field
  * (`"imported":{"lacks":"x"}`, `agent.command` as a string) never blanks the UI or ends `analyze`.
  */
+
+import { isJsonObject } from "../protocol/json-object.js";
 import { MAX_JSON_DEPTH, TOO_DEEP, valueTooDeep } from "./json-depth.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION, type TraceHeader } from "./record.js";
 
 /** A checked header, or why the value is not a header this version reads. */
 export type CheckedHeader = { readonly header: TraceHeader } | { readonly problem: string };
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 /** `typeof`, with null and arrays told apart. */
@@ -21,7 +21,7 @@ function kindOf(v: unknown): string {
 
 /** Checks any value as a trace header; a wrong optional field is left out and named in `headerFaults`. Never throws. */
 export function checkHeader(value: unknown): CheckedHeader {
-  if (!isObject(value) || value.format !== TRACE_FORMAT)
+  if (!isJsonObject(value) || value.format !== TRACE_FORMAT)
     return { problem: `the first line is not a "${TRACE_FORMAT}" header` };
   const version = value.version;
   if (typeof version !== "number" || !Number.isFinite(version) || version > TRACE_FORMAT_VERSION)
@@ -46,7 +46,7 @@ export function checkHeader(value: unknown): CheckedHeader {
     if (field === "format" || field === "version" || field === "tool" || field === "startedAt") continue;
     switch (field) {
       case "agent": {
-        if (!isObject(v)) drop(field, `must be an object, got ${kindOf(v)}`);
+        if (!isJsonObject(v)) drop(field, `must be an object, got ${kindOf(v)}`);
         else if (!isStrings(v.command)) drop(field, "command must be a list of strings");
         else if (v.cwd !== undefined && typeof v.cwd !== "string") {
           out.agent = { command: v.command };
@@ -68,13 +68,13 @@ export function checkHeader(value: unknown): CheckedHeader {
         else drop(field, `must be true or false, got ${kindOf(v)}`);
         break;
       case "imported":
-        if (isObject(v) && typeof v.format === "string" && isStrings(v.lacks))
+        if (isJsonObject(v) && typeof v.format === "string" && isStrings(v.lacks))
           out[field] = { format: v.format, lacks: v.lacks };
         else drop(field, "must be {format: string, lacks: list of strings}");
         break;
       case "replayOf":
         if (
-          isObject(v) &&
+          isJsonObject(v) &&
           typeof v.trace === "string" &&
           typeof v.sha256 === "string" &&
           /^[0-9a-f]{64}$/.test(v.sha256)

@@ -1,6 +1,7 @@
 import { type FaultMatch, UNKEYED_RETRY_WARNING } from "../../../shared/faults/fault-rule.js";
 import type { Frame, JsonRpcId, RequestFrame } from "../../../shared/protocol/frame.js";
 import { checkPromptParamsKey } from "../../../shared/protocol/idempotency-key.js";
+import { asJsonObject } from "../../../shared/protocol/json-object.js";
 import type { TraceFanout } from "../../trace/trace-fanout.js";
 import type { FrameDecision } from "../frames/frame-policy.js";
 import { withJsonRpcId } from "./frame-id.js";
@@ -53,9 +54,7 @@ type AnswerGoes =
   | { readonly toClient: true; readonly clientId: string | number };
 
 function param(params: unknown, name: string): unknown {
-  return params !== null && typeof params === "object" && !Array.isArray(params)
-    ? (params as Record<string, unknown>)[name]
-    : undefined;
+  return asJsonObject(params)?.[name];
 }
 
 /** Whether a client request fits a retry rule's match: its method, and sessionId and key when the rule names them. */

@@ -1,4 +1,5 @@
 import type { Frame, JsonRpcId } from "../../../shared/protocol/frame.js";
+import { asJsonObject } from "../../../shared/protocol/json-object.js";
 import type { Direction } from "../../../shared/trace/record.js";
 
 /** A session the client has open on this connection, with what it takes to open it again. */
@@ -25,12 +26,6 @@ const OPENING = new Set(["session/new", "session/load", "session/resume", "sessi
 const MAX_PENDING = 1_000;
 const MAX_SESSIONS = 1_000;
 
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === "object" && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : undefined;
-}
-
 /**
  * The sessions the client opened on one connection (from `session/new`, `session/load`,
  * `session/resume` and `session/fork` that the agent answered with success, minus those closed
@@ -52,11 +47,11 @@ export class SessionReplay {
     if (dir === "client->agent" && frame.kind === "request") {
       if (frame.method === "initialize") {
         this.initializeId = frame.id;
-        const v = obj(frame.params)?.protocolVersion;
+        const v = asJsonObject(frame.params)?.protocolVersion;
         if (typeof v === "number") this.protocolVersion = v;
       } else if (OPENING.has(frame.method) || frame.method === "session/close") {
         if (this.pending.size >= MAX_PENDING) this.pending.clear();
-        this.pending.set(frame.id, { method: frame.method, params: obj(frame.params) ?? {} });
+        this.pending.set(frame.id, { method: frame.method, params: asJsonObject(frame.params) ?? {} });
       }
       return;
     }
@@ -70,7 +65,7 @@ export class SessionReplay {
     const req = this.pending.get(key);
     if (!req) return;
     this.pending.delete(key);
-    const result = obj(frame.result);
+    const result = asJsonObject(frame.result);
     const own = typeof req.params.sessionId === "string" ? req.params.sessionId : undefined;
     if (req.method === "session/close") {
       if (own !== undefined) this.sessions.delete(own);
@@ -89,10 +84,10 @@ export class SessionReplay {
 
   /** Takes the agent's `initialize` result (the client's, or the answer to the tap's replay). */
   agentInitialized(result: unknown): void {
-    const r = obj(result);
+    const r = asJsonObject(result);
     if (!r) return;
     if (typeof r.protocolVersion === "number") this.protocolVersion = r.protocolVersion;
-    this.loadSession = obj(r.agentCapabilities)?.loadSession === true;
+    this.loadSession = asJsonObject(r.agentCapabilities)?.loadSession === true;
   }
 
   /** The sessions open now, oldest first. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
+import { parseJsonObject } from "../../../shared/protocol/json-object.js";
 import type { ClientChannel } from "./client-channel.js";
 
 /** Agent output a connection holds for streams its client has not opened (yet), before it gives up on the client. */
@@ -20,15 +21,6 @@ export function idKey(id: unknown): string | undefined {
   if (typeof id === "number") return `n:${id}`;
   if (id === null) return "null";
   return undefined;
-}
-
-function parse(line: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(line);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 function sessionOf(params: unknown): string | undefined {
@@ -112,7 +104,7 @@ export class HttpChannel implements ClientChannel {
 
   send(line: string): void {
     if (this.closed) return;
-    const message = parse(line);
+    const message = parseJsonObject(line);
     let target = CONNECTION_STREAM;
     if (message) {
       if (typeof message.method === "string") {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
+import { parseJsonObject } from "../../../shared/protocol/json-object.js";
 import {
   type ConnectionLimits,
   DEFAULT_CONNECTION_LIMITS,
@@ -61,15 +62,6 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 function text(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8" }).end(body);
-}
-
-function parseObject(body: Buffer): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(body.toString("utf8"));
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | null> {
@@ -160,7 +152,7 @@ export async function startRemoteFront(
     if (type !== "application/json") return text(res, 415, "Unsupported Media Type");
     const body = await readBody(req);
     if (body === null) return text(res, 413, "Message too large");
-    const message = parseObject(body);
+    const message = parseJsonObject(body.toString("utf8"));
     const isInitialize = message?.method === "initialize" && "id" in message;
     const connectionId = header(req, CONNECTION_ID);
     if (!connectionId) {

@@ -9,6 +9,7 @@
  * front records what the agent sent and never makes up an answer.
  */
 
+import { parseJsonObject } from "../../../shared/protocol/json-object.js";
 import { MAX_FRAME_BYTES } from "../frames/frame-evidence.js";
 import { idKey } from "./http-channel.js";
 import { SseLimitError, sseEventData } from "./sse-events.js";
@@ -40,15 +41,6 @@ class UpstreamError extends Error {
     readonly refusal?: UpstreamRefusal,
   ) {
     super(message);
-  }
-}
-
-function parseObject(text: string): Record<string, unknown> | null {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
   }
 }
 
@@ -126,7 +118,7 @@ export class HttpUpstream implements UpstreamChannel {
   private async post(line: string): Promise<void> {
     if (this.ended) return;
     if (this.connectionId === undefined) return this.initialize(line);
-    const session = this.sessionFor(parseObject(line));
+    const session = this.sessionFor(parseJsonObject(line));
     if (session !== undefined) await this.openStream(session);
     const res = await this.request(
       "POST",
@@ -150,7 +142,7 @@ export class HttpUpstream implements UpstreamChannel {
       if (type !== JSON_TYPE) throw new UpstreamError(await httpProblem("the first POST", res));
       // A JSON-RPC error in the body (the SDK's `Initialize failed`) is the agent's answer: pass it on.
       const text = await bodyText(res, MAX_FRAME_BYTES);
-      if (parseObject(text)) this.deliver(text.replace(/\r?\n$/, ""), undefined);
+      if (parseJsonObject(text)) this.deliver(text.replace(/\r?\n$/, ""), undefined);
       throw new UpstreamError(`the agent answered the first POST with HTTP ${res.status}`);
     }
     const text = (await bodyText(res, MAX_FRAME_BYTES)).replace(/\r?\n$/, "");
@@ -213,7 +205,7 @@ export class HttpUpstream implements UpstreamChannel {
 
   private deliver(text: string, session: string | undefined): void {
     if (this.ended) return;
-    const message = parseObject(text);
+    const message = parseJsonObject(text);
     if (message) {
       if (session !== undefined && typeof message.method === "string" && "id" in message) {
         const key = idKey(message.id);

@@ -5,6 +5,7 @@
  * are left out. Pure.
  */
 
+import { asJsonObject, parseJsonObject } from "../../protocol/json-object.js";
 import type { FrameRecord, TraceRecord } from "../../trace/record.js";
 import { type ClientGot, ClientOutcomes, type ClientRunModel } from "./client-outcomes.js";
 
@@ -39,17 +40,6 @@ export interface ClientWire {
   readonly frames: ReadonlyMap<number, FrameRecord>;
 }
 
-function parse(raw: string): Record<string, unknown> | undefined {
-  try {
-    const v = JSON.parse(raw) as unknown;
-    return v !== null && typeof v === "object" && !Array.isArray(v)
-      ? (v as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether the exchange carries a key (a non-null `idempotencyKey`). */
 export function keyed(p: PromptExchange): boolean {
   return p.key !== undefined && p.key !== null;
@@ -69,15 +59,12 @@ export function readClientWire(records: Iterable<TraceRecord>, model: ClientRunM
     if (r.type !== "frame" || r.encoding === "base64") continue;
     frames.set(r.seq, r);
     if (r.origin !== undefined) continue;
-    const msg = parse(r.raw);
+    const msg = parseJsonObject(r.raw);
     if (!msg) continue;
     const id = msg.id;
     if (typeof id !== "number" && typeof id !== "string") continue;
     if (r.dir !== "client->agent" || typeof msg.method !== "string") continue;
-    const params =
-      msg.params !== null && typeof msg.params === "object" && !Array.isArray(msg.params)
-        ? (msg.params as Record<string, unknown>)
-        : undefined;
+    const params = asJsonObject(msg.params) ?? undefined;
     const view = outcomes.of(r.seq);
     const base: Exchange = {
       conn: r.conn,

@@ -6,6 +6,8 @@
  * 8601, `direction` names the sender (`client_to_agent`, `agent_to_client`, `client->agent`, `to_agent`,
  * `from_agent`, ... case-insensitively). Messages are taken in `seq` order. One connection.
  */
+
+import { isJsonObject } from "../../protocol/json-object.js";
 import type { Direction } from "../record.js";
 import { type Conversion, convertEntry, isoTime, RecordBuilder, safeJson } from "./conversion.js";
 
@@ -61,12 +63,7 @@ function epochMs(ts: unknown): number | null {
 
 /** True when a parsed value has the shape of a `SessionExport`. */
 export function isDevtoolsExport(v: unknown): v is Record<string, unknown> & { messages: unknown[] } {
-  return (
-    v !== null &&
-    typeof v === "object" &&
-    !Array.isArray(v) &&
-    Array.isArray((v as { messages?: unknown }).messages)
-  );
+  return isJsonObject(v) && Array.isArray((v as { messages?: unknown }).messages);
 }
 
 /** Converts a parsed `SessionExport`. */

@@ -2,6 +2,8 @@
  * Which format a file is, from its content (never its name): our trace, or one of the formats
  * `convertToTrace` reads. Works on the whole text or on its first bytes (a prefix of a large file).
  */
+
+import { isJsonObject, parseJsonObject } from "../../protocol/json-object.js";
 import { TRACE_FORMAT } from "../record.js";
 
 /** Every format `analyze`, `convert` and the UI's Import read. */
@@ -28,15 +30,6 @@ export const FORMAT_LABELS: Readonly<Record<InterchangeFormat, string>> = {
 
 const SACP_TYPES = new Set(["request", "response", "notification"]);
 
-function parseObject(line: string): Record<string, unknown> | null {
-  try {
-    const v = JSON.parse(line);
-    return v !== null && typeof v === "object" && !Array.isArray(v) ? v : null;
-  } catch {
-    return null;
-  }
-}
-
 const SUPPORTED =
   "expected an acp-retry-inspector trace, a Zed ACP log (Copy All), a sacp/symposium .jsons trace, an ACP-inspector JSONL recording, a HAR file or an acp-devtools session export";
 
@@ -51,10 +44,10 @@ export function detectFormat(text: string): Detection {
   }
   if (!body.startsWith("{")) return { error: `not JSON; ${SUPPORTED}` };
   const firstLine = body.slice(0, body.indexOf("\n") === -1 ? body.length : body.indexOf("\n"));
-  const first = parseObject(firstLine.trim());
+  const first = parseJsonObject(firstLine.trim());
   if (first) {
     if (first.format === TRACE_FORMAT) return { format: TRACE_FORMAT };
-    if (obj(first.log)) return { format: "har" };
+    if (isJsonObject(first.log)) return { format: "har" };
     if (Array.isArray(first.messages) && ("session" in first || "version" in first))
       return { format: "acp-devtools-export" };
     if ("direction" in first && "json" in first) return { format: "acp-inspector-jsonl" };
@@ -80,8 +73,4 @@ export function detectFormat(text: string): Detection {
       return { format: "acp-inspector-jsonl" };
   }
   return { error: `the first line is not a JSON object of a known format; ${SUPPORTED}` };
-}
-
-function obj(v: unknown): boolean {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }

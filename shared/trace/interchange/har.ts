@@ -18,6 +18,8 @@
  * connection, flags) and the log carries the header and the non-frame records, so converting back
  * gives the same records in the same order, with every frame's bytes read from the HAR's own fields.
  */
+
+import { asJsonObject } from "../../protocol/json-object.js";
 import { parseRecordLine } from "../codec.js";
 import { checkHeader } from "../header-check.js";
 import type { FrameRecord, TraceHeader, TraceRecord } from "../record.js";
@@ -39,8 +41,6 @@ export const HAR = "har";
 export type HarStyle = "websocket" | "http";
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | null =>
-  v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : null;
 
 /** Per-frame metadata our export writes beside each frame's bytes. */
 interface FrameMeta {
@@ -70,7 +70,7 @@ interface LogMeta {
 function headerValue(headers: unknown, name: string): string | undefined {
   if (!Array.isArray(headers)) return undefined;
   for (const h of headers) {
-    const o = obj(h);
+    const o = asJsonObject(h);
     if (o && typeof o.name === "string" && o.name.toLowerCase() === name && typeof o.value === "string")
       return o.value;
   }
@@ -106,10 +106,10 @@ interface Pending {
 
 /** Converts a parsed HAR document. */
 export function convertHar(doc: unknown): Conversion {
-  const log = obj(obj(doc)?.log);
+  const log = asJsonObject(asJsonObject(doc)?.log);
   const entries = Array.isArray(log?.entries) ? (log.entries as unknown[]) : [];
-  const meta = obj(log?._acpRetryInspector) as LogMeta | null;
-  return meta && obj(meta.header) && Array.isArray(meta.records)
+  const meta = asJsonObject(log?._acpRetryInspector) as LogMeta | null;
+  return meta && asJsonObject(meta.header) && Array.isArray(meta.records)
     ? fromOurExport(entries, meta)
     : fromBrowser(entries);
 }
@@ -171,21 +171,21 @@ function fromOurExport(entries: readonly unknown[], meta: LogMeta): Conversion {
       });
   };
   for (const [i, entry] of entries.entries()) {
-    const e = obj(entry);
-    const em = obj(e?._acpRetryInspector);
+    const e = asJsonObject(entry);
+    const em = asJsonObject(e?._acpRetryInspector);
     const ws = e?._webSocketMessages;
     if (Array.isArray(ws)) {
       for (const [j, raw] of ws.entries()) {
-        const m = obj(raw);
-        const fm = obj(m?._acpRetryInspector) as FrameMeta | null;
+        const m = asJsonObject(raw);
+        const fm = asJsonObject(m?._acpRetryInspector) as FrameMeta | null;
         if (fm) keep(`entry ${i + 1} message ${j + 1}`, fm, typeof m?.data === "string" ? m.data : undefined);
         else problems.push(`entry ${i + 1} message ${j + 1}: no frame metadata, left out`);
       }
     } else if (em && Array.isArray(em.frames)) {
       const texts: string[] = [];
-      const post = obj(obj(e?.request)?.postData);
+      const post = asJsonObject(asJsonObject(e?.request)?.postData);
       if (typeof post?.text === "string") texts.push(post.text);
-      const content = obj(obj(e?.response)?.content);
+      const content = asJsonObject(asJsonObject(e?.response)?.content);
       if (typeof content?.text === "string") texts.push(...sseEvents(content.text));
       for (const [k, fm] of (em.frames as FrameMeta[]).entries()) keep(`entry ${i + 1}`, fm, texts[k]);
     }
@@ -235,7 +235,7 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
   });
   /** One entry: its frames, or a note, added to `pending`; skipped when it carries no ACP frames. */
   function browserEntry(entry: unknown, i: number, where: string): void {
-    const e = obj(entry);
+    const e = asJsonObject(entry);
     if (!e) {
       add({
         ts: 0,
@@ -246,8 +246,8 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
       });
       return;
     }
-    const req = obj(e.request);
-    const res = obj(e.response);
+    const req = asJsonObject(e.request);
+    const res = asJsonObject(e.response);
     const url = typeof req?.url === "string" ? req.url : "";
     const started = typeof e.startedDateTime === "string" ? Date.parse(e.startedDateTime) : Number.NaN;
     const start = Number.isNaN(started) ? 0 : started;
@@ -256,7 +256,7 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
       const connKey = `ws ${i}`;
       ws.forEach((raw, j) => {
         const at = `${where} message ${j + 1}`;
-        const m = obj(raw);
+        const m = asJsonObject(raw);
         const time = typeof m?.time === "number" && Number.isFinite(m.time) ? m.time * 1000 : start;
         const base = { ts: time, connKey, transport: "ws", peer: url };
         const dir = m?.type === "send" ? "client->agent" : m?.type === "receive" ? "agent->client" : null;
@@ -302,8 +302,8 @@ function fromBrowser(entries: readonly unknown[]): Conversion {
       });
       return;
     }
-    const post = obj(req?.postData);
-    const content = obj(res?.content);
+    const post = asJsonObject(req?.postData);
+    const content = asJsonObject(res?.content);
     const mime = `${typeof content?.mimeType === "string" ? content.mimeType : ""}`.toLowerCase();
     const connId =
       headerValue(req?.headers, "acp-connection-id") ?? headerValue(res?.headers, "acp-connection-id");
