@@ -13,6 +13,8 @@ import { CommandConfirm } from "../conformance/CommandConfirm.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import { useDiffPair } from "./diff-pair.js";
 
+const NO_CHOICES: readonly never[] = [];
+
 /** Why "Replay against…" is off, or undefined when it is on. */
 export function replayOffReason(o: { saved: boolean; live: boolean; agents: number }): string | undefined {
   if (o.saved) return "A saved page has no hub to run a replay";
@@ -29,7 +31,8 @@ export function TraceActions() {
   const traces = useInspector((s) => s.traces);
   const traceId = useInspector((s) => s.traceId);
   const saved = useInspector((s) => s.shell === "saved");
-  const choices = useInspector((s) => s.conformance?.choices ?? []);
+  // A selector must return the same value while nothing changed: a fresh `[]` each time re-renders forever.
+  const choices = useInspector((s) => s.conformance?.choices ?? NO_CHOICES);
   const selectTrace = useInspector((s) => s.selectTrace);
   const setTab = useInspector((s) => s.setTab);
   const { compare, noteReplay, replays } = useDiffPair();
