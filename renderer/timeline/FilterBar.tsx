@@ -12,6 +12,7 @@ import { useMenu } from "../components/use-dismiss.js";
 import { FilterBox } from "../filter/FilterBox.js";
 import { useInspector } from "../store/inspector-store.js";
 import { isFiltering, NO_FILTER } from "./timeline-filter.js";
+import { unresolvedCount } from "./unresolved.js";
 
 const OUTCOMES = fieldDefinition("outcome").values ?? [];
 
@@ -47,8 +48,24 @@ function VerdictCounts() {
   const filter = useInspector((s) => s.filter);
   const setFilter = useInspector((s) => s.setFilter);
   const verdict = singleValue(filter, "verdict");
+  const submissions = useInspector((s) => s.view.submissions);
+  const unresolved = useMemo(() => unresolvedCount(submissions), [submissions]);
+  const outcome = singleValue(filter, "outcome");
   return (
     <ul className="verdict-counts" aria-label="Verdict counts">
+      {unresolved > 0 ? (
+        <li>
+          <button
+            type="button"
+            className="verdict-count verdict-count--client-issue"
+            aria-pressed={outcome === "unresolved"}
+            title="Submissions the client has no definite answer to yet (pending, lost, dropped and not answered by a retry), or whose last attempt is pending or unknown: outcome:unresolved"
+            onClick={() => setFilter({ outcome: outcome === "unresolved" ? "" : "unresolved" })}
+          >
+            retrying / unresolved: {unresolved}
+          </button>
+        </li>
+      ) : null}
       {VERDICTS.filter((v) => counts[v.name] > 0).map((v) => (
         <li key={v.name}>
           <button

@@ -13,6 +13,7 @@ import { NO_PREFS } from "../store/table-prefs.js";
 import { usePresenter } from "../theme/presenter.js";
 import { useTimesUnknown } from "../traces/imported-trace.js";
 import { FilterBar } from "./FilterBar.js";
+import { firstProblemRow } from "./problems-first.js";
 import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "./RowFaultMenu.js";
 import { RowFactsContext, rowFacts, spanOfRow } from "./row-facts.js";
 import { hasFaultMenu } from "./row-faults.js";
@@ -44,6 +45,9 @@ import {
   topRows,
 } from "./timeline-rows.js";
 import { eventsOf } from "./trace-events.js";
+
+/** The imported traces already opened on their first problem (once per trace: the user's own selection wins after). */
+const openedOnProblem = new WeakSet<object>();
 
 /** The columns the column menu lists (every one but the fault menu's). */
 const MENU_COLUMNS = TIMELINE_COLUMNS.filter((c) => c.enableHiding !== false).map((c) => ({
@@ -136,6 +140,19 @@ export function TimelineTable() {
     };
   }, [tops, filter, expanded, catalog, traceId, view, showLifecycle, timesKnown, sortId, sortDesc]);
   const textOf = useCallback((id: string, r: TimelineRow) => cellText(id, r, facts), [facts]);
+
+  // Problems first: an import, once all its rows are in, opens on its first submission with the
+  // worst verdict (or its first submission), selected and scrolled into view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `view` is the change signal for the import's end
+  useEffect(() => {
+    const session = traceId === undefined ? undefined : catalog.get(traceId);
+    if (!session || session.source !== "imported" || !session.imported || openedOnProblem.has(session))
+      return;
+    openedOnProblem.add(session);
+    if (selectedKey !== undefined) return;
+    const pick = firstProblemRow(tops);
+    if (pick) select({ key: pick.key, seq: pick.seq });
+  }, [tops, catalog, traceId, view, selectedKey, select]);
 
   const [menu, setMenu] = useState<RowMenuAt | null>(null);
   const closeMenu = useCallback(() => {

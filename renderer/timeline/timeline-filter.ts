@@ -8,6 +8,7 @@ import { withFieldValue } from "../../shared/filter/edit-filter.js";
 import { FILTER_FIELDS, type FilterField } from "../../shared/filter/filter-fields.js";
 import { type CompiledFilter, compileFilter } from "../../shared/filter/match-filter.js";
 import { EMPTY_QUERY, type FilterQuery, isActive, parseFilter } from "../../shared/filter/parse-filter.js";
+import { isUnresolvedRequest, isUnresolvedSubmission } from "./unresolved.js";
 
 /** The filter every view applies: the parsed query of the search box (its `text` is the source of truth). */
 export type TimelineFilter = FilterQuery;
@@ -122,8 +123,10 @@ export function rowValues(top: TopRow, field: FilterField): readonly string[] {
         const key = s.key ?? s.invalidKey?.shown ?? null;
         return key === null ? NONE : [key];
       }
-      case "outcome":
-        return s.attempts.map((a) => a.outcome.kind);
+      case "outcome": {
+        const kinds = s.attempts.map((a) => a.outcome.kind as string);
+        return isUnresolvedSubmission(s) ? [...kinds, "unresolved"] : kinds;
+      }
       case "verdict":
         return s.verdicts.map((v) => v.name);
       case "direction":
@@ -146,7 +149,7 @@ export function rowValues(top: TopRow, field: FilterField): readonly string[] {
       case "key":
         return NONE;
       case "outcome":
-        return [r.outcome.kind];
+        return isUnresolvedRequest(r) ? [r.outcome.kind, "unresolved"] : [r.outcome.kind];
       case "verdict":
         return r.verdicts.map((v) => v.name);
       case "direction":

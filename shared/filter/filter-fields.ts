@@ -37,7 +37,8 @@ export interface FieldDefinition {
   readonly description: string;
 }
 
-const OUTCOMES: readonly OutcomeKind[] = [
+/** The outcome kinds, and `unresolved`: a row the Client has no definite answer to yet, or still being retried. */
+const OUTCOMES: readonly (OutcomeKind | "unresolved")[] = [
   "pending",
   "inserted",
   "answered",
@@ -45,6 +46,7 @@ const OUTCOMES: readonly OutcomeKind[] = [
   "cancelled",
   "lost",
   "dropped",
+  "unresolved",
 ];
 
 /** The directions, with the short forms `client` (sent by the Client) and `agent` (sent by the Agent). */
