@@ -68,6 +68,8 @@ test("replay a recorded session against the naive agent, then compare: the key g
   const grid = page.getByRole("treegrid", { name: "Timeline" });
   await expect(grid.getByRole("row").filter({ hasText: "deduplicated" })).toHaveCount(1);
 
+  const compare = page.getByRole("button", { name: "Compare", exact: true });
+  await compare.click();
   await page.getByRole("button", { name: "Replay against…" }).click();
   await page.getByRole("button", { name: "Replay…" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Confirm the replay" });
@@ -80,6 +82,7 @@ test("replay a recorded session against the naive agent, then compare: the key g
   await expect(grid.getByRole("row").filter({ hasText: "duplicate-insert" })).toHaveCount(1, {
     timeout: 30_000,
   });
+  await compare.click();
   await page.getByRole("button", { name: "Compare with the original" }).click({ timeout: 30_000 });
 
   const submissions = page.getByRole("table", { name: "Submissions compared" });

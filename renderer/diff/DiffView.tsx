@@ -70,9 +70,13 @@ function SubmissionRow({ row }: { row: DiffRow }) {
   );
 }
 
+/** A latency as people read it: one decimal under 10 ms, whole milliseconds above. */
+const ms = (v: number | null | undefined) =>
+  v == null ? "–" : v < 10 ? v.toFixed(1) : String(Math.round(v));
+
 const fig = (m: MethodFigures | null) =>
   m
-    ? `${m.requests} req, ${m.errors} err, ${m.noAnswer} unanswered, p50 ${m.p50 ?? "–"} / p99 ${m.p99 ?? "–"} ms`
+    ? `${m.requests} req, ${m.errors} err, ${m.noAnswer} unanswered, p50 ${ms(m.p50)} / p99 ${ms(m.p99)} ms`
     : "–";
 
 /** The Diff tab's panel. */

@@ -5,6 +5,7 @@
  * once it ended, "Compare with the original" opens the Diff tab on the pair). Agents come from the
  * hub's command line or local agents file only, never typed here.
  */
+import { ChevronDown, GitCompare } from "lucide-react";
 import { useState } from "react";
 import { useOperation } from "../bridge/use-operation.js";
 import { visibleText } from "../components/visible-text.js";
@@ -37,7 +38,7 @@ export function TraceActions() {
   const setTab = useInspector((s) => s.setTab);
   const { compare, noteReplay, replays } = useDiffPair();
   const run = useOperation();
-  const [open, setOpen] = useState<"compare" | "replay" | "confirm" | undefined>();
+  const [open, setOpen] = useState<"menu" | "compare" | "replay" | "confirm" | undefined>();
   const [other, setOther] = useState<string | undefined>();
   const agents = choices.filter((c) => c.source !== "built-in");
   const [agent, setAgent] = useState<string | undefined>();
@@ -53,27 +54,44 @@ export function TraceActions() {
   };
   if (!shown) return null;
   const others = traces.filter((t) => t.id !== shown.id);
+  // One toolbar button (the toolbar has no room for three at 1280 px); its menu holds the actions.
+  const menuOpen = open === "menu";
   return (
     <span className="diff-replay">
       <button
         type="button"
-        disabled={others.length === 0}
-        onClick={() => setOpen(open === "compare" ? undefined : "compare")}
+        aria-expanded={open !== undefined}
+        aria-haspopup="true"
+        title="Compare this trace with another, or replay it against one of the hub's agents"
+        className={original !== undefined && replayDone ? "diff-replay__toggle--ready" : undefined}
+        onClick={() => setOpen(open === undefined ? "menu" : undefined)}
       >
-        Compare with…
+        <GitCompare className="icon" aria-hidden="true" />
+        <span className="toolbar__label">Compare</span>
+        <ChevronDown className="icon" aria-hidden="true" />
       </button>
-      <button
-        type="button"
-        disabled={off !== undefined}
-        title={off ?? "Play this trace's client side again against one of the hub's agents, with its faults"}
-        onClick={() => setOpen(open === "replay" ? undefined : "replay")}
-      >
-        Replay against…
-      </button>
-      {original !== undefined && replayDone ? (
-        <button type="button" onClick={() => openDiff(original, shown.id)}>
-          Compare with the original
-        </button>
+      {menuOpen ? (
+        <span className="diff-replay__pop diff-replay__menu" role="dialog" aria-label="Compare and replay">
+          {original !== undefined && replayDone ? (
+            <button type="button" onClick={() => openDiff(original, shown.id)}>
+              Compare with the original
+            </button>
+          ) : null}
+          <button type="button" disabled={others.length === 0} onClick={() => setOpen("compare")}>
+            Compare with…
+          </button>
+          <button
+            type="button"
+            disabled={off !== undefined}
+            title={
+              off ?? "Play this trace's client side again against one of the hub's agents, with its faults"
+            }
+            onClick={() => setOpen("replay")}
+          >
+            Replay against…
+          </button>
+          {off !== undefined ? <span className="muted diff-replay__why">{off}</span> : null}
+        </span>
       ) : null}
       {open === "compare" ? (
         <span className="diff-replay__pop" role="dialog" aria-label="Compare with another trace">
