@@ -10,18 +10,6 @@ import { build } from "vite";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
-/** Replaces renderer/details/page-schema-check.ts with a check that finds nothing. */
-function noPageSchemaCheck() {
-  return {
-    name: "no-page-schema-check",
-    load(id) {
-      if (id.replace(/\\/g, "/").endsWith("/renderer/details/page-schema-check.ts"))
-        return "export async function checkRecordsInPage() { return null; }";
-      return null;
-    },
-  };
-}
-
 /** Builds `app.js` and `app.css` into `outdir` (default dist/renderer/saved-page). */
 export async function buildSavedPage(outdir = join(root, "dist", "renderer", "saved-page")) {
   await build({
@@ -29,9 +17,7 @@ export async function buildSavedPage(outdir = join(root, "dist", "renderer", "sa
     root: join(root, "renderer"),
     base: "./",
     publicDir: false,
-    // No schema check in a saved page: its generated validators (about 2.7 MB) would be inlined into every
-    // exported file; the stub finds nothing, so the page shows no "⚠ schema" badge (docs/desktop-app.md).
-    plugins: [react(), noPageSchemaCheck()],
+    plugins: [react()],
     logLevel: "warn",
     build: {
       outDir: outdir,
