@@ -10,6 +10,7 @@
 
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
+import { LineCutter } from "../../shared/protocol/line-cutter.js";
 import { readReadyLine } from "../tap/ready-line.js";
 import { FRONT_TOKEN_ENV, newFrontToken } from "../tap/remote/front-token.js";
 import { settlesWithin } from "./settles-within.js";
@@ -79,17 +80,14 @@ export class FrontProcess {
       const what = "the tap (proxy --listen --agent-url)";
       let urls: FrontUrls | undefined;
       let last = "";
-      let partial = "";
+      const stderrLines = new LineCutter();
       const timer = setTimeout(() => {
         reject(new Error(`${what} did not start listening within ${FRONT_START_MS} ms`));
         void this.stop();
       }, FRONT_START_MS);
       child.stderr.setEncoding("utf8");
       child.stderr.on("data", (chunk: string) => {
-        partial += chunk;
-        const lines = partial.split("\n");
-        partial = lines.pop() ?? "";
-        for (const line of lines) {
+        for (const line of stderrLines.push(chunk)) {
           if (line.trim() !== "") last = line.trim();
           options.onStderr?.(line);
         }

@@ -9,6 +9,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { LineCutter } from "../../shared/protocol/line-cutter.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../shared/trace/record.js";
 import { nodeNdJsonStream } from "../peers/rpc/ndjson-stream.js";
 import { PRIVATE_DIR_MODE } from "../trace/private-files.js";
@@ -78,12 +79,9 @@ export class StdioDialer implements AgentDialer {
     child.on("error", () => undefined);
     const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
     child.stderr.setEncoding("utf8");
-    let partial = "";
+    const stderrLines = new LineCutter();
     child.stderr.on("data", (chunk: string) => {
-      partial += chunk;
-      const lines = partial.split("\n");
-      partial = lines.pop() ?? "";
-      for (const line of lines) this.options.onStderr?.(line);
+      for (const line of stderrLines.push(chunk)) this.options.onStderr?.(line);
     });
     const connection: StdioConnection = { child, traceFile, exited, end };
     this.connections.push(connection);

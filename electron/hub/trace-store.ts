@@ -3,6 +3,7 @@ import { closeSync, createWriteStream, fstatSync, openSync, readSync, type Write
 import { mkdir, open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { TraceSummary } from "../../shared/hub/hub-event.js";
+import { LineCutter } from "../../shared/protocol/line-cutter.js";
 import {
   decodeHeader,
   decodeRecord,
@@ -352,7 +353,7 @@ export interface ImportedTrace {
 /** Checks an upload's lines as they stream by (the header line is checked by `importTrace`). */
 class ImportCheck {
   /** The pieces of a line that began in an earlier chunk: joined once, when its newline comes (linear). */
-  private pieces: string[] = [];
+  private readonly lines = new LineCutter();
   private line = 0;
   private records = 0;
   private flagged = 0;
@@ -360,27 +361,12 @@ class ImportCheck {
   private readonly decoder = new TextDecoder();
 
   take(chunk: Buffer): void {
-    const text = this.decoder.decode(chunk, { stream: true });
-    let start = 0;
-    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-      const tail = text.slice(start, nl);
-      if (this.pieces.length === 0) this.check(tail);
-      else {
-        this.pieces.push(tail);
-        const line = this.pieces.join("");
-        this.pieces = [];
-        this.check(line);
-      }
-      start = nl + 1;
-    }
-    if (start < text.length) this.pieces.push(text.slice(start));
+    for (const line of this.lines.push(this.decoder.decode(chunk, { stream: true }))) this.check(line);
   }
 
   finish(): Omit<ImportedTrace, "id"> {
-    this.pieces.push(this.decoder.decode());
-    const rest = this.pieces.join("");
-    this.pieces = [];
-    this.check(rest);
+    for (const line of this.lines.push(this.decoder.decode())) this.check(line);
+    this.check(this.lines.end());
     return {
       records: this.records,
       flagged: this.flagged,

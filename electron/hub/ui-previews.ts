@@ -10,6 +10,7 @@ import { createReadStream } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { KeyLeakIndex } from "../../shared/analyzer/key-leak.js";
 import { checkPromptParamsKey } from "../../shared/protocol/idempotency-key.js";
+import { LineCutter } from "../../shared/protocol/line-cutter.js";
 import { FRAME_PREVIEW_BYTES, previewFrame } from "../../shared/trace/frame-preview.js";
 import type { FrameRecord } from "../../shared/trace/record.js";
 
@@ -73,16 +74,10 @@ export async function* previewedTrace(file: string, bytes: number): AsyncGenerat
   if (bytes === 0) return;
   const previews = new UiPreviews();
   const decoder = new StringDecoder("utf8");
-  let pending = "";
+  const lines = new LineCutter();
   for await (const chunk of createReadStream(file, { end: bytes - 1, highWaterMark: 1 << 20 })) {
-    pending += decoder.write(chunk as Buffer);
-    let start = 0;
     let out = "";
-    for (let nl = pending.indexOf("\n"); nl !== -1; nl = pending.indexOf("\n", start)) {
-      out += `${previews.lineFor(pending.slice(start, nl))}\n`;
-      start = nl + 1;
-    }
-    pending = pending.slice(start);
+    for (const line of lines.push(decoder.write(chunk as Buffer))) out += `${previews.lineFor(line)}\n`;
     if (out.length > 0) yield out;
   }
 }

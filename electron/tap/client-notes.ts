@@ -1,4 +1,5 @@
 import { Socket } from "node:net";
+import { LineCutter } from "../../shared/protocol/line-cutter.js";
 import type { TraceFanout } from "../trace/trace-fanout.js";
 
 /** The longest note kept from one line of the client's remarks. */
@@ -23,11 +24,9 @@ export function readClientNotes(
     say(`--client-notes-fd ${fd}: ${(err as Error).message}`);
     return null;
   }
-  let rest = "";
+  const notes = new LineCutter(NOTE_MAX_CHARS);
   stream.on("data", (chunk: string | Buffer) => {
-    const lines = (rest + String(chunk)).split("\n");
-    rest = (lines.pop() ?? "").slice(0, NOTE_MAX_CHARS);
-    for (const line of lines)
+    for (const line of notes.push(String(chunk)))
       if (line !== "") trace.emit({ type: "note", level: "info", text: line.slice(0, NOTE_MAX_CHARS) });
   });
   stream.on("error", () => {});

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { substituteAgent } from "../../../shared/conformance/client/agent-placeholder.js";
 import type { ClientRunDefinition } from "../../../shared/conformance/client/client-case-catalogue.js";
+import { LineCutter } from "../../../shared/protocol/line-cutter.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../../shared/trace/record.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../trace/private-files.js";
 import { settlesWithin } from "../settles-within.js";
@@ -56,12 +57,9 @@ const GRACE_MS = 2000;
 const STDERR_LINES = 10;
 
 function lines(onLine: (line: string) => void): (chunk: string) => void {
-  let partial = "";
+  const cutter = new LineCutter();
   return (chunk) => {
-    partial += chunk;
-    const parts = partial.split("\n");
-    partial = parts.pop() ?? "";
-    for (const line of parts) onLine(line);
+    for (const line of cutter.push(chunk)) onLine(line);
   };
 }
 

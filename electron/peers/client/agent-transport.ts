@@ -7,6 +7,7 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Stream } from "@agentclientprotocol/sdk/experimental/v2";
+import { LineCutter } from "../../../shared/protocol/line-cutter.js";
 import { nodeNdJsonStream } from "../rpc/ndjson-stream.js";
 
 /** Where the agent is; a remote one may need a bearer token (a `proxy --listen` front does). */
@@ -174,17 +175,12 @@ function spawnAgent(
     if (child.pid === undefined) spawnError = err;
   });
   child.stdin.on("error", () => undefined);
-  let stderrLine = "";
+  const stderrLines = new LineCutter();
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (chunk: string) => {
-    stderrLine += chunk;
-    let nl = stderrLine.indexOf("\n");
-    while (nl >= 0) {
-      const line = stderrLine.slice(0, nl);
+    for (const line of stderrLines.push(chunk)) {
       if (line.trim() !== "") lastStderr = line.slice(0, 200);
       hooks.onAgentStderr?.(line);
-      stderrLine = stderrLine.slice(nl + 1);
-      nl = stderrLine.indexOf("\n");
     }
   });
   // A command that could not be started never emits `exit`: its `error` ends it.

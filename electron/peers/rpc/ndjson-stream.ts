@@ -7,6 +7,7 @@
 
 import type { Readable, Writable } from "node:stream";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/experimental/v2";
+import { LineCutter } from "../../../shared/protocol/line-cutter.js";
 import { acceptIncoming, protocolErrorResponse } from "./incoming-message.js";
 
 /** Wraps `input` (lines in) and `output` (lines out) as a message stream. */
@@ -21,7 +22,7 @@ export function nodeNdJsonStream(output: Writable, input: Readable): Stream {
 
   const readable = new ReadableStream<AnyMessage>({
     start(controller) {
-      let buffered = "";
+      const lines = new LineCutter();
       const onLine = (line: string) => {
         acceptIncoming(
           line,
@@ -31,13 +32,7 @@ export function nodeNdJsonStream(output: Writable, input: Readable): Stream {
       };
       input.setEncoding("utf8");
       input.on("data", (chunk: string) => {
-        buffered += chunk;
-        let newline = buffered.indexOf("\n");
-        while (newline >= 0) {
-          onLine(buffered.slice(0, newline));
-          buffered = buffered.slice(newline + 1);
-          newline = buffered.indexOf("\n");
-        }
+        for (const line of lines.push(chunk)) onLine(line);
       });
       const end = () => {
         try {
