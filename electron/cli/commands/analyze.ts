@@ -6,6 +6,7 @@ import { TraceSchemaCheck } from "../../schema/trace-schema-check.js";
 import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
+import { parseCommandArgs } from "../command-args.js";
 import { latencyLines } from "../report/latency-text.js";
 import { modelWarnings, renderReport } from "../report/report-text.js";
 
@@ -58,18 +59,15 @@ export const analyzeCommand: CliCommand = {
   summary: "judge a recorded trace: submissions, attempts, outcomes and RFD verdicts",
   help: HELP,
   async run(args) {
-    let json = false;
-    let failOnClientIssues = false;
-    let schemaMode: "count" | "list" | "off" = "count";
-    const files: string[] = [];
-    for (const a of args) {
-      if (a === "--json") json = true;
-      else if (a === "--fail-on-client-issues") failOnClientIssues = true;
-      else if (a === "--schema") schemaMode = "list";
-      else if (a === "--no-schema") schemaMode = "off";
-      else if (a.startsWith("-")) throw new CliError(`analyze: unknown option ${a}\n\n${HELP}`);
-      else files.push(a);
-    }
+    const { values, positionals: files } = parseCommandArgs("analyze", HELP, args, {
+      json: { type: "boolean" },
+      "fail-on-client-issues": { type: "boolean" },
+      schema: { type: "boolean" },
+      "no-schema": { type: "boolean" },
+    });
+    const json = values.json === true;
+    const failOnClientIssues = values["fail-on-client-issues"] === true;
+    const schemaMode = values["no-schema"] ? "off" : values.schema ? "list" : "count";
     const file = files[0];
     if (file === undefined || files.length > 1)
       throw new CliError(`analyze: expected exactly one TRACE file\n\n${HELP}`);

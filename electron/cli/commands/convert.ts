@@ -6,6 +6,7 @@ import { type HarStyle, traceToHar } from "../../../shared/trace/interchange/har
 import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { PrivateFileError, writePrivateFile } from "../../trace/private-files.js";
 import { type CliCommand, CliError } from "../command.js";
+import { parseCommandArgs } from "../command-args.js";
 
 const HELP = `Usage: acp-retry-inspector convert FILE --to trace|har [--har-style websocket|http] [-o FILE]
 
@@ -45,26 +46,14 @@ interface ConvertArgs {
 }
 
 function parseConvertArgs(args: readonly string[]): ConvertArgs {
-  let to: string | undefined;
-  let style: string | undefined;
-  let output: string | undefined;
-  const files: string[] = [];
-  const value = (a: string, i: number): string => {
-    const v = args[i];
-    if (v === undefined || v === "") throw new CliError(`convert: ${a} needs a value\n\n${HELP}`);
-    return v;
-  };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? "";
-    if (a === "--to") to = value(a, ++i);
-    else if (a.startsWith("--to=")) to = a.slice("--to=".length);
-    else if (a === "--har-style") style = value(a, ++i);
-    else if (a.startsWith("--har-style=")) style = a.slice("--har-style=".length);
-    else if (a === "-o" || a === "--output") output = value(a, ++i);
-    else if (a.startsWith("--output=")) output = a.slice("--output=".length);
-    else if (a.startsWith("-")) throw new CliError(`convert: unknown option ${a}\n\n${HELP}`);
-    else files.push(a);
-  }
+  const { values, positionals: files } = parseCommandArgs(
+    "convert",
+    HELP,
+    args,
+    { to: { type: "string" }, "har-style": { type: "string" }, output: { type: "string", short: "o" } },
+    { output: "a file path" },
+  );
+  const { to, "har-style": style, output } = values;
   const file = files[0];
   if (file === undefined || files.length > 1)
     throw new CliError(`convert: expected exactly one FILE\n\n${HELP}`);
@@ -73,7 +62,6 @@ function parseConvertArgs(args: readonly string[]): ConvertArgs {
     throw new CliError(`convert: --har-style must be websocket or http\n\n${HELP}`);
   if (style !== undefined && to !== "har")
     throw new CliError(`convert: --har-style goes with --to har\n\n${HELP}`);
-  if (output === "") throw new CliError(`convert: --output needs a file path\n\n${HELP}`);
   return { file, to, style: (style as HarStyle | undefined) ?? "websocket", output };
 }
 

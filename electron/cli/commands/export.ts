@@ -9,6 +9,7 @@ import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js"
 import { createPrivateFile, PrivateFileError } from "../../trace/private-files.js";
 import { MAX_LINE_BYTES, readTrace, TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
+import { parseCommandArgs } from "../command-args.js";
 import { readSavedPageApp, savedPage } from "./export-html.js";
 
 const HELP = `Usage: acp-retry-inspector export TRACE [-o FILE] [--full] [--html]
@@ -57,26 +58,19 @@ interface ExportArgs {
 }
 
 function parseExportArgs(args: readonly string[]): ExportArgs {
-  let output: string | undefined;
-  let full = false;
-  let html = false;
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] ?? "";
-    if (a === "--full") full = true;
-    else if (a === "--html") html = true;
-    else if (a === "-o" || a === "--output") {
-      const v = args[++i];
-      if (v === undefined || v === "") throw new CliError(`export: ${a} needs a file path\n\n${HELP}`);
-      output = v;
-    } else if (a.startsWith("--output=")) output = a.slice("--output=".length);
-    else if (a.startsWith("-") && a !== "-") throw new CliError(`export: unknown option ${a}\n\n${HELP}`);
-    else files.push(a);
-  }
+  const { values, positionals: files } = parseCommandArgs(
+    "export",
+    HELP,
+    args,
+    { output: { type: "string", short: "o" }, full: { type: "boolean" }, html: { type: "boolean" } },
+    { output: "a file path" },
+  );
+  const { output } = values;
+  const full = values.full === true;
+  const html = values.html === true;
   const trace = files[0];
   if (trace === undefined || files.length > 1)
     throw new CliError(`export: expected exactly one TRACE file\n\n${HELP}`);
-  if (output === "") throw new CliError(`export: --output needs a file path\n\n${HELP}`);
   return { trace, output, full, html };
 }
 

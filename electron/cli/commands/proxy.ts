@@ -9,6 +9,7 @@ import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { readUpstreamToken } from "../../tap/remote/upstream-token.js";
 import { type RunningTap, startTap, TapOptionError, type TapOptions } from "../../tap/start-tap.js";
 import { type CliCommand, CliError } from "../command.js";
+import { parseCommandArgs, splitAtCommand } from "../command-args.js";
 import { finishOtlpExport, startOtlpExport } from "../otlp-options.js";
 import { PROXY_HELP, PROXY_USAGE } from "./proxy-help.js";
 
@@ -52,64 +53,65 @@ export interface ProxyArgs {
   command: string[];
 }
 
+/** `proxy`'s options, for `parseArgs` (the agent command follows them, after `--` or from its first word). */
+const PROXY_OPTIONS = {
+  trace: { type: "string" },
+  fault: { type: "string", multiple: true },
+  listen: { type: "string" },
+  "agent-url": { type: "string" },
+  "agent-token-file": { type: "string" },
+  name: { type: "string" },
+  otlp: { type: "string" },
+  "otlp-protocol": { type: "string" },
+  "otlp-include-prompts": { type: "boolean" },
+  "collect-agent-telemetry": { type: "boolean" },
+  "replay-of": { type: "string" },
+  "client-notes-fd": { type: "string" },
+  "ready-fd": { type: "string" },
+  "ready-json": { type: "boolean" },
+  "max-agents": { type: "string" },
+  "no-auth": { type: "boolean" },
+  "no-hub": { type: "boolean" },
+} as const;
+
+function descriptor(option: string, v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) < 3) throw new CliError(`${option} expects a descriptor >= 3, got ${v}`);
+  return Number(v);
+}
+
 /** Splits the options from the agent command (everything after `--`, or from the first non-option). */
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
-  const out: ProxyArgs = { command: [] };
-  let i = 0;
-  const value = (name: string, a: string): string => {
-    if (a.startsWith(`${name}=`)) return a.slice(name.length + 1);
-    const v = args[++i];
-    if (v === undefined || v === "")
-      throw new CliError(name === "--trace" ? "--trace needs a file path" : `${name} needs a value`);
-    return v;
-  };
-  for (; i < args.length; i++) {
-    const a = args[i] ?? "";
-    if (a === "--") {
-      i++;
-      break;
-    }
-    const name = a.split("=", 1)[0];
-    if (name === "--trace") out.trace = value("--trace", a);
-    else if (name === "--fault") out.faults = [...(out.faults ?? []), value("--fault", a)];
-    else if (name === "--listen") out.listen = value("--listen", a);
-    else if (name === "--agent-url") out.agentUrl = value("--agent-url", a);
-    else if (name === "--agent-token-file") out.agentTokenFile = value("--agent-token-file", a);
-    else if (name === "--name") out.name = value("--name", a);
-    else if (name === "--otlp") out.otlp = value("--otlp", a);
-    else if (name === "--otlp-protocol") out.otlpProtocol = value("--otlp-protocol", a);
-    else if (a === "--otlp-include-prompts") out.otlpIncludePrompts = true;
-    else if (a === "--collect-agent-telemetry") out.collectAgentTelemetry = true;
-    else if (name === "--replay-of") {
-      const v = value("--replay-of", a);
-      const m = /^([0-9a-f]{64}):(.+)$/.exec(v);
-      if (!m)
-        throw new CliError("--replay-of expects SHA256:FILE (64 lowercase hex digits, a colon, the path)");
-      out.replayOf = { sha256: m[1] as string, trace: m[2] as string };
-    } else if (name === "--client-notes-fd") {
-      const v = value("--client-notes-fd", a);
-      if (!/^\d+$/.test(v) || Number(v) < 3)
-        throw new CliError(`--client-notes-fd expects a descriptor >= 3, got ${v}`);
-      out.clientNotesFd = Number(v);
-    } else if (name === "--ready-fd") {
-      const v = value("--ready-fd", a);
-      if (!/^\d+$/.test(v) || Number(v) < 3)
-        throw new CliError(`--ready-fd expects a descriptor >= 3, got ${v}`);
-      out.readyFd = Number(v);
-    } else if (a === "--ready-json") out.readyJson = true;
-    else if (name === "--max-agents") {
-      const v = value("--max-agents", a);
-      const n = Number(v);
-      if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1)
-        throw new CliError(`--max-agents expects an integer >= 1, got ${v}`);
-      out.maxAgents = n;
-    } else if (a === "--no-auth") out.noAuth = true;
-    else if (a === "--no-hub") out.noHub = true;
-    else if (a.startsWith("-")) throw new CliError(`unknown option '${a}' (put the agent command after --)`);
-    else break;
+  const { own, command } = splitAtCommand(args, PROXY_OPTIONS);
+  const { values: v } = parseCommandArgs("proxy", "", own, PROXY_OPTIONS, { trace: "a file path" });
+  const out: ProxyArgs = { command };
+  if (v.trace !== undefined) out.trace = v.trace;
+  if (v.fault !== undefined) out.faults = v.fault;
+  if (v.listen !== undefined) out.listen = v.listen;
+  if (v["agent-url"] !== undefined) out.agentUrl = v["agent-url"];
+  if (v["agent-token-file"] !== undefined) out.agentTokenFile = v["agent-token-file"];
+  if (v.name !== undefined) out.name = v.name;
+  if (v.otlp !== undefined) out.otlp = v.otlp;
+  if (v["otlp-protocol"] !== undefined) out.otlpProtocol = v["otlp-protocol"];
+  if (v["otlp-include-prompts"]) out.otlpIncludePrompts = true;
+  if (v["collect-agent-telemetry"]) out.collectAgentTelemetry = true;
+  if (v["replay-of"] !== undefined) {
+    const m = /^([0-9a-f]{64}):(.+)$/.exec(v["replay-of"]);
+    if (!m)
+      throw new CliError("--replay-of expects SHA256:FILE (64 lowercase hex digits, a colon, the path)");
+    out.replayOf = { sha256: m[1] as string, trace: m[2] as string };
   }
-  out.command = args.slice(i);
-  if (out.trace === "") throw new CliError("--trace needs a file path");
+  if (v["client-notes-fd"] !== undefined)
+    out.clientNotesFd = descriptor("--client-notes-fd", v["client-notes-fd"]);
+  if (v["ready-fd"] !== undefined) out.readyFd = descriptor("--ready-fd", v["ready-fd"]);
+  if (v["ready-json"]) out.readyJson = true;
+  if (v["max-agents"] !== undefined) {
+    const n = Number(v["max-agents"]);
+    if (!/^\d+$/.test(v["max-agents"]) || !Number.isSafeInteger(n) || n < 1)
+      throw new CliError(`--max-agents expects an integer >= 1, got ${v["max-agents"]}`);
+    out.maxAgents = n;
+  }
+  if (v["no-auth"]) out.noAuth = true;
+  if (v["no-hub"]) out.noHub = true;
   if (out.listen === undefined && out.readyJson)
     throw new CliError("--ready-json needs --listen (a stdio tap's stdout is the agent's); use --ready-fd N");
   if (out.listen === undefined && (out.noAuth || out.maxAgents !== undefined))
