@@ -1,7 +1,8 @@
 /**
  * The key group under a submission's result: its short key, "3 attempts · 2 dropped · 1 insert ·
  * deduplicated" and the messageId it settled on (shared/analyzer/group-summary.ts), so the group the
- * product is named after is read in the row itself, without the Key, Ids or Conn columns.
+ * product is named after is read in the row itself, without the Key, Ids or Conn columns. The final
+ * messageId is left out of the line when the result words above it already name it.
  */
 import { groupSummary } from "../../shared/analyzer/group-summary.js";
 import type { Submission } from "../../shared/analyzer/timeline-model.js";
@@ -31,7 +32,7 @@ export function GroupLine({ s }: { s: Submission }) {
         </span>
       )}
       <span className="tl-group__words">{g.words}</span>
-      {g.finalMessageId === null ? null : (
+      {g.finalMessageId === null || s.result.includes(g.finalMessageId) ? null : (
         <span className="tl-group__final" title="the messageId the submission settled on">
           → {visibleText(g.finalMessageId)}
         </span>

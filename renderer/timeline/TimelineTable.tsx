@@ -146,8 +146,7 @@ export function TimelineTable() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `view` is the change signal for the import's end
   useEffect(() => {
     const session = traceId === undefined ? undefined : catalog.get(traceId);
-    if (!session || session.source !== "imported" || !session.imported || openedOnProblem.has(session))
-      return;
+    if (session?.source !== "imported" || !session.imported || openedOnProblem.has(session)) return;
     openedOnProblem.add(session);
     if (selectedKey !== undefined) return;
     const pick = firstProblemRow(tops);

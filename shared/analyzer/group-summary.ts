@@ -32,9 +32,7 @@ export function groupSummary(s: Submission): GroupSummary {
   let errors = 0;
   let pending = 0;
   let deduplicated = 0;
-  let retries = 0;
   for (const a of s.attempts) {
-    if (a.sender.kind === "inspector" && a.sender.role === "retry") retries++;
     const seen = a.clientSaw;
     const e = a.agentEffect;
     if (a.outcome.kind === "dropped" || (seen.kind === "nothing-ever" && seen.why === "request-dropped"))
@@ -46,7 +44,6 @@ export function groupSummary(s: Submission): GroupSummary {
     else if (e.kind === "deduplicated") deduplicated++;
   }
   const parts = [plural(s.attempts.length, "attempt")];
-  if (retries > 0) parts.push(`${retries} by the inspector`);
   if (dropped > 0) parts.push(`${dropped} dropped`);
   if (lost > 0) parts.push(`${lost} lost`);
   if (cancelled > 0) parts.push(`${cancelled} cancelled`);
