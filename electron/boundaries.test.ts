@@ -21,6 +21,164 @@ function sourceFiles(dir: string): string[] {
 const importsElectron =
   /(?:from\s+["']electron(?:\/[^"']*)?["']|require\(\s*["']electron["']\s*\)|import\(\s*["']electron["']\s*\))/;
 
+/**
+ * What each folder's non-test files may import from the project, besides their own folder (VS Code's
+ * layer rule: a folder with no entry fails the test). An entry allows that folder and the folders
+ * under it. `docs/architecture.md`'s ownership table says the same in words.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  "shared/protocol": [],
+  "shared/schema": [],
+  "shared/keys": ["shared/protocol"],
+  "shared/trace": ["shared/protocol", "shared/analyzer", "shared/trace"],
+  "shared/trace/interchange": ["shared/protocol", "shared/trace"],
+  "shared/trace/testing": ["shared/analyzer", "shared/trace"],
+  "shared/analyzer": ["shared/protocol", "shared/trace", "shared/faults"],
+  "shared/analyzer/testing": ["shared/analyzer", "shared/trace"],
+  "shared/faults": ["shared/protocol", "shared/trace"],
+  "shared/filter": ["shared/analyzer"],
+  "shared/diff": ["shared/protocol", "shared/trace", "shared/analyzer"],
+  "shared/otel": ["shared/protocol", "shared/trace", "shared/analyzer", "shared/keys"],
+  "shared/agent-telemetry": ["shared/protocol", "shared/trace", "shared/analyzer"],
+  "shared/replay": ["shared/protocol", "shared/trace", "shared/faults"],
+  "shared/demo": ["shared/protocol", "shared/analyzer", "shared/faults"],
+  "shared/conformance": [
+    "shared/conformance",
+    "shared/protocol",
+    "shared/trace",
+    "shared/analyzer",
+    "shared/faults",
+    "shared/keys",
+  ],
+  "shared/conformance/client": ["shared/conformance", "shared/protocol", "shared/trace", "shared/analyzer"],
+  "shared/conformance/stress": ["shared/protocol", "shared/analyzer", "shared/faults"],
+  "shared/hub": [
+    "shared/protocol",
+    "shared/trace",
+    "shared/faults",
+    "shared/ops",
+    "shared/demo",
+    "shared/conformance",
+  ],
+  "shared/ops": [
+    "shared/protocol",
+    "shared/trace",
+    "shared/faults",
+    "shared/hub",
+    "shared/demo",
+    "shared/conformance",
+    "shared/schema",
+  ],
+  "electron/platform": [],
+  "electron/trace": ["shared/", "electron/platform"],
+  "electron/schema": ["shared/", "electron/platform", "electron/trace", "electron/schema"],
+  "electron/schema/generated": [],
+  "electron/hub-client": ["shared/", "electron/platform", "electron/trace"],
+  "electron/tap/frames": ["shared/", "electron/trace"],
+  "electron/tap/faults": ["shared/", "electron/trace", "electron/tap/frames"],
+  "electron/tap/stdio": ["shared/", "electron/trace", "electron/tap/frames", "electron/tap/faults"],
+  "electron/tap/remote": [
+    "shared/",
+    "electron/platform",
+    "electron/trace",
+    "electron/tap/frames",
+    "electron/tap/faults",
+    "electron/tap/stdio",
+  ],
+  "electron/tap/hub-link": ["shared/", "electron/trace", "electron/hub-client"],
+  "electron/tap": [
+    "shared/",
+    "electron/platform",
+    "electron/trace",
+    "electron/tap",
+    "electron/hub-client",
+    "electron/otel",
+  ],
+  "electron/tap/testing": [
+    "shared/",
+    "electron/trace",
+    "electron/tap",
+    "electron/peers/client",
+    "electron/tools/testing",
+  ],
+  "electron/otel": ["shared/", "electron/platform", "electron/trace", "electron/hub"],
+  "electron/otel/testing": [],
+  "electron/agent-telemetry": ["shared/", "electron/trace", "electron/tap/remote"],
+  "electron/agent-telemetry/testing": [],
+  "electron/peers": ["electron/platform"],
+  "electron/peers/rpc": ["shared/"],
+  "electron/peers/agent": ["shared/", "electron/platform", "electron/peers/rpc"],
+  "electron/peers/client": ["shared/", "electron/trace", "electron/peers/rpc"],
+  "electron/peers/testing": ["electron/peers/rpc", "electron/tools/testing"],
+  "electron/hub": [
+    "shared/",
+    "electron/platform",
+    "electron/trace",
+    "electron/schema",
+    "electron/hub-client",
+    "electron/hub",
+    "electron/conformance",
+  ],
+  "electron/hub/ports": ["shared/"],
+  "electron/replay": ["shared/", "electron/platform", "electron/trace", "electron/tap/remote"],
+  "electron/demo": ["shared/", "electron/hub", "electron/hub-client", "electron/peers", "electron/tap"],
+  "electron/conformance": [
+    "shared/",
+    "electron/platform",
+    "electron/trace",
+    "electron/conformance",
+    "electron/hub",
+    "electron/peers/rpc",
+    "electron/tap",
+  ],
+  "electron/conformance/cases": ["shared/", "electron/conformance"],
+  "electron/conformance/client": ["shared/", "electron/trace", "electron/conformance"],
+  "electron/conformance/stress": [
+    "shared/",
+    "electron/trace",
+    "electron/conformance",
+    "electron/peers/client",
+    "electron/peers/rpc",
+  ],
+  "electron/conformance/testing": ["electron/conformance", "electron/tools/testing"],
+  "electron/truth": ["shared/", "electron/conformance", "electron/peers/agent", "electron/tap/remote"],
+  "electron/mcp": [
+    "shared/",
+    "electron/platform",
+    "electron/trace",
+    "electron/schema",
+    "electron/cli",
+    "renderer/timeline",
+  ],
+  "electron/lib": ["shared/", "electron/conformance", "electron/peers/client"],
+  "electron/cli": ["shared/", "electron/"],
+  "electron/cli/commands": ["shared/", "electron/"],
+  "electron/cli/report": ["shared/", "electron/platform", "electron/trace"],
+  "electron/shell": [
+    "shared/",
+    "electron/platform",
+    "electron/hub",
+    "electron/hub-client",
+    "electron/demo",
+    "electron/conformance",
+  ],
+  "electron/tools/build": [],
+  "electron/tools/testing": [
+    "shared/",
+    "electron/trace",
+    "electron/hub-client",
+    "electron/tap/remote",
+    "electron/tools/build",
+  ],
+  "electron/tools/real-agents": ["electron/conformance", "electron/truth"],
+  "electron/tools/bench": ["shared/", "electron/"],
+};
+
+/** True when folder `to` is `entry` or under it (`shared/` and `electron/` name a whole tree). */
+function within(to: string, entry: string): boolean {
+  return entry.endsWith("/") ? to.startsWith(entry) : to === entry || to.startsWith(`${entry}/`);
+}
+
 describe("architecture boundaries", () => {
   it("only the Electron entry files import electron", () => {
     const allowed = new Set(["electron/shell/main.ts", "electron/shell/preload.ts"]);
@@ -62,6 +220,28 @@ describe("architecture boundaries", () => {
       .filter(
         ([from, to]) => /^electron\/(tap|demo|conformance)\//.test(from) && to.startsWith("electron/cli/"),
       )
+      .map(([from, to]) => `${from} -> ${to}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("every folder of electron/ and shared/ states what it may import (a folder with no rule fails)", () => {
+    const folders = new Set(
+      Object.keys(importGraph())
+        .filter((f) => /^(electron|shared)\//.test(f))
+        .map((f) => dirname(f)),
+    );
+    expect([...folders].filter((f) => MAY_IMPORT[f] === undefined).sort()).toEqual([]);
+  });
+
+  it("each folder imports only what its rule allows", () => {
+    const offenders = Object.entries(importGraph())
+      .filter(([from]) => /^(electron|shared)\//.test(from))
+      .flatMap(([from, tos]) => tos.map((to) => [from, to] as const))
+      .filter(([from, to]) => {
+        const here = dirname(from);
+        const there = dirname(to);
+        return there !== here && !(MAY_IMPORT[here] ?? []).some((entry) => within(there, entry));
+      })
       .map(([from, to]) => `${from} -> ${to}`);
     expect(offenders).toEqual([]);
   });
