@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
-import { mixedTrace } from "../../shared/analyzer/mixed-trace.js";
+import { mixedTrace } from "../../shared/analyzer/testing/mixed-trace.js";
 import { writeBenchTrace } from "../tools/bench/bench-trace.js";
 import { cliPath } from "../tools/testing/cli.js";
 import { readTrace } from "./trace-reader.js";

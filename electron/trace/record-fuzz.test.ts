@@ -11,7 +11,7 @@ import { LoadedTrace } from "../../renderer/traces/loaded-trace.js";
 import { TraceCatalog } from "../../renderer/traces/trace-catalog.js";
 import { decodeLines } from "../../renderer/traces/trace-file.js";
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
-import { mixedTrace } from "../../shared/analyzer/mixed-trace.js";
+import { mixedTrace } from "../../shared/analyzer/testing/mixed-trace.js";
 import type { HubEvent } from "../../shared/hub/hub-event.js";
 import { encodeHeader } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";

@@ -7,7 +7,7 @@ import {
   hostileText,
   hostileValue,
   nestedText,
-} from "../../shared/trace/fuzz/hostile-values.js";
+} from "../../shared/trace/testing/hostile-values.js";
 import { LoadedTrace } from "./loaded-trace.js";
 
 const HEADER = {

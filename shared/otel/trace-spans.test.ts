@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mixedTrace } from "../analyzer/mixed-trace.js";
+import { mixedTrace } from "../analyzer/testing/mixed-trace.js";
 import { TraceScript } from "../analyzer/trace-script.js";
 import type { TraceHeader } from "../trace/record.js";
 import type { SpanDescription, SpanOp } from "./span-description.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mixedTrace } from "../analyzer/mixed-trace.js";
+import { mixedTrace } from "../analyzer/testing/mixed-trace.js";
 import { decodeRecord } from "./codec.js";
 import {
   checkRecord,

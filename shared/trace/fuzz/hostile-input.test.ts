@@ -1,7 +1,7 @@
 /**
  * Issue 31's fuzz suite: every parser and walker of wire or file data, fed hostile values (any JSON,
  * `__proto__`/`constructor`/`toString` objects, nesting to 10^5, bad text), never throws and keeps
- * what it cannot read flagged. Seeded and bounded (hostile-values.ts): a few seconds.
+ * what it cannot read flagged. Seeded and bounded (testing/hostile-values.ts): a few seconds.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ import { jsonText } from "../json-depth.js";
 import type { TraceHeader, TraceRecord } from "../record.js";
 import { checkRecord, isInvalidRecord } from "../record-check.js";
 import { redactTrace } from "../redact.js";
-import { DEEPEST, FUZZ, hostileText, hostileValue, nestedText } from "./hostile-values.js";
+import { DEEPEST, FUZZ, hostileText, hostileValue, nestedText } from "../testing/hostile-values.js";
 
 const HEADER: TraceHeader = {
   format: "acp-retry-inspector-trace",

@@ -1,5 +1,5 @@
 /** Frames the analyzer must keep as malformed rows: fixtures for tests and generated traces. */
-import type { Direction, FrameRecord } from "../trace/record.js";
+import type { Direction, FrameRecord } from "../../trace/record.js";
 
 /** Lines that are not a valid JSON-RPC 2.0 message, one per reason `classifyFrame` gives. */
 export const MALFORMED_LINES: readonly string[] = [
