@@ -3,8 +3,10 @@
  * informative, the one-line reason, time, and a button that opens the case's trace in the
  * timeline. Pure: props in, callbacks out.
  */
+
 import type { CaseRow, CaseRunState } from "../../shared/conformance/conformance-run.js";
 import { Badge, type BadgeTone } from "../components/Badge.js";
+import { FoldedText } from "../components/FoldedText.js";
 import { visibleText } from "../components/visible-text.js";
 
 /** What the table shows. */
@@ -46,7 +48,9 @@ export function CaseTable({ cases, onOpenTrace }: CaseTableProps) {
               {c.required ? null : <span className="muted"> (informative)</span>}
               <div className="muted">{visibleText(c.title)}</div>
             </th>
-            <td className="case-table__reason">{visibleText(c.reason ?? "")}</td>
+            <td className="case-table__reason">
+              <FoldedText text={c.reason ?? ""} />
+            </td>
             <td>{c.durationMs === undefined ? "" : `${(c.durationMs / 1000).toFixed(1)} s`}</td>
             <td>
               <button

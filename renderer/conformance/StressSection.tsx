@@ -5,6 +5,7 @@
  * and opens its trace in the timeline. The hub runs it; this only shows its status and sends start
  * and cancel.
  */
+
 import { useState } from "react";
 import type { ConformanceBoard } from "../../shared/conformance/conformance-run.js";
 import {
@@ -15,6 +16,7 @@ import {
 } from "../../shared/conformance/stress/stress-board.js";
 import { useOperation } from "../bridge/use-operation.js";
 import { Badge } from "../components/Badge.js";
+import { FoldedText } from "../components/FoldedText.js";
 import { visibleText } from "../components/visible-text.js";
 import { useInspectorContext } from "../store/inspector-store.js";
 import { AgentPicker } from "./AgentPicker.js";
@@ -117,7 +119,9 @@ function StressStatus({ stress, onOpen }: { stress: StressRunStatus; onOpen: () 
                     <td>
                       <code>{visibleText(r.schedule)}</code>
                     </td>
-                    <td className="case-table__reason">{visibleText(r.reason ?? "")}</td>
+                    <td className="case-table__reason">
+                      <FoldedText text={r.reason ?? ""} />
+                    </td>
                     <td>{(r.durationMs / 1000).toFixed(1)} s</td>
                   </tr>
                 ))}

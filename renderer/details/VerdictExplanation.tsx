@@ -1,7 +1,7 @@
 /** A verdict in full: what happened, why it matters, and the RFD rule it cites, verbatim. */
 import type { VerdictHit } from "../../shared/analyzer/timeline-model.js";
 import { verdictDefinition } from "../../shared/analyzer/verdicts.js";
-import { visibleText } from "../components/visible-text.js";
+import { FoldedText } from "../components/FoldedText.js";
 import { VerdictBadges } from "../timeline/timeline-columns.js";
 
 /** One verdict with its explanation and citation. */
@@ -12,7 +12,9 @@ export function VerdictExplanation({ hit }: { hit: VerdictHit }) {
       <h4>
         <VerdictBadges verdicts={[hit]} /> <span className="muted">({d.severity})</span>
       </h4>
-      <p>{visibleText(hit.detail)}</p>
+      <p>
+        <FoldedText text={hit.detail} />
+      </p>
       <p className="muted">{d.explanation}</p>
       <blockquote cite="rfd-v2-idempotency-keys">
         <p>{d.rule}</p>
