@@ -246,6 +246,34 @@ describe("architecture boundaries", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("docs/architecture.md's ownership table names every project folder each electron/ folder may import", () => {
+    const doc = readFileSync(join(root, "docs/architecture.md"), "utf8");
+    const rows = doc.split("\n").filter((l) => /^\| `(electron|shared)\/[^`]*` /.test(l));
+    expect(rows.length).toBeGreaterThan(20);
+    const missing: string[] = [];
+    for (const row of rows) {
+      const [, folderCell = "", , imports = ""] = row.split("|");
+      const folder = (/`([^`]+)`/.exec(folderCell)?.[1] ?? "").replace(/\/$/, "");
+      const rule = MAY_IMPORT[folder];
+      if (rule === undefined) {
+        if (folder.startsWith("electron/") && !/anything/.test(imports))
+          missing.push(`${folder}: a row for a folder with no rule`);
+        continue;
+      }
+      if (/nothing/.test(imports) && rule.length > 0)
+        missing.push(`${folder}: says nothing, imports ${rule.join(", ")}`);
+      if (!folder.startsWith("electron/") || /the parts above|everything below|anything/.test(imports))
+        continue;
+      for (const entry of rule) {
+        if (entry.startsWith("shared") || within(entry, folder) || entry === "electron/") continue;
+        const short = entry.replace(/^electron\//, "");
+        if (!imports.includes(`\`${short}\``) && !imports.includes(`\`${short}/\``))
+          missing.push(`${folder}: ${short}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("no import circles among the project's own files", () => {
     const graph = importGraph();
     const state = new Map<string, "open" | "done">();
