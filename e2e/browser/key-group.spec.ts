@@ -54,6 +54,8 @@ async function expectGroupOnScreen(page: Page, what: string, row: Locator) {
   await expectOnScreen(page, `${what}: Method`, row.getByText("session/prompt", { exact: true }));
   await expectOnScreen(page, `${what}: result`, row.locator(".tl-result__words"));
   await expectOnScreen(page, `${what}: key group`, row.getByTestId("key-group"));
+  const cut = await row.getByTestId("key-group").evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+  expect(cut, `${what}: the group line is whole, not cut`).toBe(false);
   // a submission with no verdict has no badge: Details says so (checked by the caller)
   const badges = row.locator(".badge");
   if ((await badges.count()) > 0) await expectOnScreen(page, `${what}: verdict`, badges.last());
@@ -91,7 +93,8 @@ test("an imported real trace opens on its submission: the key group and Details 
   const row = grid.locator('tr[aria-selected="true"]');
   await expect(row).toContainText("session/prompt");
   const group = row.getByTestId("key-group");
-  await expect(group).toContainText("real-cla…ps3-p1");
+  await expect(group).toContainText("real-cla…");
+  await expect(group.locator("code")).toHaveAttribute("title", "real-claude-agent-acp-entacps3-p1");
   await expect(group).toContainText("2 attempts · 1 dropped · 2 inserts");
   // Key, Ids and Conn are folded into the group line: not columns the eye must scroll to
   for (const name of ["Key", "Ids", "Conn"]) {
@@ -156,7 +159,12 @@ test("the demo's crash story: the opened group shows the crash in order and the 
   await page.keyboard.press("ArrowRight");
   await expect(row).toHaveAttribute("aria-expanded", "true");
   await expect(page.getByRole("checkbox", { name: "Lifecycle events" })).not.toBeChecked();
-  await expect(row.getByTestId("key-group")).toContainText(/2 attempts · .*1 insert/);
+  // the whole group line is in its cell: the last word is not cut
+  await expect(row.getByTestId("key-group")).toContainText(
+    "2 attempts · 1 dropped · 1 insert · deduplicated",
+  );
+  const cut = await row.getByTestId("key-group").evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+  expect(cut, "the group line fits its cell").toBe(false);
   const levels = await grid
     .locator("tr[aria-level]")
     .evaluateAll((rows) =>

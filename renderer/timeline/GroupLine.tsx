@@ -6,7 +6,6 @@
  */
 import { groupSummary } from "../../shared/analyzer/group-summary.js";
 import type { Submission } from "../../shared/analyzer/timeline-model.js";
-import { KeyBadge } from "../components/KeyBadge.js";
 import { visibleText } from "../components/visible-text.js";
 
 /** The group line's text: key, counts, final messageId (tooltips, Details, search of the Key column). */
@@ -17,13 +16,23 @@ export function groupLineText(s: Submission): string {
   return `key ${key} · ${g.words}${final}`;
 }
 
+/** The head of a key for the group line: its first 8 characters and "…" when longer than 10. */
+export function keyHead(key: string): string {
+  return key.length <= 10 ? key : `${key.slice(0, 8)}…`;
+}
+
 /** The group line of a submission row. */
 export function GroupLine({ s }: { s: Submission }) {
   const g = groupSummary(s);
   return (
     <span className="tl-group" data-testid="key-group">
       {s.key !== null ? (
-        <KeyBadge idempotencyKey={s.key} />
+        // the key's head only: the line must leave room for its words at 1280 px; the whole key is on
+        // hover, read to screen readers, and in Details
+        <code className="key-badge" title={visibleText(s.key)}>
+          {keyHead(visibleText(s.key))}
+          <span className="visually-hidden"> (idempotency key {visibleText(s.key)})</span>
+        </code>
       ) : (
         <span
           className={s.keyStatus === "invalid" ? "tl-group__nokey tl-group__nokey--bad" : "tl-group__nokey"}
