@@ -2,8 +2,8 @@
  * The sequence view's layout: trace records in, rows out (arrows between the Client, Inspector and
  * Agent lanes, horizontal markers for connection breaks, agent restarts and faults, and idle-gap
  * breaks), each with a y position. Time flows down one row per event; idle gaps longer than
- * IDLE_GAP_MS become a "… 3.2 s idle …" row, and runs of `session/update` chatter collapse into one
- * arrow with a count. Pure: no React, no DOM.
+ * IDLE_GAP_MS become a "… 3.2 s idle …" row, and runs of `session/update` chatter (streamed
+ * `*_chunk` kinds among them) collapse into one arrow with its count per kind and its size. Pure: no React, no DOM.
  */
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
 import type { Direction, TraceRecord } from "../../shared/trace/record.js";
@@ -139,10 +139,17 @@ interface Burst {
   conn: number;
   kinds: Map<string, number>;
   count: number;
+  /** Characters of its frames, together (a streamed answer's size). */
+  bytes: number;
+}
+
+/** A size in words: "812 B", "1.2 kB". */
+function sizeText(chars: number): string {
+  return chars < 1024 ? `${chars} B` : `${(chars / 1024).toFixed(1)} kB`;
 }
 
 function burstRow(b: Burst): ArrowRow {
-  const kinds = [...b.kinds].map(([k, n]) => `${k} ×${n}`).join(" · ");
+  const kinds = `${[...b.kinds].map(([k, n]) => `${k} ×${n}`).join(" · ")} · ${sizeText(b.bytes)}`;
   return {
     kind: "arrow",
     seq: b.seq,
@@ -158,7 +165,7 @@ function burstRow(b: Burst): ArrowRow {
     label: `session/update ×${b.count}`,
     detail: kinds,
     tone: "muted",
-    ariaLabel: `${b.count} session/update notifications, frames #${b.seq}–#${b.lastSeq}, connection #${b.conn}`,
+    ariaLabel: `${b.count} session/update notifications, ${sizeText(b.bytes)}, frames #${b.seq}–#${b.lastSeq}, connection #${b.conn}`,
   };
 }
 
@@ -219,6 +226,7 @@ export function layoutSequence(
         burst.lastSeq = r.seq;
         burst.lastTs = r.ts;
         burst.kinds.set(kind, (burst.kinds.get(kind) ?? 0) + 1);
+        burst.bytes += r.raw.length;
         continue;
       }
       flushBurst();
@@ -230,6 +238,7 @@ export function layoutSequence(
         conn: r.conn,
         kinds: new Map([[kind, 1]]),
         count: 1,
+        bytes: r.raw.length,
       };
       continue;
     }
