@@ -2,9 +2,12 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { buildSchemaValidators } from "./build-schema-validators.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
+// The benches import the schema check, whose validators are generated (git-ignored): make sure they exist.
+buildSchemaValidators();
 await build({
   absWorkingDir: root,
   entryPoints: { "run-benches": "electron/tools/bench/run-benches.ts" },
