@@ -91,6 +91,11 @@ test("after the kill scenario, the agent's exit sits between the attempt and wha
   const pidOfKilled = /agent (\d+) killed/.exec(texts[killed] ?? "")?.[1];
   expect(texts[first]).toContain(pidOfKilled ?? "no pid");
   expect(texts[second]).not.toContain(pidOfKilled ?? "no pid");
+  // Conn is folded away by default (the group shows "connection #1 closed", "#2 opened" between the
+  // attempts); ticked in the column menu, each attempt names its connection.
+  await page.getByRole("button", { name: /^Columns/ }).click();
+  await page.getByRole("group", { name: "Columns of the Timeline" }).getByLabel("Conn").check();
+  await page.keyboard.press("Escape");
   await expect(grid.getByRole("row").filter({ hasText: "attempt 1" })).toContainText("#");
 
   if (SHOTS) {
@@ -108,11 +113,12 @@ test("after the kill scenario, the agent's exit sits between the attempt and wha
         await page.screenshot({ path: `${SHOTS}/kill-scenario-${w}x${h}-${theme}.png` });
       }
     }
-    // With Key and Ids hidden from the column menu, the latency waterfall is on screen too.
+    // With Key, Ids and Conn hidden (Key and Ids are by default now), the latency waterfall is on screen too.
     await page.getByRole("button", { name: /^Columns/ }).click();
     const menu = page.getByRole("group", { name: "Columns of the Timeline" });
     await menu.getByLabel("Key").uncheck();
     await menu.getByLabel("Ids").uncheck();
+    await menu.getByLabel("Conn").uncheck();
     await page.keyboard.press("Escape");
     for (const [w, h] of [
       [1280, 720],
@@ -199,6 +205,10 @@ test("a cut cell has its full text as a tooltip, and the Details pane shows it w
   const problems = guardConsole(page);
   await openHub(page);
   const grid = await importTrace(page);
+  // Key is folded into the submission's group line by default; ticked in the column menu it is a column
+  await page.getByRole("button", { name: /^Columns/ }).click();
+  await page.getByRole("group", { name: "Columns of the Timeline" }).getByLabel("Key").check();
+  await page.keyboard.press("Escape");
   // narrowed to its least width (its header's widest word: "Key" stays whole), the key is cut
   const key = grid.getByRole("separator", { name: "Resize Key column" });
   await key.focus();
