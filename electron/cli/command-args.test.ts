@@ -1,6 +1,7 @@
+import { parseArgs } from "node:util";
 import { describe, expect, it } from "vitest";
 import { CliError } from "./command.js";
-import { parseCommandArgs, splitAtCommand } from "./command-args.js";
+import { parseCommandArgs, splitAtCommand, usageError } from "./command-args.js";
 
 const OPTIONS = {
   output: { type: "string", short: "o" },
@@ -43,6 +44,22 @@ describe("parseCommandArgs", () => {
     expect(() => parseCommandArgs("cmd", "Usage: cmd", ["--x"], OPTIONS)).toThrow(
       "cmd: unknown option --x\n\nUsage: cmd",
     );
+  });
+});
+
+describe("usageError", () => {
+  it("words a parseArgs error of a command that calls parseArgs itself the same way", () => {
+    const error = (args: string[]) => {
+      try {
+        parseArgs({ args, options: { hub: { type: "string" }, json: { type: "boolean" } }, strict: true });
+      } catch (err) {
+        return usageError("taps", err, args, "Usage: taps").message;
+      }
+      return "no error";
+    };
+    expect(error(["--bogus"])).toBe("taps: unknown option --bogus\n\nUsage: taps");
+    expect(error(["--hub"])).toBe("taps: --hub needs a value\n\nUsage: taps");
+    expect(error(["stray"])).toBe("taps: unexpected argument stray\n\nUsage: taps");
   });
 });
 

@@ -38,6 +38,11 @@ export function parseCommandArgs<T extends ParseArgsOptionsConfig>(
   return parsed;
 }
 
+/** A `parseArgs` error of `command` as a CliError in the shared words (for a command that calls `parseArgs` itself). */
+export function usageError(command: string, err: unknown, args: readonly string[], help = ""): CliError {
+  return new CliError(`${command}: ${usageWords(err, args, {}, {})}${help === "" ? "" : `\n\n${help}`}`);
+}
+
 /**
  * The option arguments before the agent command, and the command: everything after `--`, or from
  * the first argument that is neither an option nor an option's value.

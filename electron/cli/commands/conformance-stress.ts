@@ -10,6 +10,7 @@ import { parseSchedule, ScheduleError } from "../../../shared/conformance/stress
 import type { StressProgress, StressReport } from "../../../shared/conformance/stress/stress-result.js";
 import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { CliError } from "../command.js";
+import { usageError } from "../command-args.js";
 
 function positiveInt(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -69,9 +70,8 @@ export async function runStressCommand(own: readonly string[], command: readonly
       allowPositionals: false,
     }).values as Record<string, string | boolean | undefined>;
   } catch (err) {
-    throw new CliError(
-      `conformance --stress: ${err instanceof Error ? err.message : String(err)} (the stress mode takes the options under "Stress mode" in --help)`,
-    );
+    const { message } = usageError("conformance --stress", err, own);
+    throw new CliError(`${message} (the stress mode takes the options under "Stress mode" in --help)`);
   }
   if (command.length === 0)
     throw new CliError("conformance --stress: give the agent command after -- (see --help)");

@@ -5,6 +5,7 @@ import { CASE_NAMES, isCaseName } from "../../../shared/conformance/case-catalog
 import type { CaseName, ConformanceProgress } from "../../../shared/conformance/conformance-result.js";
 import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
+import { usageError } from "../command-args.js";
 import { CLIENT_HELP } from "./conformance-client-help.js";
 import { STRESS_HELP } from "./conformance-stress-help.js";
 
@@ -117,7 +118,7 @@ export const conformanceCommand: CliCommand = {
         allowPositionals: false,
       }).values;
     } catch (err) {
-      throw new CliError(`conformance: ${err instanceof Error ? err.message : String(err)}`);
+      throw usageError("conformance", err, own);
     }
     // The client suite: its own runner and cases (conformance-client.ts).
     if (values.client === true)

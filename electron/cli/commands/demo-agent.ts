@@ -7,6 +7,7 @@ import { USER_MESSAGE_SHAPES, type UserMessageShape } from "../../peers/agent/us
 import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { TOOL_VERSION } from "../../platform/version.js";
 import { type CliCommand, CliError } from "../command.js";
+import { usageError } from "../command-args.js";
 
 const HELP = `Usage: acp-retry-inspector demo-agent [options]
 
@@ -69,7 +70,7 @@ export const demoAgentCommand: CliCommand = {
         allowPositionals: false,
       }).values as Record<string, string | undefined>;
     } catch (err) {
-      throw new CliError(err instanceof Error ? err.message : String(err));
+      throw usageError("demo-agent", err, args);
     }
     const mode = (values.mode ?? "correct") as AgentMode;
     if (!AGENT_MODES.includes(mode)) throw new CliError(`--mode must be one of ${AGENT_MODES.join(", ")}`);

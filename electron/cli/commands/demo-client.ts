@@ -11,6 +11,7 @@ import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
+import { usageError } from "../command-args.js";
 
 const HELP = `Usage: acp-retry-inspector demo-client [options] (--url URL | -- AGENT_COMMAND [ARGS...])
 
@@ -156,7 +157,7 @@ export const demoClientCommand: CliCommand = {
         allowPositionals: false,
       }).values;
     } catch (err) {
-      throw new CliError(err instanceof Error ? err.message : String(err));
+      throw usageError("demo-client", err, own);
     }
     const url = values.url as string | undefined;
     if ((url === undefined) === (command.length === 0)) {

@@ -6,6 +6,7 @@ import { terminalSafeJsonChunks } from "../../platform/terminal-text.js";
 import { diffSideOfFile } from "../../trace/diff-side-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
+import { usageError } from "../command-args.js";
 import { renderDiff } from "../report/diff-text.js";
 
 const FAIL_ON: readonly FailOn[] = ["worse", "any-change", "never"];
@@ -46,7 +47,7 @@ export const diffCommand: CliCommand = {
     try {
       parsed = parse(args);
     } catch (err) {
-      throw new CliError(`diff: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+      throw usageError("diff", err, args, HELP);
     }
     const [fileA, fileB] = parsed.positionals;
     if (fileA === undefined || fileB === undefined || parsed.positionals.length !== 2)

@@ -24,6 +24,7 @@ import {
 } from "../../hub-client/hub-client.js";
 import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { type CliCommand, CliError } from "../command.js";
+import { usageError } from "../command-args.js";
 import { tapTable } from "./taps.js";
 
 /** Each action and what it does, from the fault-action table: the name in a 19-column field, then its help lines. */
@@ -102,7 +103,7 @@ function parse(args: string[]) {
       allowPositionals: true,
     });
   } catch (err) {
-    throw new CliError(`${(err as Error).message}\n\n${HELP}`);
+    throw usageError("fault", err, args, HELP);
   }
 }
 

@@ -11,6 +11,7 @@ import { HubOtel } from "../../otel/hub-otel.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
 import { terminalSafe } from "../../platform/terminal-text.js";
 import { type CliCommand, CliError } from "../command.js";
+import { usageError } from "../command-args.js";
 import { openUiLink } from "../open-browser.js";
 import { finishOtlpExport, startOtlpExport } from "../otlp-options.js";
 
@@ -117,7 +118,7 @@ export const serveCommand: CliCommand = {
         allowPositionals: false,
       }).values;
     } catch (err) {
-      throw new CliError(`${(err as Error).message}\n\n${HELP}`);
+      throw usageError("serve", err, args, HELP);
     }
     const port = positiveInt("--port", values.port as string | undefined, 65_535);
     const ringSize = positiveInt("--ring-size", values["ring-size"] as string | undefined, 10_000_000);

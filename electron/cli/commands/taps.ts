@@ -10,6 +10,7 @@ import {
 } from "../../hub-client/hub-client.js";
 import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
 import { type CliCommand, CliError } from "../command.js";
+import { usageError } from "../command-args.js";
 
 const HELP = `Usage: acp-retry-inspector taps [--json] [--hub URL]
 
@@ -126,7 +127,7 @@ export const tapsCommand: CliCommand = {
         allowPositionals: false,
       }));
     } catch (err) {
-      throw new CliError(`${(err as Error).message}\n\n${HELP}`);
+      throw usageError("taps", err, args, HELP);
     }
     try {
       const target = findHubTarget(values.hub !== undefined ? { url: values.hub } : {});

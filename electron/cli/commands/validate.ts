@@ -5,6 +5,7 @@ import { checkTraceFile } from "../../schema/check-trace-file.js";
 import { schemaCheckText } from "../../schema/schema-report-text.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
+import { usageError } from "../command-args.js";
 
 const HELP = `Usage: acp-retry-inspector validate TRACE... [--json] [--extensions]
 
@@ -43,7 +44,7 @@ export const validateCommand: CliCommand = {
         allowPositionals: true,
       });
     } catch (err) {
-      throw new CliError(`validate: ${err instanceof Error ? err.message : String(err)}\n\n${HELP}`);
+      throw usageError("validate", err, args, HELP);
     }
     const files = parsed.positionals;
     if (files.length === 0) throw new CliError(`validate: expected at least one TRACE file\n\n${HELP}`);
