@@ -12,7 +12,7 @@ import {
   isChunkRun,
   stillArriving,
 } from "../../shared/analyzer/chunk-runs.js";
-import { pairWords, type RecordPair, recordPairs } from "../../shared/analyzer/record-pairs.js";
+import { pairSentence, pairWords, type RecordPair, recordPairs } from "../../shared/analyzer/record-pairs.js";
 import type { TraceRecord } from "../../shared/trace/record.js";
 import { InvalidRecord } from "../../shared/trace/record-check.js";
 import { Badge } from "../components/Badge.js";
@@ -50,7 +50,7 @@ function runText(run: ChunkRun, arriving: boolean): string {
 
 function PairCell({ seq }: { seq: number }) {
   const p = useContext(RecordFactsContext).pairs.get(seq);
-  return p ? <span title={`${p.method}: ${pairWords(p)}`}>{pairWords(p)}</span> : null;
+  return p ? <span title={visibleText(pairSentence(p))}>{pairWords(p)}</span> : null;
 }
 
 function MethodCell({ seq }: { seq: number }) {
@@ -109,7 +109,7 @@ const RECORD_COLUMNS = col.columns([
   col.display({
     id: "type",
     header: "Record",
-    size: 150,
+    size: 130,
     cell: (c) => {
       const r = c.row.original;
       if (r instanceof InvalidRecord)
@@ -125,7 +125,7 @@ const RECORD_COLUMNS = col.columns([
   col.display({
     id: "method",
     header: "Method",
-    size: 150,
+    size: 140,
     cell: (c) => {
       const r = c.row.original;
       return r instanceof InvalidRecord || isChunkRun(r) || r.type !== "frame" ? null : (
@@ -136,7 +136,8 @@ const RECORD_COLUMNS = col.columns([
   col.display({
     id: "pair",
     header: "Pair",
-    size: 130,
+    // "→ #1002003": the other half's record number, whole
+    size: 125,
     cell: (c) => {
       const r = c.row.original;
       return r instanceof InvalidRecord || isChunkRun(r) || r.type !== "frame" ? null : (

@@ -1,7 +1,7 @@
 /** Request/answer pairs for the Records list (record-pairs.ts). */
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
-import { pairWords, recordPairs } from "./record-pairs.js";
+import { pairSentence, pairWords, recordPairs } from "./record-pairs.js";
 import { TraceScript } from "./trace-script.js";
 
 describe("recordPairs", () => {
@@ -19,7 +19,11 @@ describe("recordPairs", () => {
     expect(pairs.get(answer as number)).toMatchObject({ role: "answer", method: "initialize", other: init });
     expect(pairs.get(answer as number)?.latencyMs).toBeGreaterThanOrEqual(30);
     const p = pairs.get(prompt as number);
-    expect(p && pairWords(p)).toBe("no answer (yet)");
-    expect(pairWords(pairs.get(answer as number) as never)).toBe(`← request #${init}`);
+    expect(p && pairWords(p)).toBe("no answer yet");
+    expect(pairWords(pairs.get(answer as number) as never)).toBe(`← #${init}`);
+    expect(pairWords(pairs.get(init as number) as never)).toBe(`→ #${answer}`);
+    expect(pairSentence(pairs.get(init as number) as never)).toMatch(
+      new RegExp(`^initialize request, answered at #${answer} after \\d+ ms$`),
+    );
   });
 });

@@ -32,8 +32,20 @@ export function recordPairs(
   return out;
 }
 
-/** The words of a pair's Pair cell: "→ answer #12" on a request, "← request #8" on an answer. */
+/** The words of a pair's Pair cell: "→ #12" on a request (its answer), "← #8" on an answer (its request). */
 export function pairWords(p: RecordPair): string {
-  if (p.role === "request") return p.other === null ? "no answer (yet)" : `→ answer #${p.other}`;
-  return p.other === null ? "answers no request" : `← request #${p.other}`;
+  if (p.role === "request") return p.other === null ? "no answer yet" : `→ #${p.other}`;
+  return p.other === null ? "no request" : `← #${p.other}`;
+}
+
+/** A pair in a sentence, for the Pair cell's tooltip: "initialize request, answered at #12 after 25 ms". */
+export function pairSentence(p: RecordPair): string {
+  const after = p.latencyMs === null ? "" : ` after ${Math.round(p.latencyMs)} ms`;
+  if (p.role === "request")
+    return p.other === null
+      ? `${p.method} request, no answer yet`
+      : `${p.method} request, answered at #${p.other}${after}`;
+  return p.other === null
+    ? `${p.method} answer to no known request`
+    : `${p.method} answer to the request at #${p.other}${after}`;
 }
