@@ -12,7 +12,7 @@ import type { DemoCommand, DemoStatus } from "../../shared/demo/demo-wire.js";
 import type { AgentMode, TurnLength } from "../../shared/demo/scenario.js";
 import { findScenario } from "../../shared/demo/scenarios.js";
 import { uiLink } from "../../shared/hub/hub-auth.js";
-import type { Submission } from "../../shared/keys/client-submission-tracker.js";
+import type { TrackedSubmission } from "../../shared/keys/client-submission-tracker.js";
 import type { HubTarget } from "../hub-client/hub-client.js";
 import { writeRendezvous } from "../hub-client/rendezvous.js";
 import { DemoChanges } from "./demo-changes.js";
@@ -136,7 +136,7 @@ export class BuiltInDemo {
   }
 
   /** Submits a prompt from the demo panel. */
-  async send(text: string, withKey: boolean): Promise<Submission> {
+  async send(text: string, withKey: boolean): Promise<TrackedSubmission> {
     const client = this.client;
     if (!client || this.state !== "ready") throw new Error(`the demo is ${this.state}`);
     return client.send(text, withKey);

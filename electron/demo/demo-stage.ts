@@ -7,7 +7,7 @@ import type { DemoFacts, SubmissionFacts } from "../../shared/demo/demo-facts.js
 import type { ScenarioProgress } from "../../shared/demo/demo-wire.js";
 import type { Scenario, StepAction } from "../../shared/demo/scenario.js";
 import { ScenarioRunner, type ScenarioStage } from "../../shared/demo/scenario-runner.js";
-import type { Submission } from "../../shared/keys/client-submission-tracker.js";
+import type { TrackedSubmission } from "../../shared/keys/client-submission-tracker.js";
 import { callOperation, type HubTarget } from "../hub-client/hub-client.js";
 import type { DemoChanges } from "./demo-changes.js";
 import type { LiveDemoClient } from "./live-client.js";
@@ -29,7 +29,7 @@ export interface DemoStageParts {
 export class DemoStage {
   private runner: ScenarioRunner | undefined;
   private shown: ScenarioProgress | null = null;
-  private labelled = new Map<string, Submission>();
+  private labelled = new Map<string, TrackedSubmission>();
   private armed: string[] = [];
 
   constructor(private readonly parts: DemoStageParts) {}
@@ -40,7 +40,7 @@ export class DemoStage {
   }
 
   /** The submissions the steps sent, by label. */
-  get labels(): ReadonlyMap<string, Submission> {
+  get labels(): ReadonlyMap<string, TrackedSubmission> {
     return this.labelled;
   }
 

@@ -1,7 +1,7 @@
 /** Building the `demo-status` message UIs show: the demo's state, its client's last submissions, the scenario's progress. */
 import { DEMO_WIRE_VERSION, type DemoStatus, type ScenarioProgress } from "../../shared/demo/demo-wire.js";
 import type { AgentMode } from "../../shared/demo/scenario.js";
-import type { Submission } from "../../shared/keys/client-submission-tracker.js";
+import type { TrackedSubmission } from "../../shared/keys/client-submission-tracker.js";
 import type { LiveDemoClient } from "./live-client.js";
 import type { TraceWatch } from "./trace-watch.js";
 
@@ -17,7 +17,7 @@ export interface DemoStatusSources {
   readonly client: LiveDemoClient | undefined;
   readonly watch: TraceWatch;
   /** The submissions a scenario named, by label. */
-  readonly labels: ReadonlyMap<string, Submission>;
+  readonly labels: ReadonlyMap<string, TrackedSubmission>;
   readonly scenario: ScenarioProgress | null;
 }
 

@@ -5,7 +5,10 @@
  * after a timeout on the same connection, and after reconnecting (initialize, session/resume)
  * when the connection drops or the agent dies.
  */
-import { ClientSubmissionTracker, type Submission } from "../../shared/keys/client-submission-tracker.js";
+import {
+  ClientSubmissionTracker,
+  type TrackedSubmission,
+} from "../../shared/keys/client-submission-tracker.js";
 import { randomUuid } from "../../shared/keys/uuid.js";
 import { openConnection } from "../peers/client/agent-transport.js";
 import { deliver, startSession } from "../peers/client/demo-client.js";
@@ -62,7 +65,7 @@ export class LiveDemoClient {
   }
 
   /** Submits `text`: the key (if any) is created now, then the submission is delivered in the background. */
-  async send(text: string, withKey: boolean): Promise<Submission> {
+  async send(text: string, withKey: boolean): Promise<TrackedSubmission> {
     const s = await this.tracker.submit([{ type: "text", text }], withKey ? randomUuid() : undefined);
     this.texts.set(s.index, text);
     this.log(`#${s.index} submitted ${withKey ? `with key ${s.key}` : "without a key"}: ${text}`);
@@ -72,7 +75,7 @@ export class LiveDemoClient {
   }
 
   /** Sends `$/cancel_request` for every request of `s` still unanswered on the current connection. */
-  cancel(s: Submission): number {
+  cancel(s: TrackedSubmission): number {
     const peer = this.peer;
     if (!peer || peer.ended) throw new Error("not connected");
     const open = s.attempts.filter(
@@ -125,7 +128,7 @@ export class LiveDemoClient {
     this.o.onChange();
   }
 
-  private deliverOn(s: Submission, peer: JsonRpcPeer, conn: number): void {
+  private deliverOn(s: TrackedSubmission, peer: JsonRpcPeer, conn: number): void {
     deliver(s, peer, this.tracker, conn, this.o.attemptTimeoutMs, MAX_ATTEMPTS, (l) => this.log(l)).then(
       () => this.o.onChange(),
       (err: unknown) => this.log(`#${s.index}: ${err instanceof Error ? err.message : String(err)}`),

@@ -6,7 +6,7 @@
  */
 
 import { readFileSync } from "node:fs";
-import type { Submission } from "../../shared/keys/client-submission-tracker.js";
+import type { TrackedSubmission } from "../../shared/keys/client-submission-tracker.js";
 
 /** What the client received for one submission. */
 export interface ClientSubmissionTruth {
@@ -30,7 +30,7 @@ export interface ClientTruth {
   readonly submissions: readonly ClientSubmissionTruth[];
 }
 
-function fromSubmission(s: Submission): ClientSubmissionTruth {
+function fromSubmission(s: TrackedSubmission): ClientSubmissionTruth {
   const received: string[] = [];
   const errors: number[] = [];
   let idless = 0;
@@ -46,9 +46,9 @@ function fromSubmission(s: Submission): ClientSubmissionTruth {
   return { key: s.key, received, idless, errors, attempts: s.attempts.length, status: s.status };
 }
 
-function parse(text: string): { sessionId?: string | null; submissions?: Submission[] } | undefined {
+function parse(text: string): { sessionId?: string | null; submissions?: TrackedSubmission[] } | undefined {
   try {
-    const doc = JSON.parse(text) as { sessionId?: string | null; submissions?: Submission[] } | null;
+    const doc = JSON.parse(text) as { sessionId?: string | null; submissions?: TrackedSubmission[] } | null;
     return doc && Array.isArray(doc.submissions) ? doc : undefined;
   } catch {
     return undefined;

@@ -19,7 +19,7 @@ export type AttemptOutcome =
   | { readonly kind: "disconnected"; readonly reason: string };
 
 /** One `session/prompt` request sent for a submission. */
-export interface Attempt {
+export interface TrackedAttempt {
   /** 1, 2, ... within the submission. */
   readonly n: number;
   /** Which connection of the Client carried it (1, 2, ...). */
@@ -37,7 +37,7 @@ export interface Attempt {
 export type SubmissionStatus = "pending" | "answered" | "failed" | "stale";
 
 /** One user submission: the input, its key and every attempt to deliver it. */
-export interface Submission {
+export interface TrackedSubmission {
   /** Position in the tracker, 1, 2, ... (as people count; a pending file from before may hold a 0). */
   readonly index: number;
   /** The idempotency key, or null for an unkeyed (unsafe) client. */
@@ -52,13 +52,13 @@ export interface Submission {
   messageIds: string[];
   /** The error that made the submission fail, when it failed. */
   error?: { readonly code: number; readonly message: string };
-  readonly attempts: Attempt[];
+  readonly attempts: TrackedAttempt[];
 }
 
 /** What a tracker persists: the session it prompts and its submissions. */
 export interface TrackerSnapshot {
   sessionId?: string;
-  submissions: Submission[];
+  submissions: TrackedSubmission[];
 }
 
 /** Durable storage for a tracker's pending input (a file, localStorage, a database row...). */
@@ -135,12 +135,12 @@ export class ClientSubmissionTracker {
   }
 
   /** Every submission, oldest first. */
-  all(): readonly Submission[] {
+  all(): readonly TrackedSubmission[] {
     return this.snapshot.submissions;
   }
 
   /** Submissions still waiting for a messageId, oldest first: what to resend after reconnecting. */
-  pending(): Submission[] {
+  pending(): TrackedSubmission[] {
     return this.snapshot.submissions.filter((s) => s.status === "pending");
   }
 
@@ -148,8 +148,8 @@ export class ClientSubmissionTracker {
    * A new submission: creates its key now (the RFD: at submit time, stored with the pending input)
    * and resolves once it is durable. `key` lets an application that persists input pass its own.
    */
-  async submit(prompt: readonly unknown[], key?: string): Promise<Submission> {
-    const submission: Submission = {
+  async submit(prompt: readonly unknown[], key?: string): Promise<TrackedSubmission> {
+    const submission: TrackedSubmission = {
       index: this.snapshot.submissions.reduce((max, s) => Math.max(max, s.index + 1), 1),
       key: key ?? (this.keyed ? this.newKey() : null),
       prompt,
@@ -167,7 +167,7 @@ export class ClientSubmissionTracker {
    * Marks pending submissions older than `maxAgeMs` as `stale`: the RFD says a Client that held a
    * prompt for a long time shows it to the user instead of resending it. Returns them.
    */
-  async markStale(maxAgeMs = DEFAULT_MAX_PENDING_AGE_MS): Promise<Submission[]> {
+  async markStale(maxAgeMs = DEFAULT_MAX_PENDING_AGE_MS): Promise<TrackedSubmission[]> {
     const limit = this.now() - maxAgeMs;
     const stale = this.pending().filter((s) => s.submittedAt < limit);
     for (const s of stale) s.status = "stale";
@@ -176,8 +176,13 @@ export class ClientSubmissionTracker {
   }
 
   /** Records that an attempt for `submission` was sent as request `requestId` on connection `conn`. */
-  attemptSent(submission: Submission, conn: number, requestId: number | string): Attempt {
-    const attempt: Attempt = { n: submission.attempts.length + 1, conn, requestId, sentAt: this.now() };
+  attemptSent(submission: TrackedSubmission, conn: number, requestId: number | string): TrackedAttempt {
+    const attempt: TrackedAttempt = {
+      n: submission.attempts.length + 1,
+      conn,
+      requestId,
+      sentAt: this.now(),
+    };
     submission.attempts.push(attempt);
     return attempt;
   }
@@ -187,7 +192,11 @@ export class ClientSubmissionTracker {
    * reconciled with earlier answers), a final error fails it, anything else leaves it pending
    * with the same key for the next attempt (errors record nothing on the Agent).
    */
-  async attemptSettled(submission: Submission, attempt: Attempt, outcome: AttemptOutcome): Promise<void> {
+  async attemptSettled(
+    submission: TrackedSubmission,
+    attempt: TrackedAttempt,
+    outcome: AttemptOutcome,
+  ): Promise<void> {
     if (attempt.outcome) return;
     attempt.outcome = outcome;
     attempt.settledAt = this.now();
@@ -213,8 +222,8 @@ export class ClientSubmissionTracker {
    * submission's (a different one means the Agent inserted twice).
    */
   async attemptAnsweredLate(
-    submission: Submission,
-    attempt: Attempt,
+    submission: TrackedSubmission,
+    attempt: TrackedAttempt,
     messageId: string | null,
   ): Promise<void> {
     attempt.lateMessageId = messageId;
@@ -228,7 +237,7 @@ export class ClientSubmissionTracker {
   }
 
   /** Marks a pending submission failed (e.g. its retry limit is reached). */
-  async giveUp(submission: Submission, reason: string): Promise<void> {
+  async giveUp(submission: TrackedSubmission, reason: string): Promise<void> {
     if (submission.status !== "pending") return;
     submission.status = "failed";
     submission.error = { code: 0, message: reason };

@@ -10,13 +10,13 @@ export {
   type StoredUserMessage,
 } from "./agent-key-ledger.js";
 export {
-  type Attempt,
   type AttemptOutcome,
   ClientSubmissionTracker,
-  type Submission,
   type SubmissionStatus,
   type SubmissionStore,
   type SubmissionTrackerOptions,
+  type TrackedAttempt,
+  type TrackedSubmission,
   type TrackerSnapshot,
 } from "./client-submission-tracker.js";
 export { DEFAULT_REUSED_KEY_POLICY, derivedMessageId, ErrorCode, type ReusedKeyPolicy } from "./decisions.js";

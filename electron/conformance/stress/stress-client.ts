@@ -8,7 +8,10 @@
  * withdrawn, as the tracker has it). It stops at `deadline`.
  */
 
-import { ClientSubmissionTracker, type Submission } from "../../../shared/keys/client-submission-tracker.js";
+import {
+  ClientSubmissionTracker,
+  type TrackedSubmission,
+} from "../../../shared/keys/client-submission-tracker.js";
 import { type AgentTarget, openConnection } from "../../peers/client/agent-transport.js";
 import { deliver, startSession } from "../../peers/client/demo-client.js";
 import { JsonRpcPeer, RpcError } from "../../peers/rpc/json-rpc-peer.js";
@@ -30,7 +33,7 @@ export interface StressClientOptions {
 /** How the client ended. */
 export interface StressClientResult {
   readonly connections: number;
-  readonly submissions: readonly Submission[];
+  readonly submissions: readonly TrackedSubmission[];
   /** False when it stopped at the deadline with submissions still pending. */
   readonly finished: boolean;
 }

@@ -5,7 +5,10 @@
  * `session/resume`, and resends every pending submission with its same key.
  */
 
-import { ClientSubmissionTracker, type Submission } from "../../../shared/keys/client-submission-tracker.js";
+import {
+  ClientSubmissionTracker,
+  type TrackedSubmission,
+} from "../../../shared/keys/client-submission-tracker.js";
 import { randomUuid } from "../../../shared/keys/uuid.js";
 import { ConnectionClosedError, JsonRpcPeer, RpcError } from "../rpc/json-rpc-peer.js";
 import { type AgentTarget, openConnection, type TransportHooks } from "./agent-transport.js";
@@ -95,7 +98,7 @@ export interface ClientReport {
   readonly connections: number;
   /** True when there was a submission, every one got a messageId and (with waitIdle) the session went idle. */
   readonly ok: boolean;
-  readonly submissions: readonly Submission[];
+  readonly submissions: readonly TrackedSubmission[];
   readonly observed: ObservedUpdates;
 }
 
@@ -208,7 +211,7 @@ export async function runDemoClient(options: DemoClientOptions): Promise<ClientR
       // All pending submissions at once (prompts queue in the session), or one at a time, oldest
       // first, as a user submits them (`oneAtATime`, for the client suite's runs).
       let results: readonly ("settled" | "disconnected" | "lost")[];
-      const send = (s: Submission) =>
+      const send = (s: TrackedSubmission) =>
         deliver(s, peer, tracker, conn, attemptTimeoutMs, maxAttempts, log, misbehave);
       if (options.oneAtATime) {
         const seen: ("settled" | "disconnected" | "lost")[] = [];
@@ -362,7 +365,7 @@ export async function startSession(
 
 /** Sends attempts for one submission on one connection until it settles or the connection drops. */
 export async function deliver(
-  submission: Submission,
+  submission: TrackedSubmission,
   peer: JsonRpcPeer,
   tracker: ClientSubmissionTracker,
   conn: number,
