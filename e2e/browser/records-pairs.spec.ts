@@ -63,6 +63,7 @@ test("Records pairs requests with answers, shows whole record numbers and folds 
   const run = grid.getByRole("row").filter({ hasText: "agent_message_chunk × 40" });
   await expect(run).toHaveCount(1);
   await expect(run).toContainText(/\d+(\.\d)? kB, ended/);
+  await expect(run).toContainText("session/update");
   await expect(grid.getByRole("row").filter({ hasText: '"agent_message_chunk"' })).toHaveCount(0);
 
   // initialize and its answer name each other, the method on both, the latency on the answer

@@ -128,9 +128,8 @@ const RECORD_COLUMNS = col.columns([
     size: 140,
     cell: (c) => {
       const r = c.row.original;
-      return r instanceof InvalidRecord || isChunkRun(r) || r.type !== "frame" ? null : (
-        <MethodCell seq={r.seq} />
-      );
+      if (isChunkRun(r)) return "session/update";
+      return r instanceof InvalidRecord || r.type !== "frame" ? null : <MethodCell seq={r.seq} />;
     },
   }),
   col.display({
