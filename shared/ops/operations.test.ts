@@ -23,6 +23,7 @@ describe("parseOperationCall", () => {
       importTrace: { text: '{"type":"header"}\n' },
       demoStatus: {},
       conformanceStatus: undefined,
+      replay: { traceId: "20260101T000000Z-1a2b3c4d", agentId: "argv-1" },
     };
     expect(parseOperationCall("readFrame", { trace: "t1", seq: 0 })).toEqual({
       error: "readFrame: seq must be a positive integer",
@@ -35,6 +36,11 @@ describe("parseOperationCall", () => {
     }
     expect(parseOperationCall("demo", { command: { op: "spawn" } })).toHaveProperty("error");
     expect(parseOperationCall("conformanceStart", { request: { command: ["sh"] } })).toHaveProperty("error");
+    // A replay names a trace and an agent choice by id, never a path or a command.
+    expect(parseOperationCall("replay", { traceId: "../x", agentId: "argv-1" })).toHaveProperty("error");
+    expect(
+      parseOperationCall("replay", { traceId: "20260101T000000Z-1a2b3c4d", agentId: ["sh"] }),
+    ).toHaveProperty("error");
   });
 
   it("rejects unknown names, including inherited object keys", () => {
