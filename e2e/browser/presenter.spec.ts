@@ -203,19 +203,25 @@ for (const [width, height, large] of [
         const column = await grid.evaluate((t) =>
           [...t.querySelectorAll("th")].findIndex((th) => th.getAttribute("aria-label") === "Result"),
         );
+        // the submission's row is still on screen with its attempts open (opening reveals the group
+        // below the row, the row kept in view)
+        await expectOnScreen(page, `${story.id}: the opened row's prompt`, row.getByText(story.prompt));
+        await expectOnScreen(page, `${story.id}: the opened row's verdict`, verdictCell);
+        // An open group shows what happened between its attempts (the crash story's kill, exit,
+        // reconnect and resume: seven rows); at 1280x720 that group is taller than the table, whose
+        // own rows then scroll to its last attempt.
+        const tallGroup = large || (story.id === "crash-restart" && height < 1000);
         for (let i = 0; i < story.attempts; i++) {
           // the Result column's cell (after the fault menu and Method / row)
           const result = attempts.nth(i).getByRole("gridcell").nth(column);
           await expect(result).toHaveText(/\w{3,}/);
+          if (tallGroup) await result.scrollIntoViewIfNeeded();
           await expectOnScreen(page, `${story.id}: attempt ${i + 1}'s outcome`, result);
         }
-        // the submission's row is still on screen with its attempts open
-        await expectOnScreen(page, `${story.id}: the opened row's prompt`, row.getByText(story.prompt));
-        await expectOnScreen(page, `${story.id}: the opened row's verdict`, verdictCell);
         const scrolled = await scrolledAnywhere(page);
         expect(
-          large ? scrolled.filter((el) => el !== "div.vtable") : scrolled,
-          `${story.id}: nothing is scrolled${large ? " but the Timeline's rows" : ""}`,
+          tallGroup ? scrolled.filter((el) => el !== "div.vtable") : scrolled,
+          `${story.id}: nothing is scrolled${tallGroup ? " but the Timeline's rows" : ""}`,
         ).toEqual([]);
         await page.screenshot({ path: testInfo.outputPath(`presenter-${story.id}-${suffix}.png`) });
         // close the row again so the next story starts from the same view

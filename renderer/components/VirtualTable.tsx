@@ -242,7 +242,12 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
   const latestProps = useRef(props);
   latestProps.current = props;
   const actions = useRef<RowActions<T>>({
-    select: (row) => latestProps.current.onSelect(row),
+    select: (row) => {
+      // A click on a row that opens and closes is a look at that row: what it opens is revealed
+      // below it (`reveal`), not pushed off by following new rows at the bottom.
+      if (latestProps.current.isExpanded?.(row) === false) reveal.current = latestProps.current.getKey(row);
+      latestProps.current.onSelect(row);
+    },
     menu: (row, at) => latestProps.current.onRowMenu?.(row, at),
     hasMenu: () => latestProps.current.onRowMenu !== undefined,
     cellText: (columnId, row) => latestProps.current.cellText?.(columnId, row),
@@ -293,6 +298,34 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
     virtualizer.scrollToIndex(index, { align: "center" });
   }, [selectedKey, rows, count, getKey, rowHeight, virtualizer]);
 
+  // A row just opened: its children are scrolled into view below it, as many as fit with the row
+  // itself still on screen (a tree view's reveal), and the view stops following the tail.
+  const reveal = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const key = reveal.current;
+    if (key === undefined) return;
+    let index = -1;
+    for (let i = 0; i < count; i++) {
+      if (getKey(rows[i] as T) === key) {
+        index = i;
+        break;
+      }
+    }
+    if (index === -1 || !props.depthOf) return;
+    const depth = props.depthOf(rows[index] as T);
+    let last = index;
+    while (last + 1 < count && props.depthOf(rows[last + 1] as T) > depth) last++;
+    if (last === index) return;
+    reveal.current = undefined;
+    followTail.current = false;
+    const el = scrollRef.current;
+    const first = virtualizer.measurementsCache[index];
+    const end = virtualizer.measurementsCache[last];
+    if (!el || !first || !end) return;
+    const top = Math.max(el.scrollTop, Math.min(first.start - rowHeight, end.end - el.clientHeight));
+    if (top !== el.scrollTop) el.scrollTop = top;
+  }, [rows, count, getKey, rowHeight, virtualizer, props.depthOf]);
+
   const move = (index: number) => {
     const clamped = Math.max(0, Math.min(count - 1, index));
     const row = rows[clamped];
@@ -319,11 +352,13 @@ export function VirtualTable<T extends RowData>(props: VirtualTableProps<T>) {
       const open = props.isExpanded?.(selected);
       if ((e.key === "ArrowRight" && open === false) || (e.key === "ArrowLeft" && open === true)) {
         e.preventDefault();
+        if (e.key === "ArrowRight") reveal.current = getKey(selected);
         props.onExpand(selected, e.key === "ArrowRight");
         return;
       }
       if (e.key === "Enter" && open !== undefined) {
         e.preventDefault();
+        if (!open) reveal.current = getKey(selected);
         props.onExpand(selected, !open);
         return;
       }
