@@ -38,5 +38,9 @@ export function schemaCheckText(
  */
 export function schemaSummaryText(s: SchemaCheckSummary): string {
   const how = s.framesWithViolations > 0 ? "; list them with analyze --schema (or validate TRACE)" : "";
-  return `Schema check: ${s.checked} frames checked against the official ACP schema, ${s.framesWithViolations} break it${how} (--no-schema skips the check)\n`;
+  const bound =
+    s.framesPastBound !== undefined
+      ? ` (the first frames only: ${s.framesPastBound} later frames not checked; analyze --schema or validate checks every frame)`
+      : "";
+  return `Schema check: ${s.checked} frames checked against the official ACP schema${bound}, ${s.framesWithViolations} break it${how} (--no-schema skips the check)\n`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Direction, FrameRecord } from "../../shared/trace/record.js";
+import { schemaSummaryText } from "./schema-report-text.js";
 import { TraceSchemaCheck } from "./trace-schema-check.js";
 
 const C2A: Direction = "client->agent";
@@ -67,6 +68,19 @@ describe("TraceSchemaCheck", () => {
     expect(c.reports).toEqual([]);
     expect(c.summary()).toMatchObject({ checked: 4, framesWithViolations: 0 });
     expect(c.summary().notes[0]).toContain("idempotencyKey");
+  });
+
+  it("with a bound checks the first frames only and counts the rest as past it, in the summary line too", () => {
+    const records = frames(...initV2(), prompt("k-1"), [A2C, { jsonrpc: "2.0", id: 1, result: {} }]);
+    const bounded = new TraceSchemaCheck("count", 3);
+    for (const r of records) bounded.ingest(r);
+    // the answer without its messageId is the 4th frame: past the bound, not checked, not counted as fine
+    expect(bounded.summary()).toMatchObject({ checked: 3, framesWithViolations: 0, framesPastBound: 1 });
+    expect(schemaSummaryText(bounded.summary())).toContain("1 later frames not checked");
+    const whole = new TraceSchemaCheck("count");
+    for (const r of records) whole.ingest(r);
+    expect(whole.summary()).toMatchObject({ checked: 4, framesWithViolations: 1 });
+    expect(whole.summary()).not.toHaveProperty("framesPastBound");
   });
 
   it("flags a v2 prompt answer without messageId, with its path and the schema's words", () => {

@@ -9,6 +9,13 @@ import { capViolations, readableViolations } from "./schema-errors.js";
 /** At most this many frame reports are kept per trace (the counts still cover every frame). */
 export const MAX_REPORTS = 1000;
 
+/**
+ * How many frames `analyze`'s default check (a count) looks at: checking costs about 2.3x the
+ * analysis per frame (docs/benchmarks.md), so a million-frame trace would take 3x as long to analyze.
+ * A session of this size is checked whole; `analyze --schema` and `validate` check every frame.
+ */
+export const DEFAULT_COUNT_FRAMES = 20_000;
+
 /** Requests remembered for matching their answers (the oldest are forgotten first). */
 const MAX_PENDING = 100_000;
 
@@ -45,12 +52,22 @@ export class TraceSchemaCheck {
   private notChecked = 0;
   private reportsLeftOut = 0;
   private sawV2 = false;
+  private frames = 0;
+  private framesPastBound = 0;
 
-  constructor(readonly detail: SchemaCheckDetail = "list") {}
+  /** `maxFrames`: check only the first frames of the trace (the rest are counted as past the bound). */
+  constructor(
+    readonly detail: SchemaCheckDetail = "list",
+    private readonly maxFrames = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Checks one record (only `frame` records are looked at); returns its report when it has something to say. */
   ingest(record: TraceRecord): FrameSchemaReport | null {
     if (record.type !== "frame") return null;
+    if (++this.frames > this.maxFrames) {
+      this.framesPastBound++;
+      return null;
+    }
     const frame = record as FrameRecord;
     // flagged or base64 frames are the analyzer's "malformed" rows already; not JSON-RPC to check
     if (frame.encoding === "base64" || (frame.flags && frame.flags.length > 0)) return null;
@@ -151,6 +168,7 @@ export class TraceSchemaCheck {
       checked: this.checked,
       framesWithViolations: this.framesWithViolations,
       framesWithExtensions: this.framesWithExtensions,
+      ...(this.framesPastBound > 0 && { framesPastBound: this.framesPastBound }),
       notChecked: this.notChecked,
       reportsLeftOut: this.reportsLeftOut,
       notes,

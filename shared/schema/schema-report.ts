@@ -52,4 +52,6 @@ export interface SchemaCheckSummary {
   readonly reportsLeftOut: number;
   /** What the check assumed, in words (the RFD extension; connections whose version was unknown). */
   readonly notes: readonly string[];
+  /** Frames left unchecked past the check's bound (`analyze`'s default checks the first frames only); absent when none. */
+  readonly framesPastBound?: number;
 }

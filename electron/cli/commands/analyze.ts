@@ -2,7 +2,7 @@ import { latencyReport } from "../../../shared/analyzer/latency.js";
 import { VERDICTS } from "../../../shared/analyzer/verdicts.js";
 import { terminalSafeJsonChunks } from "../../platform/terminal-text.js";
 import { schemaCheckText, schemaSummaryText } from "../../schema/schema-report-text.js";
-import { TraceSchemaCheck } from "../../schema/trace-schema-check.js";
+import { DEFAULT_COUNT_FRAMES, TraceSchemaCheck } from "../../schema/trace-schema-check.js";
 import { analyzeTraceFile } from "../../trace/analyze-trace-file.js";
 import { TraceReadError } from "../../trace/trace-reader.js";
 import { type CliCommand, CliError } from "../command.js";
@@ -25,10 +25,12 @@ Options:
                             JSON path, what the schema says), as validate does
   --no-schema               skip the schema check
 
-Every frame is checked against the official ACP schema (v1 or v2 as negotiated; v2 with the RFD's
-idempotencyKey) and the report ends with one "Schema check" line: how many frames break it. Listing
-them all costs several times the analysis itself (the analyzer bench measures it), so that takes
---schema. In --json: "schema" (the counts; with --schema also "frames"). It never changes the exit status.
+The first 20,000 frames are checked against the official ACP schema (v1 or v2 as negotiated; v2 with
+the RFD's idempotencyKey) and the report ends with one "Schema check" line: how many break it, and how
+many later frames were not checked. Checking costs about twice the analysis per frame (the analyzer
+bench measures it), so every frame, and the list of them, takes --schema. In --json: "schema" (the
+counts, "framesPastBound" when the bound cut the check; with --schema also "frames"). It never
+changes the exit status.
 
 After the other requests, "Latency per method": p50/p95/p99/max of the time from each request to
 its answer as the tap recorded them (session/prompt included: v2 answers at insertion, v1 at the end
@@ -71,7 +73,10 @@ export const analyzeCommand: CliCommand = {
     const file = files[0];
     if (file === undefined || files.length > 1)
       throw new CliError(`analyze: expected exactly one TRACE file\n\n${HELP}`);
-    const schema = schemaMode === "off" ? null : new TraceSchemaCheck(schemaMode);
+    const schema =
+      schemaMode === "off"
+        ? null
+        : new TraceSchemaCheck(schemaMode, schemaMode === "count" ? DEFAULT_COUNT_FRAMES : undefined);
     let result: Awaited<ReturnType<typeof analyzeTraceFile>>;
     try {
       const check = schema;
