@@ -165,7 +165,9 @@ describe("redactTrace", () => {
     const once = redactTrace(t.header(), t.records, { full: false });
     const twice = redactTrace(once.header, once.records, { full: false });
     expect(jsonl(twice.header, twice.records)).toBe(jsonl(once.header, once.records));
-    expect(conclusions(analyze(twice.header, twice.records))).toEqual(conclusions(analyze(t.header(), t.records)));
+    expect(conclusions(analyze(twice.header, twice.records))).toEqual(
+      conclusions(analyze(t.header(), t.records)),
+    );
   });
 
   it("keeps a leaked key visible inside its placeholder", () => {

@@ -22,7 +22,6 @@ import { Placeholders } from "./placeholders.js";
 import type { AgentSpanRecord, FrameRecord, TraceHeader, TraceRecord } from "./record.js";
 import { type Hide, hideSecretsInArgv, hideSecretsInText, isSecretName } from "./secret-shapes.js";
 
-
 /** A frame hidden whole by an export (`[redacted frame: 18 chars]`, `[redacted frame: 11 bytes]`, with a reason). */
 const REDACTED_FRAME = /^\[redacted frame: \d{1,15} (?:chars|bytes)(?:, [^\]]{1,80})?\]$/;
 /** Options of `redactTrace`. */
