@@ -139,7 +139,9 @@ function what(r: TimelineRow) {
       <span className={`tl-what tl-depth-${r.depth} tl-event tl-event--${r.event.tone}`}>
         {expander}
         <span className="tl-event__mark" aria-hidden="true" />
-        <span className="tl-event__words">{whatText(r)}</span>
+        <span className="tl-event__words" title={whatText(r)}>
+          {whatText(r)}
+        </span>
       </span>
     );
   }
@@ -563,11 +565,13 @@ export function verdictLines(r: TimelineRow, width: number = VERDICT_WIDTH, meas
 
 /** The Result cell: the Client's side of a submission, an attempt's words, a request's outcome. */
 function Result({ r }: { r: TimelineRow }) {
-  // The Client's side: a dropped answer's messageId is not shown as if the Client had it.
+  // The Client's side: a dropped answer's messageId is not shown as if the Client had it. A
+  // submission's schema badge goes on its first line, so it never covers the group line below.
   if (r.kind === "submission")
     return (
       <span className="tl-result tl-result--group">
         <span className="tl-result__words">
+          <RowSchemaBadge r={r} />
           <ResultWords text={r.row.result} />
         </span>
         <GroupLine s={r.row} />
@@ -609,12 +613,16 @@ export const TIMELINE_COLUMNS: VirtualColumn<TimelineRow>[] = col
       cell: (c) => (hasFaultMenu(c.row.original) ? <RowMenuButton row={c.row.original} /> : null),
     }),
     column("what", "Method / row", METHOD_WIDTH, 80, what),
-    column("result", "Result", RESULT_WIDTH, 60, (r) => (
-      <>
-        <RowSchemaBadge r={r} />
+    column("result", "Result", RESULT_WIDTH, 60, (r) =>
+      r.kind === "submission" ? (
         <Result r={r} />
-      </>
-    )),
+      ) : (
+        <>
+          <RowSchemaBadge r={r} />
+          <Result r={r} />
+        </>
+      ),
+    ),
     column("verdict", "Verdict / retry class", VERDICT_WIDTH, 50, (r) => {
       // The badges' wrapper stacks them, or lets one wrap at its hyphens, in a taller row; a
       // one-line row's badge needs none (one element less for each new row a live trace mounts).
