@@ -82,7 +82,10 @@ function descriptor(option: string, v: string): number {
 /** Splits the options from the agent command (everything after `--`, or from the first non-option). */
 export function parseProxyArgs(args: readonly string[]): ProxyArgs {
   const { own, command } = splitAtCommand(args, PROXY_OPTIONS);
-  const { values: v } = parseCommandArgs("proxy", "", own, PROXY_OPTIONS, { trace: "a file path" });
+  const { values: v } = parseCommandArgs("proxy", "", own, PROXY_OPTIONS, {
+    trace: "a file path",
+    name: "a non-empty name",
+  });
   const out: ProxyArgs = { command };
   if (v.trace !== undefined) out.trace = v.trace;
   if (v.fault !== undefined) out.faults = v.fault;
