@@ -68,6 +68,10 @@ test("a long live list renders only visible rows and follows the tail only while
   const rendered = await grid.getByRole("row").count();
   expect(rendered).toBeGreaterThan(5);
   expect(rendered).toBeLessThan(100);
+  // The rows are told apart by their JSON-RPC ids: the Ids column is folded away by default, so tick it.
+  await page.getByRole("button", { name: /^Columns/ }).click();
+  await page.getByRole("group", { name: "Columns of the Timeline" }).getByLabel("Ids").check();
+  await page.keyboard.press("Escape");
   // Following the tail: the newest row is on screen, and a newer one scrolls into view too.
   await expect(
     grid
