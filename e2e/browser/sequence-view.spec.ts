@@ -51,7 +51,8 @@ test("draws arrows, the crossed-out dropped frame and the connection break, and 
     view.getByRole("button", { name: /^notification session\/update\s+user_message\s+messageId m1/ }),
   ).toBeVisible();
   await expect(
-    view.getByRole("button", { name: /^12 session\/update notifications, frames #7–#18/ }),
+    // a collapsed burst says its count, its size and its frames
+    view.getByRole("button", { name: /^12 session\/update notifications, [\d.]+ k?B, frames #7–#18/ }),
   ).toBeVisible();
 
   // Dropped frames end at the Inspector lane under an ✕ (two crossing strokes), with no arrowhead.

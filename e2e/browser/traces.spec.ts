@@ -142,7 +142,7 @@ test("imports by drag and drop and exports redacted unless the full trace is ask
   await expect(shownTrace(page)).toHaveAccessibleName(/^Shown trace: dropped\.jsonl, file, /);
 
   const redacted = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export" }).click();
+  await page.getByRole("button", { name: "Export", exact: true }).click();
   const r = await redacted;
   expect(r.suggestedFilename()).toBe("dropped-redacted.jsonl");
   const redactedText = readFileSync((await r.path())!, "utf8");
@@ -151,7 +151,7 @@ test("imports by drag and drop and exports redacted unless the full trace is ask
 
   await page.getByLabel("Full trace").check();
   const full = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export" }).click();
+  await page.getByRole("button", { name: "Export", exact: true }).click();
   const f = await full;
   expect(f.suggestedFilename()).toBe("dropped-full.jsonl");
   expect(readFileSync((await f.path())!, "utf8")).toBe(text);
