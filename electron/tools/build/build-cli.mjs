@@ -1,20 +1,11 @@
 // Bundles the Node side (CLI and library entry points) with esbuild. Usage: node electron/tools/build/build-cli.mjs [OUTDIR]
 import { copyFileSync, existsSync, readFileSync, symlinkSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { buildSchemaValidators } from "./build-schema-validators.mjs";
+import { buildSchemaValidators, projectRoot as validatorsRoot } from "./build-schema-validators.mjs";
 
-/** The project root: the nearest folder above this file (or the bundle it was inlined into) whose package.json is ours. */
-function findRoot(from) {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const pkg = join(dir, "package.json");
-    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "acp-retry-inspector") return dir;
-    if (dirname(dir) === dir) throw new Error(`no acp-retry-inspector package.json above ${from}`);
-  }
-}
-
-const root = findRoot(dirname(fileURLToPath(import.meta.url)));
+const root = validatorsRoot;
 
 /** Leaves the generated schema validators out of a bundle: it imports the copy beside it. */
 const sharedValidators = {

@@ -22,6 +22,9 @@ function findRoot(from) {
 
 const root = findRoot(dirname(fileURLToPath(import.meta.url)));
 
+/** The project root folder (where package.json is), for the other build scripts. */
+export const projectRoot = root;
+
 /** Where the generated module goes (git-ignored; its types are the committed acp-validators.d.ts). */
 export const validatorsModule = join(root, "electron", "schema", "generated", "acp-validators.js");
 
