@@ -4,25 +4,17 @@
  * Timeline row on either side (`s<row id>`, first request seq). Pure: no DOM, no store.
  */
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
-import type {
-  DiffMark,
-  FieldDiff,
-  SubmissionDiff,
-  SubmissionRef,
-  TraceDiff,
+import {
+  type DiffMark,
+  type FieldDiff,
+  MATCH_WORDS,
+  type SubmissionRef,
+  type TraceDiff,
 } from "../../shared/diff/diff-model.js";
 import { type DiffSide, summarizeSide } from "../../shared/diff/diff-side.js";
 import { SetupCollector } from "../../shared/diff/setup-collector.js";
 import { diffTraces } from "../../shared/diff/trace-diff.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
-
-/** How a submission pair was made, in `diff`'s words. */
-export const MATCH_WORDS: Record<SubmissionDiff["match"], string> = {
-  key: "matched by key",
-  position: "matched by session position and prompt",
-  "only-a": "only in A",
-  "only-b": "only in B",
-};
 
 /** One loaded trace as the diff reads it. */
 export interface DiffInput {

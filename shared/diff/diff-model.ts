@@ -54,6 +54,14 @@ export interface SubmissionRef {
  */
 export type MatchKind = "key" | "position" | "only-a" | "only-b";
 
+/** How a submission pair was made, in words (`diff`'s text and the app's Diff tab). */
+export const MATCH_WORDS: Readonly<Record<MatchKind, string>> = {
+  key: "matched by key",
+  position: "matched by session position and prompt",
+  "only-a": "only in A",
+  "only-b": "only in B",
+};
+
 /** One submission compared across the two traces. */
 export interface SubmissionDiff {
   readonly match: MatchKind;

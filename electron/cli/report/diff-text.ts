@@ -3,26 +3,20 @@
  * in one line), other requests by method, totals and the gate's reason. Every value that came from
  * a trace goes through `terminalSafe`.
  */
-import type {
-  FailOn,
-  FieldDiff,
-  MethodDiff,
-  MethodFigures,
-  SubmissionDiff,
-  SubmissionRef,
-  TraceDiff,
+import {
+  type FailOn,
+  type FieldDiff,
+  MATCH_WORDS,
+  type MethodDiff,
+  type MethodFigures,
+  type SubmissionDiff,
+  type SubmissionRef,
+  type TraceDiff,
 } from "../../../shared/diff/diff-model.js";
 import { terminalSafe } from "../../platform/terminal-text.js";
 
 /** Same submissions are listed one line each, at most this many (the rest counted). */
 const MAX_SAME_LINES = 50;
-
-const MATCH_WORDS: Record<SubmissionDiff["match"], string> = {
-  key: "matched by key",
-  position: "matched by session position and prompt",
-  "only-a": "only in A",
-  "only-b": "only in B",
-};
 
 /** The whole text report of a diff. */
 export function renderDiff(
