@@ -148,7 +148,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "electron/trace",
     "electron/schema",
     "electron/cli",
-    "renderer/timeline",
+    "renderer/model/filter",
   ],
   "electron/lib": ["shared/", "electron/conformance", "electron/peers/client"],
   "electron/cli": ["shared/", "electron/"],
@@ -173,6 +173,36 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "electron/tools/real-agents": ["electron/conformance", "electron/truth"],
   "electron/tools/bench": ["shared/", "electron/"],
 };
+
+/**
+ * The renderer's layers (issue 33), lowest first: `model/` (bridges, store and slices, the feed, the
+ * trace catalog, filters; hooks but no components), `kit/` (components and theme any view may use),
+ * `views/<feature>/` (one folder per tab or pane; a feature imports another only where listed here) and
+ * `app/` (the shell that puts the views together; `main.tsx` starts it). The longest matching key rules.
+ */
+const RENDERER_MAY_IMPORT: Record<string, readonly string[]> = {
+  "renderer/model": ["shared/", "renderer/model"],
+  "renderer/kit": ["shared/", "renderer/model", "renderer/kit"],
+  "renderer/views": ["shared/", "renderer/model", "renderer/kit"],
+  "renderer/views/details": ["shared/", "renderer/model", "renderer/kit", "renderer/views/timeline"],
+  "renderer/views/timeline": ["shared/", "renderer/model", "renderer/kit", "renderer/views/faults"],
+  "renderer/app": ["shared/", "renderer/model", "renderer/kit", "renderer/views", "renderer/app"],
+  "renderer/main.tsx": ["shared/", "renderer/"],
+};
+
+/** The renderer rule for a file, by the longest matching key (undefined: a file outside every layer). */
+function rendererRule(file: string): readonly string[] | undefined {
+  const key = Object.keys(RENDERER_MAY_IMPORT)
+    .filter((k) => file === k || file.startsWith(`${k}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  return key === undefined ? undefined : RENDERER_MAY_IMPORT[key];
+}
+
+/** The folder a renderer file may always import from: its own feature under views/, else its own layer. */
+function rendererHome(file: string): string {
+  const parts = file.split("/");
+  return parts[1] === "views" ? parts.slice(0, 3).join("/") : parts.slice(0, 2).join("/");
+}
 
 /** True when folder `to` is `entry` or under it (`shared/` and `electron/` name a whole tree). */
 function within(to: string, entry: string): boolean {
@@ -272,6 +302,37 @@ describe("architecture boundaries", () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it("every renderer file sits in a layer: model/, kit/, views/<feature>/ or app/", () => {
+    const outside = sourceFiles(join(root, "renderer"))
+      .map((f) => relative(root, f))
+      .filter((f) => !/\.test\.tsx?$/.test(f) && !/\/testing\//.test(f))
+      .filter((f) => rendererRule(f) === undefined);
+    expect(outside).toEqual([]);
+  });
+
+  it("the renderer's layers import only downward (model < kit < views < app), and views only as listed", () => {
+    const offenders = Object.entries(importGraph())
+      .filter(([from]) => from.startsWith("renderer/") && !/\/testing\//.test(from))
+      .flatMap(([from, tos]) => tos.map((to) => [from, to] as const))
+      .filter(([from, to]) => {
+        const home = rendererHome(from);
+        if (to === home || to.startsWith(`${home}/`)) return false;
+        return !(rendererRule(from) ?? []).some(
+          (entry) => within(dirname(to), entry) || to.startsWith(entry),
+        );
+      })
+      .map(([from, to]) => `${from} -> ${to}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("renderer/model/ holds no components: no .tsx file (a .ts file cannot hold JSX)", () => {
+    const offenders = sourceFiles(join(root, "renderer/model"))
+      .map((f) => relative(root, f))
+      .filter((f) => !/\.test\.tsx?$/.test(f))
+      .filter((f) => f.endsWith(".tsx"));
+    expect(offenders).toEqual([]);
   });
 
   it("no import circles among the project's own files", () => {

@@ -5,17 +5,17 @@
  */
 import { StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
-import { chooseBridge } from "./bridge/choose-bridge.js";
-import { createSavedPageBridge, savedTraceOf } from "./bridge/saved-page-bridge.js";
-import { App } from "./layout/App.js";
-import { MissingToken } from "./layout/MissingToken.js";
-import { connectStore } from "./store/connect-store.js";
-import { browserFrameBudget } from "./store/frame-scheduler.js";
-import { createInspector, InspectorContext, useInspector } from "./store/inspector-store.js";
-import { loadThemePreference } from "./theme/theme-preference.js";
-import { importTraceText } from "./traces/import-trace.js";
-import "./theme/theme.css";
-import "./theme/layout.css";
+import { App } from "./app/App.js";
+import { MissingToken } from "./app/MissingToken.js";
+import { loadThemePreference } from "./kit/theme/theme-preference.js";
+import { chooseBridge } from "./model/bridge/choose-bridge.js";
+import { createSavedPageBridge, savedTraceOf } from "./model/bridge/saved-page-bridge.js";
+import { connectStore } from "./model/store/connect-store.js";
+import { browserFrameBudget } from "./model/store/frame-scheduler.js";
+import { createInspector, InspectorContext, useInspector } from "./model/store/inspector-store.js";
+import { importTraceText } from "./model/traces/import-trace.js";
+import "./kit/theme/theme.css";
+import "./kit/theme/layout.css";
 
 /** `2026-12-05 01:22 UTC` for an ISO time; the text itself when it is not one. */
 function savedWhen(iso: string): string {

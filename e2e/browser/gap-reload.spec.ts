@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { expect, test } from "@playwright/test";
-import { decodeLines, splitTraceText } from "../../renderer/traces/trace-file.js";
+import { decodeLines, splitTraceText } from "../../renderer/model/traces/trace-file.js";
 import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";

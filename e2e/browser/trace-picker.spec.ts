@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
-import { startTime } from "../../renderer/toolbar/trace-words.js";
+import { startTime } from "../../renderer/app/toolbar/trace-words.js";
 import type { TapSummary } from "../../shared/hub/tap-summary.js";
 import { cliPath } from "../harness/build-once.js";
 import { guardConsole } from "../harness/console-guard.js";

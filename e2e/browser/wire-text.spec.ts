@@ -70,7 +70,7 @@ function hostileTrace(): string {
 /** Every hidden control the page shows: in text nodes, tooltips, accessible names, placeholders and input values. */
 async function hiddenControls(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    // The same characters as renderer/components/visible-text.ts (the page cannot import it here).
+    // The same characters as renderer/model/text/visible-text.ts (the page cannot import it here).
     const hidden =
       // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
       /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;

@@ -1,4 +1,4 @@
-/** Locators for the toolbar's trace picker (`renderer/toolbar/TracePicker.tsx`), shared by the browser specs. */
+/** Locators for the toolbar's trace picker (`renderer/app/toolbar/TracePicker.tsx`), shared by the browser specs. */
 import { expect, type Locator, type Page } from "@playwright/test";
 
 /** The button naming the shown trace; its accessible name is `Shown trace: <name>, <status>, started <time>`. */

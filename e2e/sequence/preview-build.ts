@@ -1,4 +1,4 @@
-/** Builds the SequenceView preview page (renderer/sequence/preview/) with Vite into a temp folder and serves it. */
+/** Builds the SequenceView preview page (renderer/views/sequence/preview/) with Vite into a temp folder and serves it. */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TraceCatalog } from "../../renderer/traces/trace-catalog.js";
+import { TraceCatalog } from "../../renderer/model/traces/trace-catalog.js";
 import { TRACE_FORMAT, type TraceHeader, type TraceRecord } from "../../shared/trace/record.js";
 import { createHubLink } from "../tap/hub-link/hub-link.js";
 import { connectUiProbe } from "../tools/testing/ui-probe.js";

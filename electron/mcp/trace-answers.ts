@@ -5,7 +5,7 @@
  * it left off; frames longer than a bound are cut and marked.
  */
 
-import { matchesFilter, type TopRow } from "../../renderer/timeline/timeline-filter.js";
+import { matchesFilter, type TopRow } from "../../renderer/model/filter/timeline-filter.js";
 import type { MalformedRow, RequestRow, Submission } from "../../shared/analyzer/timeline-model.js";
 import { VERDICTS } from "../../shared/analyzer/verdicts.js";
 import { parseFilter } from "../../shared/filter/parse-filter.js";

@@ -7,9 +7,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LoadedTrace } from "../../renderer/traces/loaded-trace.js";
-import { TraceCatalog } from "../../renderer/traces/trace-catalog.js";
-import { decodeLines } from "../../renderer/traces/trace-file.js";
+import { LoadedTrace } from "../../renderer/model/traces/loaded-trace.js";
+import { TraceCatalog } from "../../renderer/model/traces/trace-catalog.js";
+import { decodeLines } from "../../renderer/model/traces/trace-file.js";
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
 import { mixedTrace } from "../../shared/analyzer/testing/mixed-trace.js";
 import type { HubEvent } from "../../shared/hub/hub-event.js";

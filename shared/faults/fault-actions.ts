@@ -5,7 +5,7 @@
  * validator (`rule-validation.ts`), matching (`match-frame.ts`), the tap's rule set
  * (`fault-rule-set.ts`), lifecycle application and resends (`electron/tap/faults/fault-injector.ts`,
  * `connection-faults.ts`), `fault --help` and `proxy --help` (`fault-arg.ts`), the board's words
- * (`armed-fault.ts`), the UI's buttons, groups and confirmation (`renderer/toolbar/`), the stress
+ * (`armed-fault.ts`), the UI's buttons, groups and confirmation (`renderer/app/toolbar/`), the stress
  * schedule's points, the Timeline's retry events, and the action list of docs/faults.md. Adding an
  * action means one entry here, its decision in the tap and its test;
  * `electron/tap/faults/fault-action-surfaces.test.ts` fails if a surface lacks one.
