@@ -4,36 +4,16 @@
  * not whether the agent survives a crash in the middle of a turn.
  */
 
-import { check } from "../case-outcome.js";
-import type { ConformanceCase } from "./conformance-case.js";
+import { newConnectionRetryCase } from "./retry-on-new-connection.js";
 
 /** `retry-after-restart`. */
-export const retryAfterRestart: ConformanceCase = {
+export const retryAfterRestart = newConnectionRetryCase({
   name: "retry-after-restart",
-  async run(ctx) {
-    const first = await ctx.connect();
-    const sessionId = await first.newSession(ctx.cwd);
-    const key = ctx.newKey();
-    const text = ctx.text("deploy the service");
-    const before = first.order;
-    const attempt = first.prompt(sessionId, text, key);
-    const original = await first.inserted(attempt, "the original prompt");
-    await first.waitUserMessage(sessionId, original, "the original prompt");
-    await ctx.settleTurn(first, sessionId, before);
-    const how = await ctx.restartAgent();
-    const second = await ctx.connect(ctx.dialer.transport !== "stdio");
-    const resumed = second.order;
-    await second.resume(sessionId, ctx.cwd);
-    await ctx.settleResumedTurn(second, sessionId, resumed);
-    const retry = second.prompt(sessionId, text, key);
-    const retried = await second.inserted(retry, "the retry after the restart");
-    check(
-      retried === original,
-      `after the restart (${how}) the retry got messageId ${retried}, not the original ${original}`,
-      { frames: [first.frame(attempt), second.frame(retry)] },
-    );
-    ctx.confirm("idem.retained.across-restarts", `the retry after the restart got ${original}`);
-    await ctx.confirmInserts(second, sessionId, []);
-    return `${how}; the retry after session/resume got the original messageId ${original}`;
-  },
-};
+  waitUserMessage: true,
+  breakFirst: (ctx) => ctx.restartAgent(),
+  requirement: "idem.retained.across-restarts",
+  retryName: "the retry after the restart",
+  failure: (how, retried, original) =>
+    `after the restart (${how}) the retry got messageId ${retried}, not the original ${original}`,
+  summary: (how, original) => `${how}; the retry after session/resume got the original messageId ${original}`,
+});

@@ -3,6 +3,7 @@ import type { TraceFanout } from "../../trace/trace-fanout.js";
 import type { FaultInjector } from "../faults/fault-injector.js";
 import { MAX_FRAME_BYTES } from "../frames/frame-evidence.js";
 import { FramePump } from "../frames/frame-pump.js";
+import { ClientEnd } from "../stdio/client-end.js";
 import type { ClientCloseWhy } from "./client-channel.js";
 import { LineOutbox } from "./line-outbox.js";
 import { openUpstream } from "./open-upstream.js";
@@ -51,21 +52,16 @@ interface UpstreamEnd {
  * connections.
  */
 export class UpstreamRelay {
-  private clientOpen = true;
+  private client: ClientEnd | null = null;
   private upstream: UpstreamChannel | null = null;
-  private clientPump: FramePump | null = null;
 
   constructor(private readonly o: UpstreamRelayOptions) {}
 
   /** Runs the connection to its end. Never rejects. */
   async run(): Promise<void> {
     const { trace, conn } = this.o;
-    trace.emit({
-      type: "conn-open",
-      conn,
-      transport: this.o.transport,
-      ...(this.o.peer && { peer: this.o.peer }),
-    });
+    const client = new ClientEnd(trace, this.o);
+    this.client = client;
     const noProcess = (action: string) =>
       trace.emit({
         type: "note",
@@ -114,7 +110,7 @@ export class UpstreamRelay {
           onEnd: resolve,
         }).start();
       });
-      this.clientPump = new FramePump({
+      client.pump = new FramePump({
         source: this.o.clientIn,
         dest: upstreamOut,
         conn,
@@ -124,22 +120,15 @@ export class UpstreamRelay {
         policy: faults?.policy,
         onSourceEnd: () => faults?.settleHolds("the client closed the connection"),
         onEnd: () => {
-          if (!this.clientOpen) return;
-          this.clientOpen = false;
-          trace.emit({ type: "conn-close", conn, reason: "client closed the connection" });
-          link.close();
+          if (client.ended("client closed the connection")) link.close();
         },
       });
-      this.clientPump.start();
+      client.pump.start();
       const { reason, refusal } = await closed;
       await agentDone;
       if (refusal === "unauthorized") this.reportRefusal(reason);
-      if (this.clientOpen) {
-        this.clientOpen = false;
-        this.clientPump.stop();
-        trace.emit({ type: "conn-close", conn, reason });
+      if (client.close(reason))
         this.o.closeClient(refusal === "unauthorized" ? UNAUTHORIZED_CLOSE : undefined);
-      }
     } finally {
       this.o.faults?.release(conn);
     }
@@ -154,10 +143,7 @@ export class UpstreamRelay {
 
   /** Closes the client's connection and the upstream one. */
   disconnect(reason: string): void {
-    if (!this.clientOpen) return;
-    this.clientOpen = false;
-    this.clientPump?.stop();
-    this.o.trace.emit({ type: "conn-close", conn: this.o.conn, reason });
+    if (!this.client?.close(reason)) return;
     this.o.closeClient();
     this.upstream?.close();
   }

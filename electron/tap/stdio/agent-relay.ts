@@ -6,6 +6,7 @@ import { MAX_FRAME_BYTES } from "../frames/frame-evidence.js";
 import type { FramePolicy } from "../frames/frame-policy.js";
 import { FramePump } from "../frames/frame-pump.js";
 import { type AgentExit, AgentProcess, spawnFailureStatus } from "./agent-process.js";
+import { ClientEnd } from "./client-end.js";
 import { relayStderr } from "./stderr-relay.js";
 
 /** After the agent exited, how long the tap waits for its stdout/stderr to end (a grandchild may hold them open). */
@@ -26,7 +27,7 @@ export interface AgentRelayOptions {
   readonly clientOut: Writable;
   readonly errOut: Writable;
   readonly trace: TraceFanout;
-  /** Fault rules; the session registers its connection there. */
+  /** Fault rules; the relay registers its connection there. */
   readonly faults?: FaultInjector;
   /** A plain policy for both directions (library use); ignored when `faults` is given. */
   readonly policy?: FramePolicy;
@@ -39,7 +40,7 @@ export interface AgentRelayOptions {
   readonly closeClient?: () => void;
 }
 
-/** How a session ended. */
+/** How a relayed connection ended. */
 export type AgentRelayEnd =
   | { readonly kind: "exited"; readonly code: number | null; readonly signal: NodeJS.Signals | null }
   | { readonly kind: "spawn-failed"; readonly status: number; readonly message: string };
@@ -47,15 +48,14 @@ export type AgentRelayEnd =
 /**
  * Runs the agent for one client connection and moves every line between them, recording each
  * first. Carries out the lifecycle faults: disconnect (close the client, stop the agent), kill
- * (SIGKILL; the session ends as if the agent crashed) and restart (SIGKILL, respawn the same
- * command, replay the client's `initialize` and resume its sessions, then forward the client's
+ * (SIGKILL; the connection ends as if the agent crashed) and restart (SIGKILL, respawn the same
+ * command, replay the client's `initialize` and resume its ACP sessions, then forward the client's
  * queued frames).
  */
 export class AgentRelay {
   private agent: AgentProcess | null = null;
-  private clientOpen = true;
+  private client: ClientEnd | null = null;
   private restartPending = false;
-  private clientPump: FramePump | null = null;
   private connFaults: ConnectionFaults | undefined;
 
   constructor(private readonly o: AgentRelayOptions) {}
@@ -63,12 +63,8 @@ export class AgentRelay {
   /** Runs the connection to its end (the last agent exited). Never rejects; does not close the trace. */
   async run(): Promise<AgentRelayEnd> {
     const { trace, conn } = this.o;
-    trace.emit({
-      type: "conn-open",
-      conn,
-      transport: this.o.transport,
-      ...(this.o.peer && { peer: this.o.peer }),
-    });
+    const client = new ClientEnd(trace, this.o);
+    this.client = client;
     this.connFaults = this.o.faults?.connection(conn, {
       disconnectClient: () => this.disconnect("disconnected by a disconnect-client fault"),
       killAgent: () => this.agent?.kill("SIGKILL"),
@@ -81,7 +77,7 @@ export class AgentRelay {
     try {
       let agent = await this.spawn();
       if (!agent.ok) {
-        trace.emit({ type: "conn-close", conn, reason: "agent could not be started" });
+        client.ended("agent could not be started");
         this.o.closeClient?.();
         return agent.end;
       }
@@ -95,10 +91,7 @@ export class AgentRelay {
         policy: this.connFaults?.policy ?? this.o.policy,
         onSourceEnd: () => this.connFaults?.settleHolds("the client closed the connection"),
         onEnd: () => {
-          if (!this.clientOpen) return;
-          this.clientOpen = false;
-          trace.emit({ type: "conn-close", conn, reason: this.o.clientEndReason ?? "client closed stdin" });
-          this.agent?.child.stdin.end();
+          if (client.ended(this.o.clientEndReason ?? "client closed stdin")) this.agent?.child.stdin.end();
         },
         onDestError: (err) =>
           trace.emit({
@@ -107,7 +100,7 @@ export class AgentRelay {
             text: `cannot write to the agent's stdin: ${err.message}`,
           }),
       });
-      this.clientPump = clientPump;
+      client.pump = clientPump;
       let first = true;
       for (;;) {
         const current = agent.process;
@@ -124,7 +117,7 @@ export class AgentRelay {
           signal: exit.signal,
           ...(this.o.tagAgentRecords && { conn }),
         });
-        if (!(this.restartPending && this.clientOpen)) return this.finish(exit);
+        if (!(this.restartPending && client.isOpen)) return this.finish(exit);
         this.restartPending = false;
         const next = await this.spawn();
         if (!next.ok) {
@@ -147,11 +140,10 @@ export class AgentRelay {
 
   /** Closes the client's connection and stops the agent (the stdio equivalent of a dropped connection). */
   disconnect(reason: string): void {
-    if (!this.clientOpen) return;
-    this.clientOpen = false;
-    this.clientPump?.stop();
+    if (!this.client?.isOpen) return;
+    this.client.pump?.stop();
     this.connFaults?.settleHolds(`the client's connection was closed (${reason})`);
-    this.o.trace.emit({ type: "conn-close", conn: this.o.conn, reason });
+    this.client.close(reason);
     this.closeClient();
     this.agent?.child.stdin.end();
     this.agent?.kill("SIGTERM");
@@ -159,7 +151,7 @@ export class AgentRelay {
 
   /** SIGKILLs the agent and respawns it once it is gone; client frames wait meanwhile. False when no restart began. */
   restart(): boolean {
-    if (!this.clientOpen || !this.agent) return false;
+    if (!this.client?.isOpen || !this.agent) return false;
     if (this.restartPending) return true;
     this.restartPending = true;
     this.connFaults?.beginRestart();
@@ -173,12 +165,7 @@ export class AgentRelay {
   }
 
   private finish(exit: AgentExit): AgentRelayEnd {
-    if (this.clientOpen) {
-      this.clientOpen = false;
-      this.clientPump?.stop();
-      this.o.trace.emit({ type: "conn-close", conn: this.o.conn, reason: "agent exited" });
-      this.closeClient();
-    }
+    if (this.client?.close("agent exited")) this.closeClient();
     return { kind: "exited", code: exit.code, signal: exit.signal };
   }
 

@@ -10,8 +10,10 @@ import {
   type Conversion,
   convertEntry,
   convertedHeader,
+  convertLines,
   isoTime,
   type LineConversion,
+  objectLine,
   RecordBuilder,
   safeJson,
 } from "./conversion.js";
@@ -55,19 +57,9 @@ export class AcpInspectorLines implements LineConversion {
   /** One line of the source (`line` keeps it as a note when this throws). */
   private entry(line: string, lineNo: number): void {
     const b = this.builder;
-    if (line.trim() === "") return;
     const where = `line ${lineNo}`;
-    let e: Record<string, unknown>;
-    try {
-      e = JSON.parse(line);
-    } catch {
-      b.unreadable(this.lastTs, where, "not JSON", line);
-      return;
-    }
-    if (e === null || typeof e !== "object" || Array.isArray(e)) {
-      b.unreadable(this.lastTs, where, "not an object", line);
-      return;
-    }
+    const e = objectLine(b, this.lastTs, where, line);
+    if (e === null) return;
     const at = epochMs(e.ts);
     if (at !== null && this.first === null) this.first = at;
     // The trace model's clock never goes backwards: an earlier or missing time keeps the last one.
@@ -100,7 +92,5 @@ export class AcpInspectorLines implements LineConversion {
 
 /** Converts the text of a recording. */
 export function convertAcpInspectorJsonl(text: string): Conversion {
-  const c = new AcpInspectorLines();
-  for (const [i, line] of text.split("\n").entries()) c.line(line, i + 1);
-  return { header: c.header(), records: c.builder.records, problems: c.builder.problems };
+  return convertLines(new AcpInspectorLines(), text);
 }

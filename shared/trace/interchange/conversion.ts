@@ -4,6 +4,7 @@
  * is also kept in the trace as a `note` or a flagged frame, so nothing is lost).
  */
 import { classifyFrame } from "../../protocol/frame.js";
+import { isJsonObject } from "../../protocol/json-object.js";
 import { jsonText } from "../json-depth.js";
 import {
   type Direction,
@@ -173,4 +174,35 @@ export function jsonRpcText(parts: Record<string, unknown>): string {
   const out: Record<string, unknown> = { jsonrpc: "2.0" };
   for (const [k, v] of Object.entries(parts)) if (v !== undefined) out[k] = v;
   return jsonText(out) ?? "null";
+}
+
+/**
+ * One line of a JSON Lines source as an object: null for a blank line, or for a line that is not
+ * JSON or not an object (kept as a note with its text, flagged "not JSON" or "not an object").
+ */
+export function objectLine(
+  b: RecordBuilder,
+  ts: number,
+  where: string,
+  line: string,
+): Record<string, unknown> | null {
+  if (line.trim() === "") return null;
+  let e: unknown;
+  try {
+    e = JSON.parse(line);
+  } catch {
+    b.unreadable(ts, where, "not JSON", line);
+    return null;
+  }
+  if (!isJsonObject(e)) {
+    b.unreadable(ts, where, "not an object", line);
+    return null;
+  }
+  return e;
+}
+
+/** Converts the whole text of a line-based format with its line conversion. */
+export function convertLines(c: LineConversion, text: string): Conversion {
+  for (const [i, line] of text.split("\n").entries()) c.line(line, i + 1);
+  return { header: c.header(), records: c.builder.records, problems: c.builder.problems };
 }

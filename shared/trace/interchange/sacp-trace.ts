@@ -14,8 +14,10 @@ import {
   type Conversion,
   convertEntry,
   convertedHeader,
+  convertLines,
   jsonRpcText,
   type LineConversion,
+  objectLine,
   RecordBuilder,
   safeJson,
 } from "./conversion.js";
@@ -47,19 +49,9 @@ export class SacpTraceLines implements LineConversion {
     const b = this.builder;
     const conns = this.conns;
     const lastTs = this.lastTs;
-    if (line.trim() === "") return;
     const where = `line ${lineNo}`;
-    let e: Record<string, unknown>;
-    try {
-      e = JSON.parse(line);
-    } catch {
-      b.unreadable(lastTs, where, "not JSON", line);
-      return;
-    }
-    if (e === null || typeof e !== "object" || Array.isArray(e)) {
-      b.unreadable(lastTs, where, "not an object", line);
-      return;
-    }
+    const e = objectLine(b, lastTs, where, line);
+    if (e === null) return;
     const ts = typeof e.ts === "number" && Number.isFinite(e.ts) ? Math.max(lastTs, e.ts * 1000) : lastTs;
     this.lastTs = ts;
     const from = typeof e.from === "string" ? e.from : "";
@@ -115,7 +107,5 @@ const SACP_EXTRA = { transport: "sacp", name: "sacp conductor trace" } as const;
 
 /** Converts the text of a `.jsons` file. */
 export function convertSacpTrace(text: string): Conversion {
-  const c = new SacpTraceLines();
-  for (const [i, line] of text.split("\n").entries()) c.line(line, i + 1);
-  return { header: c.header(), records: c.builder.records, problems: c.builder.problems };
+  return convertLines(new SacpTraceLines(), text);
 }
