@@ -1,3 +1,4 @@
+import type { Frame } from "../../shared/protocol/frame.js";
 import type { FrameSchemaReport, SchemaCheckSummary } from "../../shared/schema/schema-report.js";
 import { jsonTextTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from "../../shared/trace/json-depth.js";
 import type { FrameRecord, TraceRecord } from "../../shared/trace/record.js";
@@ -31,6 +32,20 @@ function versionOf(v: unknown): SchemaVersion | null {
   return v >= 2 ? 2 : 1;
 }
 
+/** The frame's JSON value, or undefined when it is not JSON (then it is the analyzer's malformed row, not checked). */
+function parseRaw(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSON value of a frame the analyzer classified (a malformed one keeps its value when it parsed). */
+function parsedValue(frame: Frame): unknown {
+  return frame.kind === "malformed" ? frame.value : frame.message;
+}
+
 /** What a check keeps: every report (`list`), or only the counts (`count`: no readable violations, no extension marks). */
 export type SchemaCheckDetail = "list" | "count";
 
@@ -61,8 +76,12 @@ export class TraceSchemaCheck {
     private readonly maxFrames = Number.POSITIVE_INFINITY,
   ) {}
 
-  /** Checks one record (only `frame` records are looked at); returns its report when it has something to say. */
-  ingest(record: TraceRecord): FrameSchemaReport | null {
+  /**
+   * Checks one record (only `frame` records are looked at); returns its report when it has something to say.
+   * `parsed`: the frame as the analyzer parsed it (`Analyzer.ingest`'s answer), so the frame is parsed once
+   * for both; without it the check parses `raw` itself.
+   */
+  ingest(record: TraceRecord, parsed?: Frame): FrameSchemaReport | null {
     if (record.type !== "frame") return null;
     if (++this.frames > this.maxFrames) {
       this.framesPastBound++;
@@ -73,12 +92,7 @@ export class TraceSchemaCheck {
     if (frame.encoding === "base64" || (frame.flags && frame.flags.length > 0)) return null;
     if (jsonTextTooDeep(frame.raw, MAX_JSON_DEPTH))
       return this.keep(this.notCheckedReport(frame, `${TOO_DEEP}; not checked`));
-    let msg: unknown;
-    try {
-      msg = JSON.parse(frame.raw);
-    } catch {
-      return null;
-    }
+    const msg = parsed === undefined ? parseRaw(frame.raw) : parsedValue(parsed);
     if (msg === null || typeof msg !== "object" || Array.isArray(msg)) return null;
     const m = msg as Record<string, unknown>;
     const hasId = "id" in m && m.id !== undefined;

@@ -1,5 +1,6 @@
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
 import type { TimelineModel } from "../../shared/analyzer/timeline-model.js";
+import type { Frame } from "../../shared/protocol/frame.js";
 import type { NoteRecord, TraceRecord } from "../../shared/trace/record.js";
 import { importForeignFile } from "./import-file.js";
 import { SeqGaps } from "./seq-gaps.js";
@@ -19,8 +20,11 @@ export const MAX_NOTES = 100;
 export async function analyzeTraceFile(
   path: string,
   options: Pick<ReadTraceOptions, "maxLineBytes"> & {
-    /** Sees every record the analyzer ingests, in order (e.g. the schema check of `analyze --schema`). */
-    readonly observe?: (record: TraceRecord) => void;
+    /**
+     * Sees every record the analyzer ingests, in order (e.g. the schema check of `analyze --schema`), with the
+     * frame as the analyzer parsed it when it did (so the observer need not parse it again).
+     */
+    readonly observe?: (record: TraceRecord, parsed: Frame | undefined) => void;
   } = {},
 ): Promise<{ analyzer: Analyzer; model: TimelineModel; notes: NoteRecord[]; gaps: SeqGaps }> {
   const analyzer = new Analyzer();
@@ -30,8 +34,8 @@ export async function analyzeTraceFile(
   if (imported) {
     analyzer.ingestHeader(imported.header);
     for (const r of imported.records) {
-      analyzer.ingest(r);
-      options.observe?.(r);
+      const parsed = analyzer.ingest(r);
+      options.observe?.(r, parsed);
       if (r.type === "note" && notes.length < MAX_NOTES) notes.push(r);
     }
     // Each problem names its entry; line 0: it is not a line of a trace file.
@@ -42,8 +46,8 @@ export async function analyzeTraceFile(
   for await (const ev of readTrace(path, options)) {
     if (ev.kind === "record") {
       gaps.take(ev.record.seq, ev.record);
-      analyzer.ingest(ev.record);
-      options.observe?.(ev.record);
+      const parsed = analyzer.ingest(ev.record);
+      options.observe?.(ev.record, parsed);
       if (ev.record.type === "note" && notes.length < MAX_NOTES) notes.push(ev.record);
     } else if (ev.kind === "invalid") {
       if (ev.invalid.seq !== null) gaps.take(ev.invalid.seq);

@@ -4,8 +4,8 @@
  * analyzer routes each record to the part that keeps its rows: prompt attempts, other requests,
  * notification counts, connections and Agents; the verdict tally keeps every row judged.
  */
-import { AGENT_EXIT_LOSES_ALL_OPEN_CONNECTIONS } from "../protocol/decisions.js";
-import { classifyFrame, type NotificationFrame, type ResponseFrame } from "../protocol/frame.js";
+import { AGENT_EXIT_LOSES_ALL_OPEN_CONNECTIONS } from "../protocol/analyzer-choices.js";
+import { classifyFrame, type Frame, type NotificationFrame, type ResponseFrame } from "../protocol/frame.js";
 import type { ConnCloseRecord, FrameRecord, TraceHeader, TraceRecord } from "../trace/record.js";
 import type { InvalidRecord } from "../trace/record-check.js";
 import { ChangeSet, copyRequest, copySubmission } from "./change-set.js";
@@ -105,19 +105,21 @@ export class Analyzer {
   /**
    * Takes the next record of the trace. Seqs only grow: a record whose seq repeats or goes back is
    * counted in `seqIssues` and not analysed (a record read twice must not make a second attempt).
+   * Returns the frame as parsed and classified when the record is a frame the analyzer parsed (not
+   * flagged, not base64, in order), so that a reader checking the same frames (the schema check)
+   * need not parse it again; the analyzer does not change it later.
    */
-  ingest(record: TraceRecord): void {
+  ingest(record: TraceRecord): Frame | undefined {
     if (record.seq <= this.lastSeq) {
       this.outOfOrder(record.seq);
-      return;
+      return undefined;
     }
     this.revision++;
     this.records++;
     this.lastSeq = record.seq;
     switch (record.type) {
       case "frame":
-        this.onFrame(record);
-        break;
+        return this.onFrame(record);
       case "conn-open":
         this.lifecycle.opened(record);
         break;
@@ -148,6 +150,7 @@ export class Analyzer {
       default:
         break;
     }
+    return undefined;
   }
 
   /** The whole model as it stands. Rows are live: later ingests change them (use `takeChanges` for copies). */
@@ -203,19 +206,20 @@ export class Analyzer {
 
   // ---- frames -------------------------------------------------------------------------------
 
-  private onFrame(r: FrameRecord): void {
+  /** Analyses one frame record; returns its parsed frame, or undefined when it was not parsed (flagged or base64). */
+  private onFrame(r: FrameRecord): Frame | undefined {
     this.frames++;
     this.lifecycle.conn(r.conn).frames++;
     if (r.encoding === "base64" || (r.flags !== undefined && r.flags.length > 0)) {
       const reason =
         r.encoding === "base64" ? "not UTF-8 (kept as base64)" : `flagged: ${r.flags?.join(", ")}`;
       this.addMalformed(r, reason);
-      return;
+      return undefined;
     }
     const frame = classifyFrame(r.raw);
     if (frame.kind === "malformed") {
       this.addMalformed(r, frame.reason);
-      return;
+      return frame;
     }
     if (r.dir === "agent->client")
       this.prompts.scanForLeaks(
@@ -227,7 +231,7 @@ export class Analyzer {
       // held by a `delay`: an answer counts once its fate says it was released; a request was sent
       if (frame.kind === "result" || frame.kind === "error") {
         this.heldAnswers.set(r.seq, { r, frame });
-        return;
+        return frame;
       }
       if (frame.kind === "request") this.heldRequests.set(r.seq, { conn: r.conn, id: frame.id });
     }
@@ -242,6 +246,7 @@ export class Analyzer {
       default:
         this.onResponse(r, frame);
     }
+    return frame;
   }
 
   private addMalformed(r: FrameRecord, reason: string): void {

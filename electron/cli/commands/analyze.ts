@@ -80,7 +80,7 @@ export const analyzeCommand: CliCommand = {
     let result: Awaited<ReturnType<typeof analyzeTraceFile>>;
     try {
       const check = schema;
-      result = await analyzeTraceFile(file, check ? { observe: (r) => check.ingest(r) } : {});
+      result = await analyzeTraceFile(file, check ? { observe: (r, parsed) => check.ingest(r, parsed) } : {});
     } catch (err) {
       if (err instanceof TraceReadError) throw new CliError(err.message, 2);
       throw err;

@@ -35,13 +35,13 @@ async function parseLoop(path: string): Promise<number> {
   return lines;
 }
 
-/** The measured path: readTrace plus the analyzer ingesting every record (and the schema check, as `analyze` runs it, when given). */
+/** The measured path: readTrace plus the analyzer ingesting every record (and the schema check on the analyzer's parsed frame, as `analyze` runs it, when given). */
 async function analyze(path: string, schema?: TraceSchemaCheck): Promise<Analyzer> {
   const analyzer = new Analyzer();
   for await (const ev of readTrace(path)) {
     if (ev.kind === "record") {
-      analyzer.ingest(ev.record);
-      schema?.ingest(ev.record);
+      const parsed = analyzer.ingest(ev.record);
+      schema?.ingest(ev.record, parsed);
     } else if (ev.kind === "header") analyzer.ingestHeader(ev.header);
   }
   return analyzer;
