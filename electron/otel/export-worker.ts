@@ -2,11 +2,14 @@
  * The `--otlp` export's worker thread (bundled as `otlp-worker.js` beside `cli.js`): it loads the
  * OpenTelemetry SDK, turns the span steps the tap's thread posts into SDK spans, and runs the
  * batch queue, the serialisation and the HTTP requests (retries, timeouts, connection attempts to
- * a dead collector), so none of that runs on the thread that forwards the frames.
+ * a dead collector), so none of that runs on the thread that forwards the frames. Since issue 36
+ * it also runs the analysis that plans the spans (record-spans.ts): the tap's thread only posts
+ * each event-loop turn's records.
  */
 import { readlinkSync } from "node:fs";
 import { constants, setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
+import { RecordSpans } from "./record-spans.js";
 import { type ExportCounts, OtelExport, type SpanSteps } from "./span-export.js";
 import type { ExportWorkerData, WorkerReply, WorkerRequest } from "./worker-export.js";
 
@@ -31,7 +34,28 @@ let failed = false;
 const waiting: WorkerRequest[] = [];
 const traces = new Map<number, SpanSteps>();
 
+const analyses = new Map<number, RecordSpans>();
+const warn = (message: string) => reply({ type: "warn", message });
+
 async function handle(m: WorkerRequest): Promise<void> {
+  if (m.type === "trace") {
+    if (exporter)
+      analyses.set(
+        m.trace,
+        new RecordSpans(m.header, exporter.steps(), { includePrompts: m.includePrompts }, warn),
+      );
+    return;
+  }
+  if (m.type === "records") {
+    analyses.get(m.trace)?.write(m.records);
+    reply({ type: "taken", records: m.records.length, bytes: m.bytes });
+    return;
+  }
+  if (m.type === "end") {
+    analyses.get(m.trace)?.finish();
+    analyses.delete(m.trace);
+    return;
+  }
   if (m.type === "ops") {
     if (exporter) {
       let steps = traces.get(m.trace);
@@ -56,7 +80,7 @@ port.on("message", (m: WorkerRequest) => {
   else chain = chain.then(() => handle(m));
 });
 
-OtelExport.start(data.target, { warn: (message) => reply({ type: "warn", message }) }, data.maxQueue).then(
+OtelExport.start(data.target, { warn }, data.maxQueue).then(
   (e) => {
     exporter = e;
     for (const m of waiting.splice(0)) chain = chain.then(() => handle(m));

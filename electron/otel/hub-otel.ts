@@ -2,7 +2,7 @@ import { TraceSpans } from "../../shared/otel/trace-spans.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import type { TapWatcher } from "../hub/tap-registry.js";
 import { errorWords } from "./error-words.js";
-import { OTLP_MAX_FAILURES } from "./otel-sink.js";
+import { OTLP_MAX_FAILURES } from "./record-spans.js";
 import type { SpanExport, SpanStepApplier } from "./span-export.js";
 import { redactSpanOps } from "./span-redaction.js";
 

@@ -1,58 +1,80 @@
-import type { SpanOp } from "../../shared/otel/span-description.js";
-import { TraceSpans } from "../../shared/otel/trace-spans.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import type { TraceSink } from "../trace/trace-sink.js";
 import { errorWords } from "./error-words.js";
-import type { SpanExport, SpanStepApplier } from "./span-export.js";
-import { redactSpanOps } from "./span-redaction.js";
+import { RecordSpans } from "./record-spans.js";
+import type { AnalysisEntry, RecordAnalysis, SpanExport } from "./span-export.js";
+import { TapSkipFilter } from "./tap-skip-filter.js";
 
-/** Records in a row the analyzer may fail on before the sink detaches itself (the tap goes on). */
-export const OTLP_MAX_FAILURES = 3;
+/** Records held at most while the export is still starting; past it the span export stops (told once). */
+export const OTLP_MAX_EARLY_RECORDS = 100_000;
 
 /**
- * The tap's `--otlp` as a *lossy* trace sink: `write` only keeps the record; once per event-loop
- * turn the records go through the analyzer and the span planner, and the spans to the export's
- * bounded batch queue. It never applies backpressure, so the collector never slows the session;
- * the trace file stays the record. A record the analyzer or the planner fails on is skipped and
- * told once; after `OTLP_MAX_FAILURES` in a row the sink detaches itself: the tap never dies of it.
+ * The tap's `--otlp` as a *lossy* trace sink. On the forwarding turn `write` only keeps the record
+ * (an Agent frame no span depends on, by a text check, only its time); once per event-loop turn
+ * the batch is handed to the analysis, which runs in the export's worker thread with the SDK
+ * (record-spans.ts; in this thread only when running from source, without the bundled worker).
+ * It never applies backpressure, so the collector never slows the session; the trace file stays
+ * the record. The analysis skips a record it fails on and stops after a few in a row: the tap
+ * never dies of it.
  */
 export class OtelSink implements TraceSink {
-  private readonly spans: TraceSpans;
-  private steps: SpanStepApplier | null = null;
-  /** Steps planned while the SDK was still loading. */
-  private early: SpanOp[] | null = [];
-  private held: TraceRecord[] = [];
+  private readonly skip = new TapSkipFilter();
+  private batch: AnalysisEntry[] = [];
   private scheduled: NodeJS.Immediate | null = null;
+  /** Null until the export has started (or for good when there is none). */
+  private analysis: RecordAnalysis | null = null;
+  private readonly ready: Promise<void>;
+  private starting = true;
   private closed = false;
 
-  /** `exporter` may still be loading: records are analyzed at once, their spans wait for it. */
+  /** `exporter` may still be starting: records are held until it is there. */
   constructor(
     header: TraceHeader,
     exporter: Promise<SpanExport | null>,
-    private readonly options: { includePrompts: boolean },
+    options: { includePrompts: boolean },
     private readonly warn: (message: string) => void = () => {},
   ) {
-    this.spans = new TraceSpans(header, options);
-    void exporter.then((e) => {
-      const early = this.early ?? [];
-      this.early = null;
-      if (!e) return;
-      this.steps = e.steps();
-      this.steps.apply(early);
-    });
+    this.ready = exporter.then(
+      (e) => {
+        this.starting = false;
+        if (!e || this.closed) {
+          this.batch = [];
+          return;
+        }
+        this.analysis = e.analyze?.(header, options) ?? new RecordSpans(header, e.steps(), options, warn);
+        this.flush();
+      },
+      () => {
+        this.starting = false;
+        this.batch = [];
+      },
+    );
   }
 
-  /** Keeps the record for this turn's batch (a frame no span depends on is taken at once). */
+  /** Keeps the record for this turn's batch. */
   write(record: TraceRecord): void {
     if (this.closed) return;
+    let entry: AnalysisEntry = record;
     try {
-      if (this.held.length === 0 && this.spans.skipNow(record)) return;
+      if (this.skip.skippable(record)) entry = record.ts;
     } catch (err) {
-      this.failed(record, err);
+      this.warn(`otlp: record seq ${record.seq} not checked (${errorWords(err)}); it goes to the spans`);
+    }
+    // A run of skipped frames tells the analysis only its last time.
+    if (typeof entry === "number" && typeof this.batch[this.batch.length - 1] === "number")
+      this.batch[this.batch.length - 1] = entry;
+    else this.batch.push(entry);
+    if (this.starting) {
+      if (this.batch.length > OTLP_MAX_EARLY_RECORDS) {
+        this.closed = true;
+        this.batch = [];
+        this.warn(
+          `otlp: the export did not start in time (${OTLP_MAX_EARLY_RECORDS} records held); span export stopped, the trace file still has everything`,
+        );
+      }
       return;
     }
-    this.held.push(record);
-    this.scheduled ??= setImmediate(() => this.drain());
+    this.scheduled ??= setImmediate(() => this.flush());
   }
 
   /** Always `null`: spans never slow the session down. */
@@ -60,60 +82,29 @@ export class OtelSink implements TraceSink {
     return null;
   }
 
-  /** Exports what is held, then ends every open span (the trace ended); the export itself is closed by its owner. */
+  /** Hands over what is held, then ends every open span (the trace ended); the export itself is closed by its owner. */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.drain();
+    await this.ready;
+    if (this.closed) return;
+    this.flush();
     this.closed = true;
-    try {
-      this.apply(this.spans.finish());
-    } catch (err) {
-      this.warn(
-        `otlp: the open spans could not be ended (${errorWords(err)}); the trace file still has everything`,
-      );
-    }
+    this.analysis?.finish();
   }
 
-  private apply(ops: SpanOp[]): void {
-    const safe = redactSpanOps(ops, this.options.includePrompts);
-    if (this.steps) this.steps.apply(safe);
-    else this.early?.push(...safe);
-  }
-
-  private failures = 0;
-
-  /** One record the span side failed on: skipped and told; past the limit in a row, the sink detaches. */
-  private failed(record: TraceRecord, err: unknown): void {
-    this.failures++;
-    if (this.failures === 1)
-      this.warn(
-        `otlp: record seq ${record.seq} left out of the spans (${errorWords(err)}); the trace file still has it`,
-      );
-    if (this.failures >= OTLP_MAX_FAILURES && !this.closed) {
-      this.closed = true;
-      this.held = [];
-      this.warn(`otlp: ${this.failures} records in a row failed; span export stopped, the session goes on`);
-    }
-  }
-
-  private drain(): void {
+  private flush(): void {
     if (this.scheduled) clearImmediate(this.scheduled);
     this.scheduled = null;
-    const batch = this.held;
-    this.held = [];
-    for (const r of batch) {
-      if (this.closed) return;
-      try {
-        this.spans.ingest(r);
-        this.failures = 0;
-      } catch (err) {
-        this.failed(r, err);
-      }
-    }
+    const batch = this.batch;
+    if (batch.length === 0 || !this.analysis) return;
+    this.batch = [];
     try {
-      this.apply(this.spans.take());
+      this.analysis.write(batch);
     } catch (err) {
-      this.warn(`otlp: spans of this batch left out (${errorWords(err)}); the trace file still has them`);
+      // Never expected (records are plain data); the session goes on without spans.
+      this.closed = true;
+      this.analysis = null;
+      this.warn(`otlp: span export stopped (${errorWords(err)}); the trace file still has everything`);
     }
   }
 }

@@ -12,6 +12,7 @@ import type {
   SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import type { SpanAttributes, SpanOp, SpanStatusDescription } from "../../shared/otel/span-description.js";
+import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { TOOL_VERSION } from "../platform/version.js";
 import type { OtlpTarget } from "./otlp-endpoint.js";
 
@@ -39,6 +40,17 @@ export interface SpanStepApplier {
   apply(ops: readonly SpanOp[]): void;
 }
 
+/** One entry of a batch of records for the span analysis: a record, or the `ts` of a frame the tap found skippable. */
+export type AnalysisEntry = TraceRecord | number;
+
+/** One trace's records analysed where the export runs: the tap's thread only hands batches over. */
+export interface RecordAnalysis {
+  /** The next records of the trace, in seq order. */
+  write(batch: readonly AnalysisEntry[]): void;
+  /** The trace ended: every open span ends. */
+  finish(): void;
+}
+
 /**
  * A running span export: `OtelExport` in this thread, or `WorkerExport` (worker-export.ts), which
  * runs an `OtelExport` in a worker thread.
@@ -48,6 +60,8 @@ export interface SpanExport {
   readonly counts: ExportCounts;
   /** A fresh step applier for one trace. */
   steps(): SpanStepApplier;
+  /** Where the export can analyse a trace's records itself (its worker thread): the analysis of one trace. */
+  analyze?(header: TraceHeader, options: { includePrompts: boolean }): RecordAnalysis;
   /** Sends what is queued, waiting at most about `waitMs`, then stops; returns the counts. */
   close(waitMs?: number): Promise<ExportCounts>;
   /** One line on what the export did, for stderr at the end of a run. */

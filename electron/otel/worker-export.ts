@@ -8,12 +8,15 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { SpanOp } from "../../shared/otel/span-description.js";
+import type { TraceHeader } from "../../shared/trace/record.js";
 import type { OtlpTarget } from "./otlp-endpoint.js";
 import {
+  type AnalysisEntry,
   describeCounts,
   type ExportCounts,
   type ExportNotices,
   OTLP_CLOSE_WAIT_MS,
+  type RecordAnalysis,
   type SpanExport,
   type SpanStepApplier,
 } from "./span-export.js";
@@ -27,11 +30,26 @@ export interface ExportWorkerData {
 /** The tap's thread to the worker. */
 export type WorkerRequest =
   | { readonly type: "ops"; readonly trace: number; readonly ops: readonly SpanOp[]; readonly spans: number }
+  | {
+      readonly type: "trace";
+      readonly trace: number;
+      readonly header: TraceHeader;
+      readonly includePrompts: boolean;
+    }
+  | {
+      readonly type: "records";
+      readonly trace: number;
+      readonly records: readonly AnalysisEntry[];
+      /** Their frames' text length, given back in `taken`. */
+      readonly bytes: number;
+    }
+  | { readonly type: "end"; readonly trace: number }
   | { readonly type: "close"; readonly waitMs: number };
 
 /** The worker to the tap's thread. */
 export type WorkerReply =
   | { readonly type: "ack"; readonly spans: number }
+  | { readonly type: "taken"; readonly records: number; readonly bytes: number }
   | { readonly type: "warn"; readonly message: string }
   | { readonly type: "failed"; readonly message: string }
   | { readonly type: "closed"; readonly counts: ExportCounts; readonly loaded: boolean };
@@ -41,6 +59,13 @@ export function exportWorkerPath(): string | null {
   const path = fileURLToPath(new URL("./otlp-worker.js", import.meta.url));
   return existsSync(path) ? path : null;
 }
+
+/**
+ * Records (and bytes of frame text) handed to the worker's analysis that it has not taken yet, at
+ * most: past either, that trace's span export stops (told once); the trace file has everything.
+ */
+export const OTLP_MAX_RECORDS_BEHIND = 100_000;
+export const OTLP_MAX_BYTES_BEHIND = 32 * 1024 * 1024;
 
 /** Spans an op creates (an `open` or a whole `span`); the others change spans already created. */
 function spansIn(ops: readonly SpanOp[]): number {
@@ -86,6 +111,54 @@ export class WorkerExport implements SpanExport {
     return { apply: (ops) => this.post(trace, ops) };
   }
 
+  /** Records handed to the worker's analysis and not yet taken, and their frames' text length. */
+  private recordsBehind = 0;
+  private bytesBehind = 0;
+
+  /** One trace analysed in the worker: batches are posted as they come, bounded by what the worker has not taken. */
+  analyze(header: TraceHeader, options: { includePrompts: boolean }): RecordAnalysis {
+    const trace = this.nextTrace++;
+    let open = !this.dead && !this.closing;
+    if (open)
+      this.worker.postMessage({
+        type: "trace",
+        trace,
+        header,
+        includePrompts: options.includePrompts,
+      } satisfies WorkerRequest);
+    const end = () => {
+      if (!open) return;
+      open = false;
+      if (!this.dead && !this.closing)
+        this.worker.postMessage({ type: "end", trace } satisfies WorkerRequest);
+    };
+    return {
+      write: (records) => {
+        if (!open || records.length === 0) return;
+        if (this.dead || this.closing) {
+          open = false;
+          return;
+        }
+        let bytes = 0;
+        for (const r of records) if (typeof r !== "number" && r.type === "frame") bytes += r.raw.length;
+        if (
+          this.recordsBehind + records.length > OTLP_MAX_RECORDS_BEHIND ||
+          this.bytesBehind + bytes > OTLP_MAX_BYTES_BEHIND
+        ) {
+          this.notices.warn(
+            `otlp: the span analysis fell ${this.recordsBehind} records behind the session; span export stopped for this trace, the trace file still has everything`,
+          );
+          end();
+          return;
+        }
+        this.recordsBehind += records.length;
+        this.bytesBehind += bytes;
+        this.worker.postMessage({ type: "records", trace, records, bytes } satisfies WorkerRequest);
+      },
+      finish: end,
+    };
+  }
+
   private post(trace: number, ops: readonly SpanOp[]): void {
     if (ops.length === 0 || this.dead || this.closing) return;
     let spans = spansIn(ops);
@@ -114,6 +187,10 @@ export class WorkerExport implements SpanExport {
     switch (m.type) {
       case "ack":
         this.inFlight -= m.spans;
+        break;
+      case "taken":
+        this.recordsBehind -= m.records;
+        this.bytesBehind -= m.bytes;
         break;
       case "warn":
         this.notices.warn(m.message);

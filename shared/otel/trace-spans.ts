@@ -66,6 +66,15 @@ export class TraceSpans {
     return true;
   }
 
+  /**
+   * A frame the caller found skippable itself (the tap's thread, electron/otel/tap-skip-filter.ts)
+   * and did not send, by its `ts`: the same as `ingest` of that frame, which would skip it.
+   */
+  passed(ts: number): void {
+    this.planner.observe({ type: "frame", seq: 0, ts, conn: 0, dir: "agent->client", raw: "" });
+    this.holdCloses = false;
+  }
+
   /** The steps for everything ingested since the previous call. */
   take(): SpanOp[] {
     this.collect();
