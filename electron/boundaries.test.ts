@@ -27,10 +27,11 @@ const importsElectron =
  * under it. `docs/architecture.md`'s ownership table says the same in words.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  "shared/protocol": [],
+  "shared/json": [],
+  "shared/protocol": ["shared/json"],
   "shared/schema": [],
   "shared/keys": ["shared/protocol"],
-  "shared/trace": ["shared/protocol", "shared/analyzer", "shared/trace"],
+  "shared/trace": ["shared/protocol", "shared/analyzer", "shared/trace", "shared/json"],
   "shared/trace/interchange": ["shared/protocol", "shared/trace"],
   "shared/trace/testing": ["shared/analyzer", "shared/trace"],
   "shared/analyzer": ["shared/protocol", "shared/trace", "shared/faults"],
@@ -40,7 +41,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "shared/diff": ["shared/protocol", "shared/trace", "shared/analyzer"],
   "shared/otel": ["shared/protocol", "shared/trace", "shared/analyzer", "shared/keys"],
   "shared/agent-telemetry": ["shared/protocol", "shared/trace", "shared/analyzer"],
-  "shared/replay": ["shared/protocol", "shared/trace", "shared/faults"],
+  "shared/replay": ["shared/protocol", "shared/trace", "shared/faults", "shared/json"],
   "shared/demo": ["shared/protocol", "shared/analyzer", "shared/faults"],
   "shared/conformance": [
     "shared/conformance",
@@ -251,6 +252,14 @@ describe("architecture boundaries", () => {
         ([from, to]) => /^electron\/(tap|demo|conformance)\//.test(from) && to.startsWith("electron/cli/"),
       )
       .map(([from, to]) => `${from} -> ${to}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it("test-only helpers stay test-only: no product file imports a testing/ folder", () => {
+    const testing = (f: string) => /(^|\/)testing\//.test(f);
+    const offenders = Object.entries(importGraph())
+      .filter(([from]) => !testing(from) && !/^electron\/tools\/bench\//.test(from))
+      .flatMap(([from, tos]) => tos.filter(testing).map((to) => `${from} -> ${to}`));
     expect(offenders).toEqual([]);
   });
 

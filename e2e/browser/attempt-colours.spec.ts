@@ -7,7 +7,7 @@
  * 1600×1000; screenshots are saved with the test's output.
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 

@@ -5,7 +5,7 @@
  * only the matching rows and jumps to a submission, and showing another trace clears the filter.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { filterShortcut } from "../harness/timeline-filters.js";

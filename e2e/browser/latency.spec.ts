@@ -5,7 +5,7 @@
  * the Timeline's waterfall draws the idle hour as one break named with its duration.
  */
 import { expect, test } from "@playwright/test";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { createHubLink, type HubLink } from "../../electron/tap/hub-link/hub-link.js";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { shownTrace } from "../harness/trace-picker.js";

@@ -5,7 +5,7 @@
  * and what the Client saw, in the analyzer's words, at a projector's 1280×720 and at 1600×1000.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 

@@ -6,7 +6,7 @@
  * (an imported trace is never still arriving). Screenshots at 1280x720 and 1600x1000, light and dark.
  */
 import { expect, test } from "@playwright/test";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { filterShortcut } from "../harness/timeline-filters.js";

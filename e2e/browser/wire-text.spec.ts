@@ -7,7 +7,7 @@
  * reads the DOM, so a surface that forgets `visibleText` fails here whichever component it is.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
 import { pickTrace, shownTrace } from "../harness/trace-picker.js";
@@ -172,6 +172,7 @@ test("a live tap's hostile name shows as markers in the picker, the fault target
   await page.goto(hub.url);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
   await pickTrace(page, "live ⟦U+202E⟧pat⟦U+0085⟧");
+  await page.getByRole("button", { name: "Faults", exact: true }).click(); // the drawer starts closed
   const faults = page.getByRole("group", { name: "Fault injection" });
   await expect(faults.getByLabel("Arm on", { exact: true })).toContainText("tap live ⟦U+202E⟧pat⟦U+0085⟧");
   await page.getByRole("button", { name: "Drop next response" }).click();

@@ -1,6 +1,6 @@
 /** Trace files for the browser tests, built with the analyzer's `TraceScript`. */
 import { expect, type Locator, type Page } from "@playwright/test";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 
 /** Text that would run script if it were ever rendered as HTML. */
 export const HOSTILE = "<img src=x onerror=window.__pwned=1>";

@@ -1,5 +1,5 @@
 /** Trace files for the sequence view e2e test, written with the analyzer's TraceScript. */
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { encodeHeader, encodeRecord } from "../../shared/trace/codec.js";
 import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 

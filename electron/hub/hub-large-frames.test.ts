@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { reloadTraces } from "../../renderer/model/store/gap-reload.js";
 import { PendingReloads } from "../../renderer/model/traces/trace-reload.js";
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { type HubGap, type HubReply, uiOperationMessage } from "../../shared/hub/ui-wire.js";
 import {
   type FrameRecord,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { encodeRecord } from "../../shared/trace/codec.js";
 import type { FrameRecord } from "../../shared/trace/record.js";
 import { checkRecord, isInvalidRecord } from "../../shared/trace/record-check.js";

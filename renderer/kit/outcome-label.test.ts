@@ -1,8 +1,8 @@
 /** Issue 30 item 3: an attempt's badge colour is the analyzer's `tone` (the Agent and the RFD), never transport. */
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../shared/analyzer/analyzer.js";
+import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import type { Submission } from "../../shared/analyzer/timeline-model.js";
-import { TraceScript } from "../../shared/analyzer/trace-script.js";
 import { attemptLabel, transportMark } from "./outcome-label.js";
 
 const S = "sess-1";

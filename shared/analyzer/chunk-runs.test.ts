@@ -1,7 +1,7 @@
 /** Streamed chunks folded into runs (chunk-runs.ts). */
 import { describe, expect, it } from "vitest";
 import { ChunkFolder, chunkOf, isChunkRun, stillArriving } from "./chunk-runs.js";
-import { TraceScript } from "./trace-script.js";
+import { TraceScript } from "./testing/trace-script.js";
 
 const chunk = (t: TraceScript, sessionId: string, text: string, kind = "agent_message_chunk") =>
   t.notify(1, "agent->client", "session/update", {

@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
 import type { Submission, TimelineModel } from "./timeline-model.js";
-import { TraceScript } from "./trace-script.js";
+import { TraceScript } from "./testing/trace-script.js";
 
 const TAP_ID = "acp-retry-inspector:retry:1";
 

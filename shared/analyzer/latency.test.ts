@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
 import { latencyReport, MAX_LATENCY_GROUPS, percentile } from "./latency.js";
-import { TraceScript } from "./trace-script.js";
+import { TraceScript } from "./testing/trace-script.js";
 
 function model(sc: TraceScript) {
   const a = new Analyzer();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
 import { pairSentence, pairWords, recordPairs } from "./record-pairs.js";
-import { TraceScript } from "./trace-script.js";
+import { TraceScript } from "./testing/trace-script.js";
 
 describe("recordPairs", () => {
   it("pairs a prompt and a request with their answers, the method on both and the latency", () => {

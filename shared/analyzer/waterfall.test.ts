@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
-import { TraceScript } from "./trace-script.js";
+import { TraceScript } from "./testing/trace-script.js";
 import {
   attemptSpan,
   barOf,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mixedTrace } from "../analyzer/testing/mixed-trace.js";
-import { TraceScript } from "../analyzer/trace-script.js";
+import { TraceScript } from "../analyzer/testing/trace-script.js";
 import type { TraceHeader } from "../trace/record.js";
 import type { SpanDescription, SpanOp } from "./span-description.js";
 import { keyHash } from "./span-mapping.js";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../analyzer/analyzer.js";
-import { TraceScript } from "../analyzer/trace-script.js";
+import { TraceScript } from "../analyzer/testing/trace-script.js";
 import { isUserMessageUpdate, USER_MESSAGE_UPDATES } from "./user-message-updates.js";
 
 const schemaDir = join(import.meta.dirname, "../../node_modules/@agentclientprotocol/sdk/schema");

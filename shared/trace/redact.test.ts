@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../analyzer/analyzer.js";
 import type { TimelineModel } from "../analyzer/timeline-model.js";
-import { TraceScript } from "../analyzer/trace-script.js";
+import { TraceScript } from "../analyzer/testing/trace-script.js";
 import { encodeHeader, encodeRecord } from "./codec.js";
 import type { TraceHeader, TraceRecord } from "./record.js";
 import { redactTrace } from "./redact.js";

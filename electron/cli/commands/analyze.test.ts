@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { cliPath } from "../../tools/testing/cli.js";
 import { TERMINAL_CONTROL as ACTIVE } from "../../tools/testing/terminal-controls.js";
 

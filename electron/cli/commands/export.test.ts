@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { encodeHeader, encodeRecord } from "../../../shared/trace/codec.js";
 import { redactTrace } from "../../../shared/trace/redact.js";
 import { plantedTrace, survivingSecrets } from "../../../shared/trace/testing/planted-secrets.js";

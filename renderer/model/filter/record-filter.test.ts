@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { displayRows, topRows } from "../timeline/timeline-rows.js";
 import { scriptedTrace } from "../traces/testing/scripted-trace.js";
 import { matchRecords, recordPasses } from "./record-filter.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { parseFilter } from "../../../shared/filter/parse-filter.js";
 import { SearchIndex } from "../timeline/search-index.js";
 import { topLevelOf, topRows } from "../timeline/timeline-rows.js";

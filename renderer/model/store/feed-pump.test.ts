@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import type { DemoStatus } from "../../../shared/demo/demo-wire.js";
 import type { HubEvent, TraceSummary } from "../../../shared/hub/hub-event.js";
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";

@@ -1,6 +1,6 @@
 /** The row an imported trace opens on (problems-first.ts). */
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { scriptedTrace } from "../traces/testing/scripted-trace.js";
 import { firstProblemRow } from "./problems-first.js";
 import { topRows } from "./timeline-rows.js";

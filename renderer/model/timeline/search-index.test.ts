@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { narrows } from "../../../shared/filter/match-filter.js";
 import { parseFilter } from "../../../shared/filter/parse-filter.js";
 import { spanOfRow } from "../../views/timeline/row-facts.js";

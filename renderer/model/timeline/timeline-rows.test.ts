@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { type FilterPatch, filterOf } from "../filter/timeline-filter.js";
 import { scriptedTrace } from "../traces/testing/scripted-trace.js";
 import { displayRows, rowOfKey, type TimelineRow, topRows } from "./timeline-rows.js";

@@ -1,6 +1,6 @@
 /** The "retrying / unresolved" filter (unresolved.ts, `outcome:unresolved`). */
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { filterOf, matchesFilter } from "../filter/timeline-filter.js";
 import { scriptedTrace } from "../traces/testing/scripted-trace.js";
 import { topLevelOf, topRows } from "./timeline-rows.js";

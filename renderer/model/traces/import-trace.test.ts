@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { importTraceFile, importTraceText } from "./import-trace.js";
 import { fileOf, imported, inspector } from "./testing/import-harness.js";
 

@@ -1,6 +1,6 @@
 /** The UI's ingest keeps what is not a valid record flagged (Records tab) and names repeated or decreasing seqs (banner). */
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { InvalidRecord } from "../../../shared/trace/record-check.js";
 import { LoadedTrace } from "./loaded-trace.js";
 import { decodeLines, splitTraceText } from "./trace-file.js";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliPath } from "../../../electron/tools/testing/cli.js";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { checkRecordsInPage } from "./page-schema-check.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acp-ri-page-schema-"));

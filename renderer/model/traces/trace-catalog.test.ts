@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import type { HubEvent } from "../../../shared/hub/hub-event.js";
 import { TraceCatalog } from "./trace-catalog.js";
 

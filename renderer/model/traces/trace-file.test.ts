@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { exportTrace } from "./trace-export.js";
 import { decodeLines, LineSplitter, splitTraceText } from "./trace-file.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import type { HubEvent } from "../../../shared/hub/hub-event.js";
 import type { HubGap } from "../../../shared/hub/ui-wire.js";
 import type { TraceRecord } from "../../../shared/trace/record.js";

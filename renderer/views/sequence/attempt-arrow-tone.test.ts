@@ -1,7 +1,7 @@
 /** Issue 30 item 3 in the Sequence view: a prompt answer's arrow takes its attempt's `tone` (the Agent and the RFD). */
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../../shared/analyzer/analyzer.js";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { type ArrowRow, layoutSequence } from "./sequence-layout.js";
 
 const S = "sess-1";

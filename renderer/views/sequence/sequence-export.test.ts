@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import { HEADER_HEIGHT } from "./lanes.js";
 import { DARK_PALETTE, PAINT_VARS, paletteFrom } from "./palette.js";
 import { escapeXml, sequenceSvg, svgExportRange } from "./sequence-export.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../../shared/analyzer/analyzer.js";
-import { TraceScript } from "../../../shared/analyzer/trace-script.js";
+import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
 import {
   type ArrowRow,
   formatDuration,

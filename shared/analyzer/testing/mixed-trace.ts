@@ -5,7 +5,7 @@
  * Golden-output tests use it to hold the analyzer's output fixed across rewrites.
  */
 import type { Direction } from "../../trace/record.js";
-import { TraceScript } from "../trace-script.js";
+import { TraceScript } from "./trace-script.js";
 import { FLAGGED_FRAMES, MALFORMED_LINES } from "./bad-frames.js";
 
 const C2A: Direction = "client->agent";

@@ -1,7 +1,7 @@
 /** The client judge on handcrafted traces: each rule broken, and kept. */
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../analyzer/analyzer.js";
-import { TraceScript } from "../../analyzer/trace-script.js";
+import { TraceScript } from "../../analyzer/testing/trace-script.js";
 import type { ClientCaseName } from "../conformance-result.js";
 import { clientRunEvidence, judgeClientCase } from "./client-judge.js";
 

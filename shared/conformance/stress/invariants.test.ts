@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../analyzer/analyzer.js";
 import type { TimelineModel } from "../../analyzer/timeline-model.js";
-import { TraceScript } from "../../analyzer/trace-script.js";
+import { TraceScript } from "../../analyzer/testing/trace-script.js";
 import { checkInvariants } from "./invariants.js";
 
 const S = "sess-1";

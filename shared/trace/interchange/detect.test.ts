@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TraceScript } from "../../analyzer/trace-script.js";
+import { TraceScript } from "../../analyzer/testing/trace-script.js";
 import { convertToTrace } from "./convert.js";
 import { detectFormat } from "./detect.js";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../analyzer/analyzer.js";
-import { TraceScript } from "../../analyzer/trace-script.js";
+import { TraceScript } from "../../analyzer/testing/trace-script.js";
 import type { FrameRecord, TraceRecord } from "../record.js";
 import { base64Bytes, utf8Decode } from "./bytes.js";
 import { convertToTrace, traceText } from "./convert.js";

@@ -5,7 +5,7 @@
  * checking that none survives a redacted export. `plantedTrace` is a fast-check arbitrary.
  */
 import fc from "fast-check";
-import { TraceScript } from "../../analyzer/trace-script.js";
+import { TraceScript } from "../../analyzer/testing/trace-script.js";
 import type { Direction, TraceHeader } from "../record.js";
 
 /** A trace and the secrets planted in it. */

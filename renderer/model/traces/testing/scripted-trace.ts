@@ -1,5 +1,5 @@
 /** For tests: a `TraceScript`'s records ingested into a fresh imported `LoadedTrace`, published. */
-import type { TraceScript } from "../../../../shared/analyzer/trace-script.js";
+import type { TraceScript } from "../../../../shared/analyzer/testing/trace-script.js";
 import { LoadedTrace } from "../loaded-trace.js";
 
 export function scriptedTrace(sc: TraceScript): LoadedTrace {
