@@ -2,6 +2,7 @@
  * Canonical JSON: object keys sorted at every depth, so two prompts compare equal whatever their key
  * order. One writer serves the analyzer (prompt digests) and the key ledger (prompt fingerprints).
  */
+import { writeJson } from "../json/json-writer.js";
 import { TextSha256 } from "./sha256-text.js";
 
 /**
@@ -9,9 +10,6 @@ import { TextSha256 } from "./sha256-text.js";
  * written (SHA-256 of its code units and its length), so a 100 MB prompt text is never copied whole.
  */
 export const CANONICAL_DIGEST_MAX_CHARS = 64 * 1024;
-
-/** Strings longer than this are escaped a slice at a time, not copied whole by one `JSON.stringify`. */
-const STRING_SLICE_CHARS = 64 * 1024;
 
 /** JSON with object keys sorted at every depth; nested `undefined` as JSON.stringify has it, a bare one as "undefined". */
 export function canonicalJson(value: unknown): string {
@@ -48,82 +46,9 @@ export function canonicalDigest(value: unknown): string {
   return done ? `#sha256:${done.hex()}:${length}` : parts.join("");
 }
 
-/** What is left to write of one array or object: its items (or keys) from `next` on. */
-interface Open {
-  readonly value: readonly unknown[] | Record<string, unknown>;
-  /** The object's keys, sorted; null for an array. */
-  readonly keys: readonly string[] | null;
-  next: number;
-}
-
-/**
- * Writes the canonical JSON of `value` to `write`, piece by piece. Iterative, with its own stack: a
- * prompt nested 100,000 deep from the wire costs memory in proportion to its size, never the call
- * stack (issue 31: 8,000 nested arrays killed the tap).
- */
+/** Writes the canonical JSON of `value` to `write`, piece by piece (iteratively: see `writeJson`). */
 function writeCanonical(value: unknown, write: (piece: string) => void): void {
-  const stack: Open[] = [];
-  let item: unknown = value;
-  for (;;) {
-    if (typeof item === "string") writeString(item, write);
-    else if (item === null || typeof item !== "object") write(JSON.stringify(item) ?? "null");
-    else if (Array.isArray(item)) {
-      write("[");
-      stack.push({ value: item, keys: null, next: 0 });
-    } else {
-      const obj = item as Record<string, unknown>;
-      write("{");
-      stack.push({ value: obj, keys: definedKeys(obj), next: 0 });
-    }
-    // The next item to write: the next entry of the innermost open value, closing the finished ones.
-    let found = false;
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1] as Open;
-      const i = top.next++;
-      if (top.keys === null) {
-        const arr = top.value as readonly unknown[];
-        if (i < arr.length) {
-          if (i > 0) write(",");
-          item = arr[i];
-          found = true;
-          break;
-        }
-        write("]");
-      } else {
-        if (i < top.keys.length) {
-          const k = top.keys[i] as string;
-          write(i > 0 ? `,${JSON.stringify(k)}:` : `${JSON.stringify(k)}:`);
-          item = (top.value as Record<string, unknown>)[k];
-          found = true;
-          break;
-        }
-        write("}");
-      }
-      stack.pop();
-    }
-    if (!found) return;
-  }
-}
-
-/**
- * Writes `text` as a JSON string, exactly as `JSON.stringify(text)`; a long one a slice at a time,
- * never cutting a surrogate pair (a lone surrogate is escaped, a pair is not).
- */
-function writeString(text: string, write: (piece: string) => void): void {
-  if (text.length <= STRING_SLICE_CHARS) {
-    write(JSON.stringify(text));
-    return;
-  }
-  write('"');
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(at + STRING_SLICE_CHARS, text.length);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-    const escaped = JSON.stringify(text.slice(at, end));
-    write(escaped.slice(1, -1));
-    at = end;
-  }
-  write('"');
+  writeJson(value, write, definedKeys);
 }
 
 /** An object's keys whose values are not undefined, sorted (JSON leaves undefined members out). */

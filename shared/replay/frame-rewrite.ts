@@ -4,6 +4,7 @@
  * JSON-RPC id already used by an earlier connection's frame gets a fresh one (every source
  * connection is played over the one stdio connection). A frame nothing applies to is sent as recorded.
  */
+import { copyJson } from "../json/json-walk.js";
 
 /** How deep the walk for sessionIds goes; deeper values are left as they are. */
 export const MAX_REWRITE_DEPTH = 64;
@@ -27,28 +28,31 @@ export function rewriteFrame(
 ): Rewritten {
   let changed = false;
   let bounded = false;
-  let nodes = 0;
-  const walk = (v: unknown, depth: number): unknown => {
-    if (++nodes > MAX_REWRITE_NODES || depth > MAX_REWRITE_DEPTH) {
-      bounded = true;
-      return v;
-    }
-    if (typeof v === "string") {
-      const to = sessions.get(v);
-      if (to === undefined) return v;
-      changed = true;
-      return to;
-    }
-    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-    if (v !== null && typeof v === "object") {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x, depth + 1);
-      return out;
-    }
-    return v;
+  // walkJson counts params at depth 0, MAX_REWRITE_DEPTH counts it as 1; a leaf just past it is left too.
+  const maxDepth = MAX_REWRITE_DEPTH - 1;
+  const mapSessionIds = (v: unknown): unknown => {
+    const copy = copyJson(
+      v,
+      { maxDepth, maxNodes: MAX_REWRITE_NODES },
+      {
+        leaf: (x, depth) => {
+          if (depth > maxDepth) {
+            bounded = true;
+            return x;
+          }
+          const to = typeof x === "string" ? sessions.get(x) : undefined;
+          if (to === undefined) return x;
+          changed = true;
+          return to;
+        },
+      },
+    );
+    if (copy.pastBound) bounded = true;
+    return copy.value;
   };
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(message)) out[k] = k === "params" && sessions.size > 0 ? walk(v, 1) : v;
+  for (const [k, v] of Object.entries(message))
+    out[k] = k === "params" && sessions.size > 0 ? mapSessionIds(v) : v;
   if (newId !== undefined && out.id !== newId) {
     out.id = newId;
     changed = true;

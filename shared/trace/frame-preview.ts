@@ -7,6 +7,7 @@
  * strings never preview as equal. The Details pane fetches the whole frame (`readFrame`).
  */
 
+import { copyJson } from "../json/json-walk.js";
 import { isJsonObject } from "../protocol/json-object.js";
 import type { FrameRecord } from "./record.js";
 
@@ -53,14 +54,20 @@ function cutString(s: string): string {
   return s.length <= LONG_STRING ? s : `${s.slice(0, KEPT_CHARS)}… [cut: ${s.length} chars, fnv ${fnv(s)}]`;
 }
 
+/** The deepest nesting a cut copy keeps; deeper arrays and objects are replaced by a marker. */
+const CUT_MAX_DEPTH = 64;
+
+/** A copy of `v` (nested `depth` deep in its frame) with long strings and keys cut and deep values replaced. */
 function cutValue(v: unknown, depth: number): unknown {
-  if (typeof v === "string") return cutString(v);
-  if (v === null || typeof v !== "object") return v;
-  if (depth > 64) return "[cut: nested too deep]";
-  if (Array.isArray(v)) return v.map((x) => cutValue(x, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[cutString(k)] = cutValue(x, depth + 1);
-  return out;
+  return copyJson(
+    v,
+    { maxDepth: CUT_MAX_DEPTH - depth },
+    {
+      leaf: (x) => (typeof x === "string" ? cutString(x) : x),
+      key: cutString,
+      past: () => "[cut: nested too deep]",
+    },
+  ).value;
 }
 
 /** The fields of a JSON-RPC message the analyzer reads, when cutting strings was not enough. */
