@@ -7,7 +7,7 @@ const NOTE_MAX_CHARS = 4096;
 
 /**
  * Records each line read from descriptor `fd` (`replay`'s remarks on how it answered the agent) as
- * an info note, bounded to 4 KiB a line; destroy it when the session ends. Null (and said) when
+ * an info note, bounded to 4 KiB a line; destroy it when the tap's connection ends. Null (and said) when
  * the descriptor cannot be read.
  */
 export function readClientNotes(

@@ -5,7 +5,7 @@
  * submission, the messageId the Client got and whether it has an answer. Words, verdicts, the UI,
  * OpenTelemetry and the stress invariants read these fields; none re-derives them.
  */
-import { CANCELLED_INVALID_KEY_IS_ACCEPTED } from "../protocol/decisions.js";
+import { CANCELLED_INVALID_KEY_IS_ACCEPTED } from "../protocol/analyzer-choices.js";
 import { ErrorCode } from "../protocol/error-codes.js";
 import { agentAnswer } from "./outcome.js";
 import type { SubmissionState } from "./submission-state.js";

@@ -16,7 +16,7 @@ import {
   KEY_LEAK_MIN_LENGTH,
   KEY_LEAK_SUBSTRING_MIN_LENGTH,
   KEY_LEAK_WINDOW,
-} from "../protocol/decisions.js";
+} from "../protocol/analyzer-choices.js";
 import { KeyWindows } from "./key-windows.js";
 
 const W = KEY_LEAK_WINDOW;

@@ -9,7 +9,7 @@
  * table): text windows whose pair no key window has are skipped after two reads instead of eight.
  * Then a bit filter on the full hash, then the table. Candidates are confirmed with `includes`.
  */
-import { KEY_LEAK_WINDOW } from "../protocol/decisions.js";
+import { KEY_LEAK_WINDOW } from "../protocol/analyzer-choices.js";
 
 const W = KEY_LEAK_WINDOW;
 /** The second character of a window's pair: in the middle, so that both halves count. */

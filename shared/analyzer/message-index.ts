@@ -3,7 +3,7 @@
  * submission; a `user_message` update nobody claimed yet is attributed to the oldest pending prompt
  * attempt of that session on that connection (decisions.ts), unless a replay is in progress there.
  */
-import { ATTRIBUTE_UNCLAIMED_USER_MESSAGES_TO_OLDEST_PENDING } from "../protocol/decisions.js";
+import { ATTRIBUTE_UNCLAIMED_USER_MESSAGES_TO_OLDEST_PENDING } from "../protocol/analyzer-choices.js";
 import { PairMap } from "./pair-map.js";
 import { addMessageId, removeMessageId, type SubmissionState } from "./submission-state.js";
 import type { Attempt } from "./timeline-model.js";

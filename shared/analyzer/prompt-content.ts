@@ -1,5 +1,5 @@
 /** Prompt content helpers: a short preview for display and a canonical form for comparing prompts. */
-import { PROMPT_PREVIEW_CHARS } from "../protocol/decisions.js";
+import { PROMPT_PREVIEW_CHARS } from "../protocol/analyzer-choices.js";
 
 /** How many characters of the prompt's text are collapsed at a time while a preview is being filled. */
 const PREVIEW_STEP_CHARS = 4 * PROMPT_PREVIEW_CHARS;

@@ -1,5 +1,5 @@
 /** Constructors of fresh timeline rows from the frame that creates them. */
-import { MALFORMED_PREVIEW_CHARS } from "../protocol/decisions.js";
+import { MALFORMED_PREVIEW_CHARS } from "../protocol/analyzer-choices.js";
 import type { JsonRpcId } from "../protocol/frame.js";
 import type { RetryClassOrUnclassified } from "../protocol/retry-class.js";
 import type { FrameRecord } from "../trace/record.js";

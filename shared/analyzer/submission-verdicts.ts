@@ -4,7 +4,7 @@
  * its lost answers and resends are information. Attempts the Client did not send (an `origin`) are
  * never judged as the Client's. A submission a later one resends is settled by it: no `unresolved`.
  */
-import { CANCELLED_INVALID_KEY_IS_ACCEPTED } from "../protocol/decisions.js";
+import { CANCELLED_INVALID_KEY_IS_ACCEPTED } from "../protocol/analyzer-choices.js";
 import { ErrorCode } from "../protocol/error-codes.js";
 import { agentAnswer, answerSignature, describeOutcome } from "./outcome.js";
 import { insertCount, type SubmissionState } from "./submission-state.js";

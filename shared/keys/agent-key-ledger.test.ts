@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AgentKeyLedger, promptFingerprint } from "./agent-key-ledger.js";
-import { derivedMessageId } from "./decisions.js";
+import { derivedMessageId } from "./peer-choices.js";
 
 describe("AgentKeyLedger", () => {
   it("rejects malformed keys and treats null and missing as no key", async () => {

@@ -7,7 +7,7 @@
  * docs/client-submission-tracker.md.
  */
 
-import { DEFAULT_MAX_PENDING_AGE_MS, ErrorCode } from "./decisions.js";
+import { DEFAULT_MAX_PENDING_AGE_MS, ErrorCode } from "./peer-choices.js";
 import { randomUuid } from "./uuid.js";
 
 /** What happened to one attempt. */

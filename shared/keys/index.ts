@@ -19,5 +19,5 @@ export {
   type TrackedSubmission,
   type TrackerSnapshot,
 } from "./client-submission-tracker.js";
-export { DEFAULT_REUSED_KEY_POLICY, derivedMessageId, ErrorCode, type ReusedKeyPolicy } from "./decisions.js";
+export { DEFAULT_REUSED_KEY_POLICY, derivedMessageId, ErrorCode, type ReusedKeyPolicy } from "./peer-choices.js";
 export { randomUuid, uuidV5 } from "./uuid.js";

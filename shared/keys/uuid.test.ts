@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { derivedMessageId } from "./decisions.js";
+import { derivedMessageId } from "./peer-choices.js";
 import { sha1 } from "./sha1.js";
 import { isUuid, uuidV5 } from "./uuid.js";
 

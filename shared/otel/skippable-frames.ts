@@ -5,7 +5,7 @@
  * to the analyzer. The trace file and every other view still get every frame.
  */
 import { KeyLeakIndex } from "../analyzer/key-leak.js";
-import { KEY_LEAK_MIN_LENGTH, KEY_LEAK_SUBSTRING_MIN_LENGTH } from "../protocol/decisions.js";
+import { KEY_LEAK_MIN_LENGTH, KEY_LEAK_SUBSTRING_MIN_LENGTH } from "../protocol/analyzer-choices.js";
 import type { FrameRecord } from "../trace/record.js";
 
 /** More short keys than this and the export stops skipping (each would cost a search per frame). */

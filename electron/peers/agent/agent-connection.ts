@@ -5,7 +5,7 @@
  */
 
 import type { AgentConnector, Stream } from "@agentclientprotocol/sdk/experimental/v2";
-import { ErrorCode } from "../../../shared/keys/decisions.js";
+import { ErrorCode } from "../../../shared/keys/peer-choices.js";
 import { type IncomingRequest, JsonRpcPeer, RpcError } from "../rpc/json-rpc-peer.js";
 import type { ConnectionScope, PendingPrompt } from "./connection-scope.js";
 import type { DemoAgent } from "./demo-agent.js";

@@ -6,7 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import type { KeyOutcome } from "../../../shared/keys/agent-key-ledger.js";
-import { CONTINUE_INTERRUPTED_TURNS, ErrorCode } from "../../../shared/keys/decisions.js";
+import { CONTINUE_INTERRUPTED_TURNS, ErrorCode } from "../../../shared/keys/peer-choices.js";
 import type { ModePolicy } from "./agent-mode.js";
 import { type HeldPrompt, HeldPromptQueue } from "./held-prompt.js";
 import type { SessionHeaderRecord, SessionRecord } from "./session-record.js";

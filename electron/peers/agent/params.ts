@@ -1,6 +1,6 @@
 /** Reading raw request params with -32602 for anything malformed. */
 
-import { ErrorCode } from "../../../shared/keys/decisions.js";
+import { ErrorCode } from "../../../shared/keys/peer-choices.js";
 import { RpcError } from "../rpc/json-rpc-peer.js";
 
 /** The params as an object, or -32602. */

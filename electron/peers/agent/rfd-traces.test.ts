@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createWebSocketStream } from "@agentclientprotocol/sdk/experimental/ws-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { derivedMessageId } from "../../../shared/keys/decisions.js";
+import { derivedMessageId } from "../../../shared/keys/peer-choices.js";
 import { RpcError } from "../rpc/json-rpc-peer.js";
 import { AgentProcess, RawConnection, startRemoteAgent, tempStore, within } from "../testing/raw-agent.js";
 import { readSessionFile } from "./session-file.js";

@@ -1,6 +1,6 @@
 /** The v1 methods of the demo agent: new, load, prompt (answered at the end of the turn), cancel. No keys in v1. */
 
-import { ErrorCode } from "../../../shared/keys/decisions.js";
+import { ErrorCode } from "../../../shared/keys/peer-choices.js";
 import { type IncomingRequest, RpcError } from "../rpc/json-rpc-peer.js";
 import type { ConnectionScope } from "./connection-scope.js";
 import { randomMessageId } from "./hosted-session.js";

@@ -1,6 +1,6 @@
 /** The v2 methods of the demo agent (everything but `session/prompt`, which has its own file). */
 
-import { ErrorCode } from "../../../shared/keys/decisions.js";
+import { ErrorCode } from "../../../shared/keys/peer-choices.js";
 import { type IncomingRequest, RpcError } from "../rpc/json-rpc-peer.js";
 import type { ConnectionScope } from "./connection-scope.js";
 import { paramsObject, requireString, sessionNotFound } from "./params.js";

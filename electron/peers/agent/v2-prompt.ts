@@ -5,7 +5,7 @@
  */
 
 import { type KeyOutcome, promptFingerprint } from "../../../shared/keys/agent-key-ledger.js";
-import { ErrorCode } from "../../../shared/keys/decisions.js";
+import { ErrorCode } from "../../../shared/keys/peer-choices.js";
 import { type IncomingRequest, RpcError } from "../rpc/json-rpc-peer.js";
 import type { ConnectionScope } from "./connection-scope.js";
 import type { HeldPrompt } from "./held-prompt.js";

@@ -29,7 +29,7 @@ export interface StdioTapOptions {
   readonly maxFrameBytes?: number;
 }
 
-/** How a tap session ended. */
+/** How a stdio tap's connection ended. */
 export type TapOutcome =
   | { readonly kind: "exited"; readonly code: number | null; readonly signal: NodeJS.Signals | null }
   | { readonly kind: "spawn-failed"; readonly status: number; readonly message: string };
@@ -41,15 +41,15 @@ export type TapOutcome =
  * last output was recorded and the trace flushed.
  */
 export class StdioTap {
-  private readonly session: AgentRelay;
+  private readonly relay: AgentRelay;
 
   constructor(private readonly o: StdioTapOptions) {
-    this.session = new AgentRelay({ ...o, conn: STDIO_CONN, transport: "stdio", peer: "stdin/stdout" });
+    this.relay = new AgentRelay({ ...o, conn: STDIO_CONN, transport: "stdio", peer: "stdin/stdout" });
   }
 
-  /** Runs the session to its end. Never rejects. */
+  /** Runs the connection to its end. Never rejects. */
   async run(): Promise<TapOutcome> {
-    const end = await this.session.run();
+    const end = await this.relay.run();
     await this.o.trace.close();
     return end;
   }
@@ -61,6 +61,6 @@ export class StdioTap {
       level: "info",
       text: `received ${signal}; forwarding it to the agent`,
     });
-    this.session.kill(signal);
+    this.relay.kill(signal);
   }
 }
