@@ -24,7 +24,9 @@ function savedWhen(iso: string): string {
 }
 
 function Root() {
-  const refused = useInspector((s) => s.connection === "unauthorized");
+  // A token refused after this window was connected is a restarted hub: the app stays, with its
+  // imported traces, and a banner asks for the new link (TraceBanners.tsx).
+  const refused = useInspector((s) => s.connection === "unauthorized" && !s.wasConnected);
   return refused ? <MissingToken refused /> : <App />;
 }
 

@@ -87,6 +87,10 @@ async function open(page: Page, name: string) {
   await page.goto(hub.url);
   await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
   await pickTrace(page, name);
+  // the drawer starts closed at every size: the Faults toggle opens it
+  const toggle = page.getByRole("button", { name: "Faults", exact: true });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await toggle.click();
   return page.getByRole("region", { name: "Armed fault rules" });
 }
 
@@ -202,9 +206,11 @@ test("a row's fault menu (right-click, ⋯, Shift+F10) fills the rule in for tha
     params: { sessionId: b.sessionId, prompt: [{ type: "text", text: "again" }], idempotencyKey: KEY },
   });
   await expect(armed).toContainText("No fault armed");
-  const fired = armed.getByRole("list", { name: "Fired lately" });
+  // only the last rule that fired, in one line (not a pile of old firings)
+  const fired = armed.getByTestId("last-fired");
+  await expect(fired).toHaveCount(1);
   await expect(fired).toContainText(
-    /Drop the next session\/prompt response in session .* · fired at \d\d:\d\d:\d\d on tap tap-b/,
+    /Last fired: Drop the next session\/prompt response in session .* · fired at \d\d:\d\d:\d\d on tap tap-b/,
   );
   await expect(page.locator("output.notice-line")).toContainText("fired at");
   await shoot(page, "fired");

@@ -58,6 +58,24 @@ function Stderr() {
   );
 }
 
+/** The first focusable element: skips the toolbar, the drawer and the tabs to the shown view. */
+function SkipLink() {
+  return (
+    <button
+      type="button"
+      className="skip-link"
+      onClick={() => {
+        const panel = document.querySelector<HTMLElement>('[role="tabpanel"]');
+        if (!panel) return;
+        if (!panel.hasAttribute("tabindex")) panel.tabIndex = -1;
+        panel.focus();
+      }}
+    >
+      Skip to the timeline
+    </button>
+  );
+}
+
 /**
  * The side column's width limits in px, normal and in presenter mode. Below 1440 px the normal side
  * column starts narrower, so the Timeline's Result, Verdict and Prompt fit beside it at 1280 px.
@@ -88,6 +106,7 @@ export function App() {
         data-tab={tab}
         style={{ "--side-width": `${side}px` } as CSSProperties}
       >
+        <SkipLink />
         <Toolbar />
         {saved ? null : <FaultDrawer />}
         <DemoDock />

@@ -117,7 +117,8 @@ export function FilterBox({
     } else if ((e.key === "Enter" || e.key === "Tab") && shown && active >= 0) {
       e.preventDefault();
       accept(active);
-    } else if (e.key === "Escape" && shown) {
+    } else if (e.key === "Escape") {
+      // Escape closes the suggestions; it never wipes the query (a search input's own Escape would)
       e.preventDefault();
       setClosed(true);
       setActive(-1);

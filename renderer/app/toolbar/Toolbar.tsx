@@ -7,7 +7,8 @@
 import { ALargeSmall, Moon, Presentation, ScanSearch } from "lucide-react";
 import { setPresenter, usePresenter } from "../../kit/theme/presenter.js";
 import { useInspector } from "../../model/store/inspector-store.js";
-import { drawerStartsOpen, FaultsToggle, faultDrawer } from "../../views/faults/FaultControls.js";
+import { FaultsToggle } from "../../views/faults/FaultControls.js";
+import { faultDrawer } from "../../views/faults/fault-drawer-state.js";
 import { ConnectionStatus } from "./ConnectionStatus.js";
 import { TraceControls } from "./TraceControls.js";
 import { TracePicker } from "./TracePicker.js";
@@ -27,8 +28,8 @@ function ViewButtons() {
         title="Presenter mode: the demo caption beside the views, the fault drawer closed, room for the story (also ?present in the URL)"
         onClick={() => {
           setPresenter(window, !present);
-          // entering presenter mode closes the drawer; leaving it restores the usual start
-          faultDrawer.getState().setOpen(!present ? false : drawerStartsOpen(window));
+          // entering presenter mode closes the drawer; leaving it keeps it closed (open it with Faults)
+          if (!present) faultDrawer.getState().setOpen(false);
         }}
       >
         <Presentation className="icon" aria-hidden="true" />
@@ -66,7 +67,7 @@ export function Toolbar() {
     <header className="toolbar">
       <span className="toolbar__title" title="ACP Retry Inspector">
         <ScanSearch className="icon toolbar__logo" aria-hidden="true" />
-        <span className="toolbar__name">ACP Retry Inspector</span>
+        <h1 className="toolbar__name">ACP Retry Inspector</h1>
       </span>
       <ConnectionStatus />
       <TracePicker />

@@ -6,6 +6,8 @@ import type { ConnectionState, Shell } from "../bridge/inspector-bridge.js";
 export interface ConnectionSlice {
   readonly shell: Shell;
   readonly connection: ConnectionState;
+  /** True once this window was connected to the hub: a token refused after that is a restarted hub, not a wrong link. */
+  readonly wasConnected: boolean;
   setConnection(connection: ConnectionState): void;
 }
 
@@ -15,5 +17,7 @@ export const connectionSlice =
   (set) => ({
     shell,
     connection: "connecting",
-    setConnection: (connection) => set({ connection }),
+    wasConnected: false,
+    setConnection: (connection) =>
+      set((s) => ({ connection, wasConnected: s.wasConnected || connection === "connected" })),
   });

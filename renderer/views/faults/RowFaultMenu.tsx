@@ -5,7 +5,7 @@
 import { createContext, type KeyboardEvent, useContext, useEffect, useRef } from "react";
 import { useInspector } from "../../model/store/inspector-store.js";
 import type { TimelineRow } from "../../model/timeline/timeline-rows.js";
-import { useArmFault, useLiveTaps } from "./FaultControls.js";
+import { useArmFault, useLiveTaps } from "./fault-arming.js";
 import { faultForm, tapWords } from "./fault-form.js";
 import { rowFaultItems } from "./row-faults.js";
 
