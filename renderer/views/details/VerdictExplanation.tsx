@@ -2,7 +2,7 @@
 import type { VerdictHit } from "../../../shared/analyzer/timeline-model.js";
 import { verdictDefinition } from "../../../shared/analyzer/verdicts.js";
 import { FoldedText } from "../../kit/FoldedText.js";
-import { VerdictBadges } from "../timeline/timeline-columns.js";
+import { VerdictBadges } from "../timeline/timeline-cells.js";
 
 /** One verdict with its explanation and citation. */
 export function VerdictExplanation({ hit }: { hit: VerdictHit }) {

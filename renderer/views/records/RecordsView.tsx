@@ -24,7 +24,8 @@ import { Badge } from "../../kit/Badge.js";
 import { EmptyState } from "../../kit/EmptyState.js";
 import { FilterBox } from "../../kit/FilterBox.js";
 import { Clock } from "../../kit/ImportedTrace.js";
-import { VirtualTable, virtualColumnHelper } from "../../kit/VirtualTable.js";
+import { VirtualTable } from "../../kit/VirtualTable.js";
+import { virtualColumnHelper } from "../../kit/virtual-columns.js";
 import { describeRecord } from "../../model/filter/describe-record.js";
 import { matchRecords, recordPasses } from "../../model/filter/record-filter.js";
 import {

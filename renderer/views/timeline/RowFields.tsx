@@ -4,13 +4,14 @@
  * readable here, also without a pointer.
  */
 import { useMemo } from "react";
-import { columnName } from "../../kit/VirtualTable.js";
+import { columnName } from "../../kit/virtual-columns.js";
 import { useInspector, useInspectorContext } from "../../model/store/inspector-store.js";
 import { rowOfKey, topRows } from "../../model/timeline/timeline-rows.js";
 import { eventsOf } from "../../model/timeline/trace-events.js";
 import { useTimesUnknown } from "../../model/traces/imported-trace.js";
+import { cellText } from "./cell-text.js";
 import { rowFacts } from "./row-facts.js";
-import { cellText, TIMELINE_COLUMNS } from "./timeline-columns.js";
+import { TIMELINE_COLUMNS } from "./timeline-columns.js";
 
 const FIELDS = TIMELINE_COLUMNS.filter((c) => c.id !== "menu").map((c) => ({
   id: c.id as string,

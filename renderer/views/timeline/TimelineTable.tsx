@@ -8,7 +8,8 @@ import { memo, useCallback, useEffect, useMemo, useState } from "react";
 import { ColumnMenu } from "../../kit/ColumnMenu.js";
 import { EmptyState } from "../../kit/EmptyState.js";
 import { usePresenter } from "../../kit/theme/presenter.js";
-import { columnName, VirtualTable } from "../../kit/VirtualTable.js";
+import { VirtualTable } from "../../kit/VirtualTable.js";
+import { columnName } from "../../kit/virtual-columns.js";
 import { isFiltering, NO_FILTER } from "../../model/filter/timeline-filter.js";
 import { useInspector, useInspectorContext } from "../../model/store/inspector-store.js";
 import { NO_PREFS } from "../../model/store/table-prefs.js";
@@ -28,22 +29,17 @@ import { eventsOf } from "../../model/timeline/trace-events.js";
 import { useTimesUnknown } from "../../model/traces/imported-trace.js";
 import { RowFaultMenu, type RowMenuAt, RowMenuContext } from "../faults/RowFaultMenu.js";
 import { hasFaultMenu } from "../faults/row-faults.js";
+import { cellText } from "./cell-text.js";
+import { resultLines, verdictLines, whatLines } from "./column-fit.js";
+import { SORTABLE_COLUMNS, sortValue } from "./column-sort.js";
+import { METHOD_WIDTH, RESULT_WIDTH, TIMELINE_CSS_VARS, VERDICT_WIDTH } from "./column-widths.js";
 import { FilterBar } from "./FilterBar.js";
 import { RowFactsContext, rowFacts, spanOfRow } from "./row-facts.js";
 import {
-  cellText,
-  METHOD_WIDTH,
-  RESULT_WIDTH,
-  resultLines,
-  SORTABLE_COLUMNS,
-  sortValue,
   TIMELINE_COLUMNS,
   TIMELINE_HEADER_NOTES,
   TIMELINE_PINNED,
   timelineHiddenByDefault,
-  VERDICT_WIDTH,
-  verdictLines,
-  whatLines,
 } from "./timeline-columns.js";
 
 /** The imported traces already opened on their first problem (once per trace: the user's own selection wins after). */
@@ -250,6 +246,7 @@ export function TimelineTable() {
           columns={TIMELINE_COLUMNS}
           headerNotes={TIMELINE_HEADER_NOTES}
           pinned={TIMELINE_PINNED}
+          cssVars={TIMELINE_CSS_VARS}
           selectedKey={selectedKey}
           onSelect={(r) => {
             // A click on the selected row toggles it open or closed; the keyboard uses Right/Left/Enter.

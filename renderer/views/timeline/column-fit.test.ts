@@ -2,16 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { VerdictHit } from "../../../shared/analyzer/timeline-model.js";
 import type { Measure } from "../../kit/theme/text-width.js";
 import type { TimelineRow } from "../../model/timeline/timeline-rows.js";
+import { verdictLines, whatLines } from "./column-fit.js";
+import { headerMinWidth, METHOD_WIDTH, VERDICT_WIDTH } from "./column-widths.js";
 import {
-  headerMinWidth,
-  METHOD_WIDTH,
   PRESENT_NARROW_PX,
   TIMELINE_COLUMNS,
   TIMELINE_HIDDEN_BY_DEFAULT,
   timelineHiddenByDefault,
-  VERDICT_WIDTH,
-  verdictLines,
-  whatLines,
 } from "./timeline-columns.js";
 
 /** 8 px a character at any font: widths the tests can reckon. */
