@@ -4,7 +4,7 @@
  * header as written: Claude Code sends `Authorization: Bearer%20TOKEN`. The header is decoded
  * first, then the decoded token is compared in constant time.
  */
-import { bearerMatches } from "../tap/remote/front-token.js";
+import { bearerMatches } from "../platform/front-token.js";
 
 /** The `Authorization` header with percent escapes decoded; as given when it has none or a broken one. */
 export function decodedAuthorization(header: string | undefined): string | undefined {

@@ -11,8 +11,8 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { LineCutter } from "../../shared/protocol/line-cutter.js";
+import { FRONT_TOKEN_ENV, newFrontToken } from "../platform/front-token.js";
 import { readReadyLine } from "../tap/ready-line.js";
-import { FRONT_TOKEN_ENV, newFrontToken } from "../tap/remote/front-token.js";
 import { settlesWithin } from "./settles-within.js";
 
 /** What a front process needs. */

@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/experimental/v2";
-import { bearer } from "../tap/remote/front-token.js";
+import { bearer } from "../platform/front-token.js";
 import type { AgentDialer, CaseConnection } from "./agent-dialer.js";
 import { skip } from "./case-outcome.js";
 import { FrontProcess } from "./front-process.js";

@@ -7,8 +7,8 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { AgentMode } from "../../shared/demo/scenario.js";
+import { FRONT_TOKEN_ENV, newFrontToken } from "../platform/front-token.js";
 import { readReadyLine } from "../tap/ready-line.js";
-import { FRONT_TOKEN_ENV, newFrontToken } from "../tap/remote/front-token.js";
 
 /** How to start a demo tap. */
 export interface DemoTapOptions {

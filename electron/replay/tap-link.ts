@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { WebSocket } from "ws";
-import { FRONT_TOKEN_ENV } from "../tap/remote/front-token.js";
+import { FRONT_TOKEN_ENV } from "../platform/front-token.js";
 
 /** Where the agent is: a command the tap spawns, or a remote agent's URL (and the file with its token). */
 export type ReplayAgent =

@@ -1,5 +1,5 @@
+import { newFrontToken, tokenFilePath } from "../platform/front-token.js";
 import { writePrivateFile } from "../trace/private-files.js";
-import { newFrontToken, tokenFilePath } from "./remote/front-token.js";
 import { DEFAULT_MAX_AGENTS } from "./remote/listen-url.js";
 
 /**

@@ -7,7 +7,7 @@
 
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { FRONT_TOKEN_ENV } from "../tap/remote/front-token.js";
+import { FRONT_TOKEN_ENV } from "../platform/front-token.js";
 
 /** One prompt of a client run. */
 export interface ClientPrompt {

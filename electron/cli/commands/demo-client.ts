@@ -8,8 +8,8 @@ import {
   runDemoClient,
 } from "../../peers/client/demo-client.js";
 import { defaultDataDir } from "../../peers/default-data-dir.js";
+import { FRONT_TOKEN_ENV } from "../../platform/front-token.js";
 import { terminalSafe, terminalSafeJson } from "../../platform/terminal-text.js";
-import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { type CliCommand, CliError, splitAgentCommand } from "../command.js";
 import { usageError } from "../command-args.js";
 

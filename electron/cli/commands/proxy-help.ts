@@ -1,6 +1,6 @@
 import { OTLP_ENV } from "../../otel/otlp-endpoint.js";
+import { FRONT_TOKEN_ENV } from "../../platform/front-token.js";
 import { faultArgSyntaxLines } from "../../tap/faults/fault-arg.js";
-import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { DEFAULT_MAX_AGENTS } from "../../tap/remote/listen-url.js";
 import { defaultTraceDir, TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 

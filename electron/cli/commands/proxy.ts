@@ -1,11 +1,11 @@
 import { closeSync, writeSync } from "node:fs";
 import { constants } from "node:os";
 import { checkTapName } from "../../../shared/trace/tap-name.js";
+import { FRONT_TOKEN_ENV } from "../../platform/front-token.js";
 import { terminalSafe } from "../../platform/terminal-text.js";
 import { parseFaultArg } from "../../tap/faults/fault-arg.js";
 import { readyLine } from "../../tap/ready-line.js";
 import { isAgentUrl } from "../../tap/remote/agent-url.js";
-import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
 import { readUpstreamToken } from "../../tap/remote/upstream-token.js";
 import { type RunningTap, startTap, TapOptionError, type TapOptions } from "../../tap/start-tap.js";
 import { type CliCommand, CliError } from "../command.js";

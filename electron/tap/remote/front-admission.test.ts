@@ -8,10 +8,10 @@ import { request } from "node:http";
 import type { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { FRONT_TOKEN_ENV } from "../../platform/front-token.js";
 import { readReadyLine } from "../ready-line.js";
 import { exited, Scratch, startFront, stopFront } from "../testing/peers.js";
 import { scriptedAgent, traceRecords, within } from "../testing/proxy-run.js";
-import { FRONT_TOKEN_ENV } from "./front-token.js";
 
 let scratch: Scratch;
 beforeEach(() => {

@@ -10,10 +10,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import type { TraceRecord } from "../../../shared/trace/record.js";
 import type { ConnectionLimits } from "../../platform/connection-limits.js";
+import { bearer, newFrontToken } from "../../platform/front-token.js";
 import { RecordSequencer } from "../../trace/record-sequencer.js";
 import { TraceFanout } from "../../trace/trace-fanout.js";
 import { scriptedAgent, within } from "../testing/proxy-run.js";
-import { bearer, newFrontToken } from "./front-token.js";
 import { type RemoteFront, startRemoteFront } from "./remote-front.js";
 
 const token = newFrontToken();

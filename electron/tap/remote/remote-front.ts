@@ -10,9 +10,9 @@ import {
   LISTEN_BACKLOG,
   limitConnections,
 } from "../../platform/connection-limits.js";
+import { bearerMatches } from "../../platform/front-token.js";
 import { isLoopbackHost, isOwnOrigin } from "../../platform/loopback-guard.js";
 import { type FrontDeps, type ServedConnection, serveConnection } from "./front-connection.js";
-import { bearerMatches } from "./front-token.js";
 import { HttpChannel } from "./http-channel.js";
 import type { ListenAddress } from "./listen-url.js";
 import { WsChannel } from "./ws-channel.js";

@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { WebSocket } from "ws";
-import { FRONT_TOKEN_ENV, newFrontToken } from "../../tap/remote/front-token.js";
+import { FRONT_TOKEN_ENV, newFrontToken } from "../../platform/front-token.js";
 import type { Bench, BenchRow } from "./bench-row.js";
 import { holder, listenOverflows } from "./hub-bounds.bench.js";
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TOKEN_ENV } from "../../hub-client/hub-client.js";
 import { RUNTIME_DIR_ENV } from "../../hub-client/hub-paths.js";
-import { FRONT_TOKEN_ENV } from "../../tap/remote/front-token.js";
+import { FRONT_TOKEN_ENV } from "../../platform/front-token.js";
 import { TRACE_DIR_ENV } from "../../trace/default-trace-path.js";
 
 /** The environment variables that decide this tool's per-user folders. */
