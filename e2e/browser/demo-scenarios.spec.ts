@@ -111,6 +111,8 @@ test("a presenter steps through by hand, and sends from the demo panel without a
   await caption.getByRole("button", { name: "Stop" }).click();
   await expect(caption.getByRole("status")).toContainText("Stopped at step 2 of 4");
 
+  // the demo starts folded (one line each); "Demo ▸" unfolds the client's form and submissions
+  await page.getByRole("button", { name: "Demo ▸" }).click();
   await page.getByRole("textbox", { name: "Prompt" }).fill("hello without a key");
   await page.getByRole("button", { name: "Send without key" }).click();
   await expect(

@@ -4,7 +4,7 @@
  * (demo.css): the scenario list in a strip above the views, the caption beside them (above the
  * details), the demo client's status below the caption. Renders nothing on a hub without a demo.
  */
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import type { DemoCommand } from "../../../shared/demo/demo-wire.js";
 import { SCENARIOS } from "../../../shared/demo/scenarios.js";
 import { useOperation } from "../../model/bridge/use-operation.js";
@@ -23,6 +23,8 @@ export function DemoDock() {
   const setFollowNewest = useInspector((s) => s.setFollowNewest);
   const infoNotice = useInspector((s) => s.notice?.tone === "info");
   const setNotice = useInspector((s) => s.setNotice);
+  // folded at the start: a real session's views get the room; presenter mode shows it whole (demo.css)
+  const [folded, setFolded] = useState(true);
   const command = useCallback(
     (label: string, c: DemoCommand, summary?: string | null) =>
       run(label, () => bridge.demo({ command: c }), summary === undefined ? undefined : () => summary),
@@ -31,12 +33,14 @@ export function DemoDock() {
   if (!status) return null;
   return (
     <div className="demo-dock">
-      <section className="demo-dock__body" aria-label="Built-in demo">
+      <section className="demo-dock__body" aria-label="Built-in demo" data-demo={folded ? "folded" : "open"}>
         <ScenarioPlayer
           scenarios={SCENARIOS}
           progress={status.scenario}
           enabled={status.state === "ready" || status.state === "failed"}
           elsewhere={showsAnotherTrace(status, shownTraceId)}
+          folded={folded}
+          onFold={setFolded}
           onPlay={(scenario, stepDelayMs) => {
             // The scenario plays on a fresh tap: show it, and keep it on screen while the scenario runs.
             setFollowNewest(true);

@@ -17,6 +17,9 @@ export interface ScenarioPlayerProps {
   readonly enabled: boolean;
   /** True when the views show another trace than the demo's: the caption is not about what they show. */
   readonly elsewhere?: boolean;
+  /** True while the demo is folded: one line for the stories, the caption and the client. */
+  readonly folded?: boolean;
+  onFold?(folded: boolean): void;
   onPlay(id: string, stepDelayMs: number | null): void;
   onNext(): void;
   onStop(): void;
@@ -86,6 +89,8 @@ export function ScenarioPlayer({
   progress,
   enabled,
   elsewhere,
+  folded,
+  onFold,
   onPlay,
   onNext,
   onStop,
@@ -96,6 +101,21 @@ export function ScenarioPlayer({
     <section className="scenario-player" aria-label="Scenarios">
       {progress && <Caption progress={progress} elsewhere={elsewhere} onNext={onNext} onStop={onStop} />}
       <div className="scenario-player__list">
+        {onFold ? (
+          <button
+            type="button"
+            className="scenario-player__fold"
+            aria-expanded={!folded}
+            title={
+              folded
+                ? "Show the stories' summaries, the whole caption and the demo client's form"
+                : "Fold the demo to one line each: the stories, the caption, the demo client's status"
+            }
+            onClick={() => onFold(!folded)}
+          >
+            {folded ? "Demo ▸" : "Demo ▾"}
+          </button>
+        ) : null}
         <label>
           Speed{" "}
           <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
