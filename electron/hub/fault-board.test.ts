@@ -30,6 +30,21 @@ describe("FaultBoard", () => {
     );
   });
 
+  it("fault-rules has one shape for a tap and for a UI: a tap's holds only the rules that target it", () => {
+    const b = board();
+    const forB = b.arm({ action: "drop-response", target: { tap: "T-b" } });
+    const forAll = b.arm({ action: "delay", delayMs: 5, target: { all: true } });
+    if (!forB.ok || !forAll.ok) throw new Error("not armed");
+    const ui = b.message();
+    const tapA = b.message("T-a");
+    expect(Object.keys(tapA).sort()).toEqual(Object.keys(ui).sort());
+    expect(ui.rules.map((r) => r.id)).toEqual([forB.rule.id, forAll.rule.id]);
+    expect(ui.faults.map((f) => f.rule.id)).toEqual([forB.rule.id, forAll.rule.id]);
+    expect(tapA.rules.map((r) => r.id)).toEqual([forAll.rule.id]);
+    expect(tapA.faults.map((f) => f.rule.id)).toEqual([forAll.rule.id]);
+    expect(b.message("T-b").rules).toEqual(b.rulesFor("T-b"));
+  });
+
   it("says so when a rule's tap is no longer attached, instead of a plain armed", () => {
     let attached = true;
     const b = new FaultBoard("x", { list: () => [{ ...taps[0]!, attached }] });

@@ -2,6 +2,7 @@ import type { ArmedFault, FaultFiring } from "../../shared/faults/armed-fault.js
 import { type FaultRule, isImmediate } from "../../shared/faults/fault-rule.js";
 import { spendUse } from "../../shared/faults/rule-uses.js";
 import { checkFaultSpec } from "../../shared/faults/rule-validation.js";
+import type { FaultRulesMessage } from "../../shared/hub/fault-rules-message.js";
 
 /** The result of arming a rule. */
 export type ArmResult =
@@ -205,8 +206,30 @@ export class FaultBoard {
 
   /** The armed rules with their taps, acks and firings, and the recently used-up ones, newest first. */
   views(): { readonly faults: ArmedFault[]; readonly recent: ArmedFault[] } {
+    const view = this.viewer();
+    return { faults: this.armed.map(view), recent: this.recent.map(view) };
+  }
+
+  /**
+   * The `fault-rules` message, one shape for both sockets: for tap `traceId` the rules whose target
+   * is that tap (and their views); without one, the whole board (for UIs).
+   */
+  message(traceId?: string): FaultRulesMessage {
+    const concerned = (e: Entry) => traceId === undefined || e.taps.includes(traceId);
+    const armed = this.armed.filter(concerned);
+    const view = this.viewer();
+    return {
+      t: "fault-rules",
+      rules: armed.map((e) => e.rule),
+      faults: armed.map(view),
+      recent: this.recent.filter(concerned).map(view),
+    };
+  }
+
+  /** How an entry looks on the board, with the taps' current names, pids and attachment. */
+  private viewer(): (e: Entry) => ArmedFault {
     const byId = new Map(this.taps.list().map((t) => [t.traceId, t]));
-    const view = (e: Entry): ArmedFault => ({
+    return (e: Entry): ArmedFault => ({
       rule: e.rule,
       state: e.used ? "used" : e.taps.every((t) => e.acked.has(t)) ? "armed" : "waiting",
       allTaps: e.rule.target !== undefined && "all" in e.rule.target,
@@ -220,7 +243,6 @@ export class FaultBoard {
       lastFired: e.lastFired,
       fired: e.fired,
     });
-    return { faults: this.armed.map(view), recent: this.recent.map(view) };
   }
 
   /** A tap came or went: the board's words (attached, pids) changed. */

@@ -101,7 +101,7 @@ export class TapEndpoint {
           traceId: trace.traceId,
           lastSeq: trace.lastSeq,
         });
-        send({ t: "fault-rules", rules: deps.board.rulesFor(trace.traceId) });
+        send(deps.board.message(trace.traceId));
         deps.feed.publish({
           kind: "tap-attached",
           traceId: trace.traceId,
@@ -200,7 +200,7 @@ export class TapEndpoint {
   /** Sends each attached tap the rules armed for it. */
   private sendRules(): void {
     for (const [ws, traceId] of this.sockets) {
-      const m: HubToTap = { t: "fault-rules", rules: this.deps.board.rulesFor(traceId) };
+      const m: HubToTap = this.deps.board.message(traceId);
       ws.send(JSON.stringify(m));
     }
   }

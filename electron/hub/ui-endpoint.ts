@@ -77,7 +77,7 @@ export class UiEndpoint {
   }
 
   private boardMessage(): HubToUi {
-    return { t: "fault-rules", rules: this.board.list(), ...this.board.views() };
+    return this.board.message();
   }
 
   private broadcast(m: HubToUi): void {

@@ -1,6 +1,6 @@
-import type { FaultRule } from "../faults/fault-rule.js";
 import { parseJsonObject } from "../protocol/json-object.js";
 import type { TraceHeader, TraceRecord } from "../trace/record.js";
+import { type FaultRulesMessage, faultRulesMessage } from "./fault-rules-message.js";
 
 /**
  * Tap -> hub, first message on a tap connection. `tapId` is random per tap process and stays the
@@ -54,12 +54,6 @@ export interface HubAck {
   readonly upTo: number;
 }
 
-/** Hub -> tap: the full list of fault rules armed for this tap, sent on connect and on every change (UIs get the board, see ui-wire.ts). */
-export interface HubFaultRules {
-  readonly t: "fault-rules";
-  readonly rules: readonly FaultRule[];
-}
-
 /** Hub -> tap or UI: a protocol error; the hub closes the connection after it. */
 export interface HubError {
   readonly t: "error";
@@ -67,7 +61,7 @@ export interface HubError {
 }
 
 /** Every message the hub sends to a tap. */
-export type HubToTap = HubWelcome | HubAck | HubFaultRules | HubError;
+export type HubToTap = HubWelcome | HubAck | FaultRulesMessage | HubError;
 
 /**
  * Decodes an untrusted tap message; a string error when it is not one. The records are not checked
@@ -112,7 +106,7 @@ export function decodeHubToTap(text: string): HubToTap | undefined {
     case "ack":
       return typeof m.upTo === "number" ? (m as unknown as HubAck) : undefined;
     case "fault-rules":
-      return Array.isArray(m.rules) ? (m as unknown as HubFaultRules) : undefined;
+      return faultRulesMessage(m);
     case "error":
       return typeof m.message === "string" ? (m as unknown as HubError) : undefined;
     default:

@@ -1,8 +1,7 @@
 import type { ConformanceBoard } from "../conformance/conformance-run.js";
 import type { DemoStatus } from "../demo/demo-wire.js";
-import type { ArmedFault } from "../faults/armed-fault.js";
-import type { FaultRule } from "../faults/fault-rule.js";
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from "../ops/operations.js";
+import type { FaultRulesMessage } from "./fault-rules-message.js";
 import type { HubEvent } from "./hub-event.js";
 import type { HubError } from "./tap-wire.js";
 
@@ -87,24 +86,13 @@ export interface HubConformanceStatus {
   readonly board: ConformanceBoard;
 }
 
-/**
- * Hub -> UI: the fault board, sent on connect and on every change: the armed rules, the same with
- * their taps, acknowledgements and firings (`faults`), and the recently used-up ones (`recent`).
- */
-export interface HubFaultBoard {
-  readonly t: "fault-rules";
-  readonly rules: readonly FaultRule[];
-  readonly faults: readonly ArmedFault[];
-  readonly recent: readonly ArmedFault[];
-}
-
 /** Every message the hub sends to a UI. */
 export type HubToUi =
   | HubUiHello
   | HubEvents
   | HubGap
   | HubReply
-  | HubFaultBoard
+  | FaultRulesMessage
   | HubError
   | HubDemoStatus
   | HubConformanceStatus;
