@@ -62,5 +62,26 @@ test("hub gone: a banner says what still works; a restarted hub keeps the import
   await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText("write a haiku");
   await shoot(page, "hub-restarted");
   // the lost hub and the refused token log network errors; nothing else may
-  expect(problems.filter((p) => !/401|Unauthorized|WebSocket|Failed to load resource: net::/i.test(p))).toEqual([]);
+  expect(
+    problems.filter((p) => !/401|Unauthorized|WebSocket|Failed to load resource: net::/i.test(p)),
+  ).toEqual([]);
+});
+
+test("Clear says what it cleared, in the notice and in the emptied Timeline", async ({ page }) => {
+  const problems = guardConsole(page);
+  const hub = await startServe();
+  hubs.push(hub);
+  await page.goto(hub.url);
+  await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+  await importSessionTrace(page);
+  const records = await page.locator(".trace-size").textContent();
+  const n = Number(/(\d+) records/.exec(records ?? "")?.[1]);
+  expect(n).toBeGreaterThan(0);
+  await page.getByRole("button", { name: "Clear", exact: true }).click();
+  const words = `Cleared ${n} records from this view; the trace file keeps them`;
+  await expect(page.locator("output.notice-line")).toContainText(words);
+  await expect(page.getByRole("heading", { name: `${words}.` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "No frames yet" })).toHaveCount(0);
+  await shoot(page, "cleared");
+  expect(problems).toEqual([]);
 });

@@ -3,6 +3,7 @@ import { Download, Eraser, FileCode, FolderOpen, Pause, Play } from "lucide-reac
 import { useRef } from "react";
 import { useOperation } from "../../model/bridge/use-operation.js";
 import { useInspector, useInspectorContext } from "../../model/store/inspector-store.js";
+import { clearedWords } from "../../model/text/cleared-words.js";
 import { importTraceFile } from "../../model/traces/import-trace.js";
 import { savedPageExport } from "../../model/traces/saved-page-export.js";
 import { exportTrace } from "../../model/traces/trace-export.js";
@@ -63,12 +64,16 @@ export function TraceControls() {
         className="button--icon"
         disabled={traceId === undefined}
         aria-label="Clear"
-        title="Clear: empty this view of the trace; the hub's trace file keeps everything."
+        title="Clear: empty this view of the trace (new records still arrive); the trace file keeps everything."
         onClick={() => {
           const s = traceId === undefined ? undefined : ctx.catalog.get(traceId);
           if (!s) return;
+          const records = s.records.length;
           s.clear();
-          ctx.store.getState().select(undefined);
+          const state = ctx.store.getState();
+          state.select(undefined);
+          state.setLastClear({ traceId: s.id, records });
+          state.setNotice({ tone: "info", text: clearedWords(records) });
           ctx.pump.push({ kind: "touch", traceId: s.id });
         }}
       >

@@ -19,6 +19,12 @@ export interface Selection {
   readonly seq: number;
 }
 
+/** The last Clear: which trace's view it emptied and how many records it took out of the view. */
+export interface LastClear {
+  readonly traceId: string;
+  readonly records: number;
+}
+
 /** View state and its setters. */
 export interface ViewSlice {
   readonly tab: ViewTab;
@@ -39,6 +45,8 @@ export interface ViewSlice {
   /** Export the full trace instead of the redacted one (off by default). */
   readonly exportFull: boolean;
   readonly notice: Notice | undefined;
+  /** The last Clear, so the emptied view says what was cleared (not "No frames yet"). */
+  readonly lastClear: LastClear | undefined;
   setTab(tab: ViewTab): void;
   select(selection: Selection | undefined): void;
   setExpanded(key: string, open: boolean): void;
@@ -49,6 +57,7 @@ export interface ViewSlice {
   setLargeText(large: boolean): void;
   setExportFull(full: boolean): void;
   setNotice(notice: Notice | undefined): void;
+  setLastClear(clear: LastClear | undefined): void;
 }
 
 /** Creates the view slice with the given starting theme. */
@@ -65,6 +74,7 @@ export const viewSlice =
     largeText: initial.largeText,
     exportFull: false,
     notice: undefined,
+    lastClear: undefined,
     setTab: (tab) => set({ tab }),
     select: (selected) => set({ selected }),
     setExpanded: (key, open) =>
@@ -81,4 +91,5 @@ export const viewSlice =
     setLargeText: (largeText) => set({ largeText }),
     setExportFull: (exportFull) => set({ exportFull }),
     setNotice: (notice) => set({ notice }),
+    setLastClear: (lastClear) => set({ lastClear }),
   });

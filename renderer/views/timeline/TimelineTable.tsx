@@ -13,6 +13,7 @@ import { columnName } from "../../kit/virtual-columns.js";
 import { isFiltering, NO_FILTER } from "../../model/filter/timeline-filter.js";
 import { useInspector, useInspectorContext } from "../../model/store/inspector-store.js";
 import { NO_PREFS } from "../../model/store/table-prefs.js";
+import { clearedWords } from "../../model/text/cleared-words.js";
 import { firstProblemRow } from "../../model/timeline/problems-first.js";
 import { searchIndexOf } from "../../model/timeline/search-index.js";
 import { prepareSearchText } from "../../model/timeline/search-prep.js";
@@ -80,6 +81,7 @@ export function TimelineTable() {
   const { catalog } = useInspectorContext();
   const view = useInspector((s) => s.view);
   const traceId = useInspector((s) => s.traceId);
+  const lastClear = useInspector((s) => s.lastClear);
   const filter = useInspector((s) => s.filter);
   const expanded = useInspector((s) => s.expanded);
   const selectedKey = useInspector((s) => s.selected?.key);
@@ -271,6 +273,13 @@ export function TimelineTable() {
                 <p>
                   Every row of this trace is hidden by the filters above. Press Clear to see all {tops.length}{" "}
                   of them.
+                </p>
+              </EmptyState>
+            ) : lastClear?.traceId === traceId ? (
+              <EmptyState title={`${clearedWords(lastClear?.records ?? 0)}.`}>
+                <p>
+                  New records of this trace appear here as they arrive. Export or reopen the trace file to see
+                  the cleared ones.
                 </p>
               </EmptyState>
             ) : (
