@@ -108,6 +108,10 @@ describe("TraceWriter", () => {
         '"},{"seq":',
         "a\nb\r\u2028\u0000\u001f",
         "€😀\ud800",
+        // Past the 256 KiB batch, and near it once escaped: written whole, or after a flush.
+        "x".repeat(300_000),
+        `"${"y".repeat(90_000)}"`.repeat(2),
+        "é".repeat(100_000),
       ),
     );
     const number = fc.oneof(

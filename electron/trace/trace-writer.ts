@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { encodeHeader } from "../../shared/trace/codec.js";
-import type { TraceHeader, TraceRecord } from "../../shared/trace/record.js";
+import type { FrameRecord, TraceHeader, TraceRecord } from "../../shared/trace/record.js";
 import { describeCreateFailure, PRIVATE_FILE_MODE } from "./private-files.js";
 import type { TraceSink } from "./trace-sink.js";
 
@@ -11,6 +11,12 @@ const MAX_QUEUED_RECORDS = 1024;
 /** Where one record ends and the next begins in `JSON.stringify([r1, r2, ...])` (see `encodeQueued`). */
 const RECORD_BOUNDARY = '},{"seq":';
 const LINE_BOUNDARY = '}\n{"seq":';
+/**
+ * The UTF-16 units JSON.stringify writes other than as themselves in a string: `"`, `\`, control
+ * characters and surrogates (a lone one is escaped; a pair, kept, is sent the slow way too).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes
+const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
 /** Records nobody committed (lifecycle records, a caller that never commits) are written at the latest this long after the first. */
 export const TRACE_FLUSH_MS = 5;
 
@@ -111,8 +117,8 @@ export class TraceWriter implements TraceSink {
 
   /**
    * Encodes the queued records as lines. A batch of plain frame records (the hot path: a line
-   * forwarded as is) is written from a template, only `raw` going through JSON.stringify, the
-   * lines joined once (see `plainFrameLine`). Otherwise, serialising the records as one array is
+   * forwarded as is) is written from a template, only `raw` going through JSON.stringify, each
+   * line's pieces put into the batch one after the other (see `isPlainFrame`). Otherwise, serialising the records as one array is
    * much cheaper than one JSON.stringify per record; the array's text becomes JSONL by turning each
    * record boundary `},{"seq":` into `}\n{"seq":`. When every record is stamped `seq` first, the
    * boundaries are exactly where the pattern is outside strings (in a JSON string every `"` is
@@ -128,13 +134,13 @@ export class TraceWriter implements TraceSink {
       this.droppedRecords += records.length;
       return;
     }
-    let plain = plainFrameLine(records[0] as TraceRecord);
-    for (let i = 1; plain !== null && i < records.length; i++) {
-      const line = plainFrameLine(records[i] as TraceRecord);
-      plain = line === null ? null : `${plain}\n${line}`;
-    }
-    if (plain !== null) {
-      this.append(plain);
+    if (records.every(isPlainFrame)) {
+      // Each line goes into the batch in pieces: joining them first would make the big frames'
+      // text twice more (a joined string, then its flat copy), garbage that grows V8's young heap.
+      for (const record of records) {
+        const { seq, ts, conn, dir, raw } = record as FrameRecord;
+        this.appendFrame(`{"seq":${seq},"ts":${ts},"type":"frame","conn":${conn},"dir":"${dir}","raw":`, raw);
+      }
       return;
     }
     if (records.length > 1 && records.every(stampedFirst)) {
@@ -165,6 +171,39 @@ export class TraceWriter implements TraceSink {
     }
     this.batchBytes += this.batch.write(text, this.batchBytes);
     this.batch[this.batchBytes++] = 0x0a;
+  }
+
+  /**
+   * Adds a plain frame record's line to the batch: `head` (its fields up to `"raw":`), `raw` as a
+   * JSON string, `}` and a newline, each put into the batch in turn, never joined into one string.
+   * A `raw` JSON.stringify would not change but for its quotes is written as is between quotes,
+   * so a big frame's text is not copied into a new string at all: what V8's young generation
+   * would otherwise hold twice over per frame (issue 36 item 5).
+   */
+  private appendFrame(head: string, raw: string): void {
+    const escaped = NEEDS_ESCAPING.test(raw);
+    const body = escaped ? JSON.stringify(raw) : raw;
+    const quotes = escaped ? 0 : 2;
+    // As in `append`: at most 3 UTF-8 bytes per UTF-16 unit, measured exactly only when it matters.
+    let size = (head.length + body.length) * 3 + quotes + 2;
+    if (size > BATCH_BYTES - this.batchBytes) {
+      size = Buffer.byteLength(head) + Buffer.byteLength(body) + quotes + 2;
+      if (size > BATCH_BYTES - this.batchBytes) {
+        this.writeBatch();
+        if (size > BATCH_BYTES) {
+          this.writeOut(Buffer.from(escaped ? `${head}${body}}\n` : `${head}"${body}"}\n`));
+          return;
+        }
+      }
+    }
+    const { batch } = this;
+    let at = this.batchBytes + batch.write(head, this.batchBytes);
+    if (!escaped) batch[at++] = 0x22;
+    at += batch.write(body, at);
+    if (!escaped) batch[at++] = 0x22;
+    batch[at++] = 0x7d;
+    batch[at++] = 0x0a;
+    this.batchBytes = at;
   }
 
   private writeBatch(): void {
@@ -211,24 +250,22 @@ export class TraceWriter implements TraceSink {
 const PLAIN_FRAME_KEYS = ["seq", "ts", "type", "conn", "dir", "raw"] as const;
 
 /**
- * The JSON line of `record` (without its newline) built from a template when it is a plain frame
- * record: exactly the fields `PLAIN_FRAME_KEYS` in that order, finite numbers, a known direction
- * and a string `raw`. The text is then the same as JSON.stringify's (a finite number serialises as
- * its string; the direction needs no escaping), so only `raw` is stringified. `null` for any other
- * record.
+ * Whether `record` is a plain frame record: exactly the fields `PLAIN_FRAME_KEYS` in that order,
+ * finite numbers, a known direction and a string `raw`. Its line is then written from a template
+ * (`encodeQueued`): the text is the same as JSON.stringify's (a finite number serialises as its
+ * string; the direction needs no escaping), so only `raw` is stringified.
  */
-function plainFrameLine(record: TraceRecord): string | null {
-  if (record.type !== "frame") return null;
+function isPlainFrame(record: TraceRecord): boolean {
+  if (record.type !== "frame") return false;
   let at = 0;
   for (const key in record) {
-    if (key !== PLAIN_FRAME_KEYS[at]) return null;
+    if (key !== PLAIN_FRAME_KEYS[at]) return false;
     at++;
   }
   const { seq, ts, conn, dir, raw } = record;
-  if (at !== PLAIN_FRAME_KEYS.length || typeof raw !== "string") return null;
-  if (!Number.isFinite(seq) || !Number.isFinite(ts) || !Number.isFinite(conn)) return null;
-  if (dir !== "agent->client" && dir !== "client->agent") return null;
-  return `{"seq":${seq},"ts":${ts},"type":"frame","conn":${conn},"dir":"${dir}","raw":${JSON.stringify(raw)}}`;
+  if (at !== PLAIN_FRAME_KEYS.length || typeof raw !== "string") return false;
+  if (!Number.isFinite(seq) || !Number.isFinite(ts) || !Number.isFinite(conn)) return false;
+  return dir === "agent->client" || dir === "client->agent";
 }
 
 /** Whether a record's first field is `seq`, as the fan-out stamps them (so it serialises as `{"seq":`). */

@@ -9,6 +9,8 @@
  *   timed on a new connection per call (while the sockets arrive, and once all are held) and on a
  *   kept-alive one, with the kernel's count of SYNs it dropped on full listen queues.
  *
+ * `ACP_RI_BENCH_BOUNDS=1mib,32mib,sockets` picks parts, `ACP_RI_BENCH_1MIB_FRAMES` the 1 MiB part's count
+ * (default 5,000), `ACP_RI_CLI` a built cli.js other than dist/'s (e.g. one of an older commit).
  * A benchmark, not a test: no timed assertion anywhere. `npm run bench -- bounds`; the helpers
  * hold 10,000 sockets each, under a default `ulimit -n` of 20,000 (raise it if yours is lower).
  */
@@ -29,6 +31,8 @@ const RSS_GOAL_MIB = 500;
 const API_GOAL_MS = 1_000;
 const IDLE_SOCKETS = Number(process.env.ACP_RI_BENCH_IDLE_SOCKETS ?? 20_000);
 const HOLDERS = 2;
+/** Frames of the 1 MiB part (issue 36 item 5 measures 1,500). */
+const ONE_MIB_FRAMES = Number(process.env.ACP_RI_BENCH_1MIB_FRAMES ?? 5_000);
 
 /** Peak and current RSS of process `pid` in MiB (Linux /proc). */
 function rssOf(pid: number | undefined): { peak: number; now: number } {
@@ -128,7 +132,7 @@ function bigFrame(seq: number, bytes: number): TraceRecord {
 /** Streams `count` frames of `bytes` through one hub link, at most `inFlight` unacknowledged, with one UI subscribed. */
 async function streamFrames(count: number, bytes: number, inFlight: number): Promise<BenchRow> {
   const dir = mkdtempSync(join(tmpdir(), "acp-ri-bounds-"));
-  const cli = join(process.cwd(), "dist", "cli.js");
+  const cli = process.env.ACP_RI_CLI ?? join(process.cwd(), "dist", "cli.js");
   const { child, port, token } = await startServe(cli, dir);
   let link: HubLink | undefined;
   try {
@@ -367,7 +371,7 @@ export const hubBoundsBench: Bench = async () => {
     process.stderr.write(`hub-bounds: ${r.name}: ${r.measured}\n`);
     rows.push(r);
   };
-  if (!only || only.includes("1mib")) row(await streamFrames(5_000, 1 << 20, 8));
+  if (!only || only.includes("1mib")) row(await streamFrames(ONE_MIB_FRAMES, 1 << 20, 8));
   if (!only || only.includes("32mib")) row(await streamFrames(200, 32 << 20, 1));
   if (!only || only.includes("sockets")) for (const r of await idleSockets()) row(r);
   return rows;
