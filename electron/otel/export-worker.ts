@@ -48,7 +48,12 @@ async function handle(m: WorkerRequest): Promise<void> {
   }
   if (m.type === "records") {
     analyses.get(m.trace)?.write(m.records);
-    reply({ type: "taken", records: m.records.length, bytes: m.bytes });
+    reply({
+      type: "taken",
+      records: m.records.length,
+      bytes: m.bytes,
+      counts: exporter ? { ...exporter.counts } : null,
+    });
     return;
   }
   if (m.type === "end") {

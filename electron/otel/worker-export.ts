@@ -49,7 +49,13 @@ export type WorkerRequest =
 /** The worker to the tap's thread. */
 export type WorkerReply =
   | { readonly type: "ack"; readonly spans: number }
-  | { readonly type: "taken"; readonly records: number; readonly bytes: number }
+  | {
+      readonly type: "taken";
+      readonly records: number;
+      readonly bytes: number;
+      /** The export's counts once it took them (null while the SDK is not loaded). */
+      readonly counts: ExportCounts | null;
+    }
   | { readonly type: "warn"; readonly message: string }
   | { readonly type: "failed"; readonly message: string }
   | { readonly type: "closed"; readonly counts: ExportCounts; readonly loaded: boolean };
@@ -66,6 +72,8 @@ export function exportWorkerPath(): string | null {
  */
 export const OTLP_MAX_RECORDS_BEHIND = 100_000;
 export const OTLP_MAX_BYTES_BEHIND = 32 * 1024 * 1024;
+/** How long closing waits for the worker to analyse the records it has not taken yet, at most. */
+export const OTLP_CATCH_UP_MS = 10_000;
 
 /** Spans an op creates (an `open` or a whole `span`); the others change spans already created. */
 function spansIn(ops: readonly SpanOp[]): number {
@@ -114,6 +122,12 @@ export class WorkerExport implements SpanExport {
   /** Records handed to the worker's analysis and not yet taken, and their frames' text length. */
   private recordsBehind = 0;
   private bytesBehind = 0;
+  /** The worker's export counts as it last told them (with each batch of records it took). */
+  private workerCounts: ExportCounts | null = null;
+  /** Records the worker had not analysed when `close` stopped waiting. */
+  private unanalysed = 0;
+  /** While closing: restarts the wait once the worker has taken every record. */
+  private caughtUp: (() => void) | null = null;
 
   /** One trace analysed in the worker: batches are posted as they come, bounded by what the worker has not taken. */
   analyze(header: TraceHeader, options: { includePrompts: boolean }): RecordAnalysis {
@@ -191,6 +205,8 @@ export class WorkerExport implements SpanExport {
       case "taken":
         this.recordsBehind -= m.records;
         this.bytesBehind -= m.bytes;
+        if (m.counts) this.workerCounts = m.counts;
+        if (this.recordsBehind === 0) this.caughtUp?.();
         break;
       case "warn":
         this.notices.warn(m.message);
@@ -212,18 +228,28 @@ export class WorkerExport implements SpanExport {
       const finish = (m: (WorkerReply & { type: "closed" }) | null) => {
         clearTimeout(timer);
         this.closedReply = null;
+        this.caughtUp = null;
         if (m) Object.assign(this.counts, m.counts);
         else {
-          // No answer in time: what was posted is not known to be sent.
-          this.counts.ended = this.posted;
-          this.unsent = this.posted > 0;
+          // No answer in time: what was posted, or ended in the worker as it last said, is not known to be sent.
+          if (this.workerCounts) Object.assign(this.counts, this.workerCounts);
+          this.counts.ended = Math.max(this.counts.ended, this.posted);
+          this.unsent = this.counts.ended > this.counts.sent + this.counts.failed;
+          this.unanalysed = this.recordsBehind;
         }
         this.counts.dropped += this.droppedHere;
         void this.worker.terminate();
         resolve(this.counts);
       };
-      // The worker's own wait is bounded by `waitMs` (and 100 ms per SDK step after it).
-      const timer = setTimeout(() => finish(null), waitMs + 1_000);
+      // The worker's own wait is bounded by `waitMs` (and 100 ms per SDK step after it). Records it
+      // has not analysed yet come first (it takes messages in order): up to OTLP_CATCH_UP_MS for
+      // them, then the same wait from the moment it took the last.
+      const patience = () => setTimeout(() => finish(null), waitMs + 1_000);
+      let timer = this.recordsBehind > 0 ? setTimeout(() => finish(null), OTLP_CATCH_UP_MS) : patience();
+      this.caughtUp = () => {
+        clearTimeout(timer);
+        timer = patience();
+      };
       this.closedReply = finish;
       if (this.dead) finish({ type: "closed", counts: { ...this.counts }, loaded: false });
       else this.worker.postMessage({ type: "close", waitMs } satisfies WorkerRequest);
@@ -232,10 +258,13 @@ export class WorkerExport implements SpanExport {
   }
 
   describe(): string {
-    return describeCounts(this.target, this.counts);
+    const said = describeCounts(this.target, this.counts);
+    return this.unanalysed > 0 ? `${said}, ${this.unanalysed} records not analysed before exit` : said;
   }
 
   get unfinished(): boolean {
-    return this.unsent || this.counts.ended - this.counts.sent - this.counts.failed > 0;
+    return (
+      this.unsent || this.unanalysed > 0 || this.counts.ended - this.counts.sent - this.counts.failed > 0
+    );
   }
 }
