@@ -8,6 +8,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
+import { shownTrace } from "../harness/trace-picker.js";
 import { importSessionTrace } from "../harness/traces.js";
 
 const hubs = startDemoHubs({ plain: true });
@@ -114,4 +115,36 @@ test("with a story played: the drawer starts closed and the Details pane keeps a
   await page.screenshot({ path: "/work/briefs/shots/u1-demo-unfolded-1280x720-dark.png" });
   expect(problems).toEqual([]);
   await context.close();
+});
+
+test("a tap that attaches beside the shown trace is announced, with a button to show it", async ({
+  browser,
+}) => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, colorScheme });
+    const page = await context.newPage();
+    const problems = guardConsole(page);
+    await page.goto(hubs.plain.url);
+    await expect(page.getByRole("status", { name: "Connection" })).toContainText("connected");
+    await importSessionTrace(page);
+    const name = `editor-tap-${colorScheme}`;
+    const tap = hubs.plain.spawnDemoTap(name);
+    const banner = page.getByRole("status", { name: "Tap attached" });
+    await expect(banner).toContainText(`A tap attached: ${name}`, { timeout: 20_000 });
+    await expect(banner).toContainText("demo-agent");
+    // the imported trace stays on screen until asked
+    await expect(page.getByRole("treegrid", { name: "Timeline" })).toContainText("write a haiku");
+    for (const [width, height] of SIZES) {
+      await page.setViewportSize({ width, height });
+      await page.screenshot({
+        path: `/work/briefs/shots/u1-tap-attached-${width}x${height}-${colorScheme}.png`,
+      });
+    }
+    await banner.getByRole("button", { name: "Show it" }).click();
+    await expect(shownTrace(page)).toHaveAccessibleName(new RegExp(`^Shown trace: ${name}`));
+    await expect(banner).toHaveCount(0);
+    tap.kill();
+    expect(problems).toEqual([]);
+    await context.close();
+  }
 });

@@ -18,6 +18,7 @@ import { SplitHandle } from "./SplitHandle.js";
 import { useSplitSize } from "./split-size.js";
 import { TabPanel } from "./TabPanel.js";
 import { Tabs } from "./Tabs.js";
+import { TapAttachedBanner } from "./TapAttachedBanner.js";
 import { TraceBanners } from "./TraceBanners.js";
 import { TraceDropZone } from "./TraceDropZone.js";
 import { TraceFacts } from "./toolbar/ConnectionStatus.js";
@@ -118,6 +119,7 @@ export function App() {
           </div>
           <ImportBanner />
           <TraceBanners />
+          <TapAttachedBanner />
         </div>
         <main className="main-split">
           <TabPanel />
