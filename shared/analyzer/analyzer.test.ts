@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
-import type { Submission, TimelineModel } from "./timeline-model.js";
 import { TraceScript } from "./testing/trace-script.js";
+import type { Submission, TimelineModel } from "./timeline-model.js";
 import type { VerdictName } from "./verdicts.js";
 
 const S = "sess-1";

@@ -1,8 +1,8 @@
 /** The words of each attempt and submission, each from a handcrafted trace (issue 13, "The words"). */
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
-import type { Submission, TimelineModel } from "./timeline-model.js";
 import { TraceScript } from "./testing/trace-script.js";
+import type { Submission, TimelineModel } from "./timeline-model.js";
 import type { VerdictName } from "./verdicts.js";
 
 const S = "sess-1";

@@ -9,8 +9,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
-import type { Submission, TimelineModel } from "./timeline-model.js";
 import { TraceScript } from "./testing/trace-script.js";
+import type { Submission, TimelineModel } from "./timeline-model.js";
 
 const TAP_ID = "acp-retry-inspector:retry:1";
 

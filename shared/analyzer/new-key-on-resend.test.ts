@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
-import type { Submission, TimelineModel } from "./timeline-model.js";
 import { TraceScript } from "./testing/trace-script.js";
+import type { Submission, TimelineModel } from "./timeline-model.js";
 import { VERDICTS, type VerdictName, verdictDefinition } from "./verdicts.js";
 
 const S = "sess-1";

@@ -7,8 +7,8 @@ import { checkInvariants } from "../conformance/stress/invariants.js";
 import type { SpanOp } from "../otel/span-description.js";
 import { TraceSpans } from "../otel/trace-spans.js";
 import { Analyzer } from "./analyzer.js";
-import type { Submission, TimelineModel } from "./timeline-model.js";
 import { TraceScript } from "./testing/trace-script.js";
+import type { Submission, TimelineModel } from "./timeline-model.js";
 
 const S = "sess-1";
 const KEY = "5f0c7b1e-8a44-4c1e-9d0b-2f3a4b5c6d7e";

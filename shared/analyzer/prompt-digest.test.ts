@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { CANONICAL_DIGEST_MAX_CHARS } from "../protocol/canonical-json.js";
 import { Analyzer } from "./analyzer.js";
-import type { Submission, TimelineModel } from "./timeline-model.js";
 import { TraceScript } from "./testing/trace-script.js";
+import type { Submission, TimelineModel } from "./timeline-model.js";
 
 const S = "sess-1";
 const K1 = "5f0c7b1e-8a44-4c1e-9d0b-2f3a4b5c6d7e";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.js";
-import { TimelineEvents } from "./timeline-events.js";
 import { TraceScript } from "./testing/trace-script.js";
+import { TimelineEvents } from "./timeline-events.js";
 
 /** A stdio session: the agent is killed mid-turn, restarted, and the keyed prompt is retried. */
 const killAndRetry = () =>

@@ -12,7 +12,12 @@
 
 import { canonicalJson } from "../protocol/canonical-json.js";
 import { checkIdempotencyKey } from "../protocol/idempotency-key.js";
-import { DEFAULT_REUSED_KEY_POLICY, derivedMessageId, ErrorCode, type ReusedKeyPolicy } from "./peer-choices.js";
+import {
+  DEFAULT_REUSED_KEY_POLICY,
+  derivedMessageId,
+  ErrorCode,
+  type ReusedKeyPolicy,
+} from "./peer-choices.js";
 
 /** One retained user message as the ledger needs to see it. */
 export interface StoredUserMessage {

@@ -19,5 +19,10 @@ export {
   type TrackedSubmission,
   type TrackerSnapshot,
 } from "./client-submission-tracker.js";
-export { DEFAULT_REUSED_KEY_POLICY, derivedMessageId, ErrorCode, type ReusedKeyPolicy } from "./peer-choices.js";
+export {
+  DEFAULT_REUSED_KEY_POLICY,
+  derivedMessageId,
+  ErrorCode,
+  type ReusedKeyPolicy,
+} from "./peer-choices.js";
 export { randomUuid, uuidV5 } from "./uuid.js";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../analyzer/analyzer.js";
-import type { TimelineModel } from "../analyzer/timeline-model.js";
 import { TraceScript } from "../analyzer/testing/trace-script.js";
+import type { TimelineModel } from "../analyzer/timeline-model.js";
 import { encodeHeader, encodeRecord } from "./codec.js";
 import type { TraceHeader, TraceRecord } from "./record.js";
 import { redactTrace } from "./redact.js";

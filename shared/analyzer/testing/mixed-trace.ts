@@ -5,8 +5,8 @@
  * Golden-output tests use it to hold the analyzer's output fixed across rewrites.
  */
 import type { Direction } from "../../trace/record.js";
-import { TraceScript } from "./trace-script.js";
 import { FLAGGED_FRAMES, MALFORMED_LINES } from "./bad-frames.js";
+import { TraceScript } from "./trace-script.js";
 
 const C2A: Direction = "client->agent";
 const A2C: Direction = "agent->client";

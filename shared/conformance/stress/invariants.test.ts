@@ -1,8 +1,8 @@
 /** The stress invariants over the analyzer's model of handcrafted traces: each one broken, and clean (unit). */
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../analyzer/analyzer.js";
-import type { TimelineModel } from "../../analyzer/timeline-model.js";
 import { TraceScript } from "../../analyzer/testing/trace-script.js";
+import type { TimelineModel } from "../../analyzer/timeline-model.js";
 import { checkInvariants } from "./invariants.js";
 
 const S = "sess-1";
