@@ -27,10 +27,13 @@ export class TapSkipFilter {
       if (!this.off) this.learn(r.raw, r.encoding !== undefined);
       return false;
     }
-    // A request or a response is never skippable: their keys need not be indexed for it.
-    if (this.off || r.raw.includes('"id"')) return false;
-    for (const key of this.pending) this.frames.learnKey(key);
-    this.pending.clear();
+    if (this.off) return false;
+    if (this.pending.size > 0) {
+      // A request or a response is never skippable: the keys need not be indexed for it.
+      if (r.raw.includes('"id"')) return false;
+      for (const key of this.pending) this.frames.learnKey(key);
+      this.pending.clear();
+    }
     return this.frames.skippable(r);
   }
 
