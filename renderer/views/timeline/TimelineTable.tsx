@@ -278,8 +278,8 @@ export function TimelineTable() {
             ) : lastClear?.traceId === traceId ? (
               <EmptyState title={`${clearedWords(lastClear?.records ?? 0)}.`}>
                 <p>
-                  New records of this trace appear here as they arrive. Export or reopen the trace file to see
-                  the cleared ones.
+                  New records of this trace appear here as they arrive. The cleared ones are still in the
+                  trace file: import it again, or, for a live tap, Export saves the hub's complete file.
                 </p>
               </EmptyState>
             ) : (
