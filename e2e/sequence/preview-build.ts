@@ -24,7 +24,7 @@ export async function startSequencePreview(): Promise<SequencePreview> {
   const outDir = await mkdtemp(join(tmpdir(), "acp-sequence-preview-"));
   await build({
     configFile: false,
-    root: join(projectRoot, "renderer", "sequence", "preview"),
+    root: join(projectRoot, "renderer", "views", "sequence", "preview"),
     base: "./",
     plugins: [react()],
     logLevel: "warn",
