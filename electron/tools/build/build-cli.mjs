@@ -30,10 +30,7 @@ export async function buildCli(outdir = join(root, "dist")) {
   await build({
     absWorkingDir: root,
     entryPoints: {
-      // cli.js is the launcher (electron/cli/launch.ts): it sets the heap flags of the command, then
-      // imports cli-main.js by path, so they apply before any of the CLI's modules is evaluated.
-      cli: "electron/cli/launch.ts",
-      "cli-main": "electron/cli/main.ts",
+      cli: "electron/cli/main.ts",
       lib: "electron/lib/index.ts",
       keys: "shared/keys/index.ts",
       // The `--otlp` export's worker thread, loaded by path beside cli.js (electron/otel/worker-export.ts).
