@@ -5,11 +5,13 @@ import { frontBench } from "./front.bench.js";
 import { fullSizeBench } from "./full-size.bench.js";
 import { hubBench } from "./hub.bench.js";
 import { hubBoundsBench } from "./hub-bounds.bench.js";
+import { otlpPromptsBench } from "./otlp-prompts.bench.js";
 import { otlpBench, proxyBench, proxyCpuBench } from "./proxy.bench.js";
 import { readerBench } from "./reader.bench.js";
 import { realAgentsBench } from "./real-agents.bench.js";
 import { replayBench } from "./replay.bench.js";
 import { stressBench } from "./stress.bench.js";
+import { traceFormatBench } from "./trace-format.bench.js";
 import { truthBench } from "./truth.bench.js";
 
 /** Every benchmark `npm run bench` runs, by name, in order. */
@@ -23,19 +25,32 @@ const benches: Record<string, Bench> = {
   truth: truthBench,
   fullsize: fullSizeBench,
   otlp: otlpBench,
+  "otlp-prompts": otlpPromptsBench,
   "proxy-cpu": proxyCpuBench,
   reader: readerBench,
   "real-agents": realAgentsBench,
   diff: diffBench,
   replay: replayBench,
+  "trace-format": traceFormatBench,
 };
 
 /**
  * Benches run only when named: `fullsize` writes 3.1 GB; `otlp` and `proxy-cpu` are parts of `proxy` measured alone;
+ * `otlp-prompts` (20k pipelined keyed prompts with and without `--otlp`) is the request-dense OTLP figure;
  * `real-agents` needs agents installed outside the project (ACP_RI_REAL_AGENTS); `diff` writes two 300 MB traces;
- * `replay` records and replays a 100k-frame session three times each.
+ * `replay` records and replays a 100k-frame session three times each; `trace-format` measures a prototype format
+ * (issue 36 item 3) on 1M frames of each of two shapes.
  */
-const ON_REQUEST = new Set(["fullsize", "otlp", "proxy-cpu", "real-agents", "diff", "replay"]);
+const ON_REQUEST = new Set([
+  "fullsize",
+  "otlp",
+  "otlp-prompts",
+  "proxy-cpu",
+  "real-agents",
+  "diff",
+  "replay",
+  "trace-format",
+]);
 
 /** Renders rows as an aligned text table. */
 export function formatRows(rows: readonly BenchRow[]): string {
