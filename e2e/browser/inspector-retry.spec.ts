@@ -48,6 +48,7 @@ for (const keyed of [true, false]) {
     const grid = page.getByRole("treegrid", { name: "Timeline" });
     const row = grid.getByRole("row").filter({ hasText: "deploy it" });
     await expect(row).toHaveCount(1);
+    await page.getByRole("button", { name: "Faults", exact: true }).click(); // the drawer starts closed
     await page.getByRole("button", { name: "Retry latest prompt now" }).click();
     // The notice says the rule was carried out, then that it fired; both keep the unkeyed caveat.
     const status = page.getByRole("status").filter({ hasText: "Resend the latest session/prompt" }).first();
