@@ -211,7 +211,7 @@ describe("a key leaked past a preview's cut", () => {
       5,
     );
     expect(batch.failed).toEqual([]);
-    const reloaded = batch.reloaded.find((t) => t.traceId === traceId)?.session;
+    const reloaded = batch.reloaded.find((t) => t.traceId === traceId)?.loaded;
     expect(reloaded?.records).toHaveLength(records.length);
     const big = reloaded?.records[4] as FrameRecord;
     const whole = records[4] as FrameRecord;

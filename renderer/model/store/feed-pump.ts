@@ -102,7 +102,7 @@ export function createFeedPump(
     const swapped: LoadedTrace[] = [];
     const failures: ReloadFailure[] = batch.failed.filter((f) => pending.drop(f.traceId, batch.gen));
     for (const r of batch.reloaded) {
-      const fresh = pending.finish(r.traceId, batch.gen, r.session, catalog.get(r.traceId), r.attached);
+      const fresh = pending.finish(r.traceId, batch.gen, r.loaded, catalog.get(r.traceId), r.attached);
       if (!fresh) continue;
       catalog.replace(fresh);
       swapped.push(fresh);

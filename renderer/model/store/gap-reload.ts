@@ -1,14 +1,14 @@
 /**
  * Fetches the hub's trace files after a ring gap and rebuilds each trace off screen; the pump swaps
- * the rebuilt sessions in (with the live events that arrived meanwhile) when the batch comes back.
+ * the rebuilt traces in (with the live events that arrived meanwhile) when the batch comes back.
  */
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";
 import type { LoadedTrace } from "../traces/loaded-trace.js";
 import {
   type PendingReloads,
-  type RebuiltSession,
+  type RebuiltTrace,
   type ReloadFailure,
-  rebuildSession,
+  rebuildTrace,
 } from "../traces/trace-reload.js";
 
 /** What a reload needs from the bridge: the hub's trace list, and its files with large frames as previews (as live). */
@@ -17,7 +17,7 @@ export type TraceFiles = Pick<InspectorBridge, "readTracePreviews" | "listTraces
 /** One rebuilt trace, with whether the hub still has its tap attached (undefined: unknown). */
 export interface ReloadedTrace {
   readonly traceId: string;
-  readonly session: LoadedTrace;
+  readonly loaded: LoadedTrace;
   readonly attached: boolean | undefined;
 }
 
@@ -29,7 +29,7 @@ export interface ReloadBatch {
   readonly failed: readonly ReloadFailure[];
 }
 
-/** How the reload runs: the files, the traces being reloaded, the window's current sessions. */
+/** How the reload runs: the files, the traces being reloaded, the window's current loaded traces. */
 export interface ReloadContext {
   readonly files: TraceFiles;
   readonly pending: PendingReloads;
@@ -66,15 +66,15 @@ export async function reloadTraces(
   for (const traceId of ids) {
     if (!ctx.pending.isCurrent(traceId, gen)) continue;
     try {
-      let built: RebuiltSession;
+      let built: RebuiltTrace;
       for (let attempt = 1; ; attempt++) {
         const { text } = await ctx.files.readTracePreviews({ id: traceId });
-        built = await rebuildSession(traceId, text, ctx.current(traceId), () => ctx.pause());
+        built = await rebuildTrace(traceId, text, ctx.current(traceId), () => ctx.pause());
         const first = ctx.pending.firstRecordSeq(traceId);
-        if (first === undefined || built.session.lastSeq >= first - 1 || attempt >= FILE_ATTEMPTS) break;
+        if (first === undefined || built.loaded.lastSeq >= first - 1 || attempt >= FILE_ATTEMPTS) break;
         await delay(RETRY_MS * attempt);
       }
-      reloaded.push({ traceId, session: built.session, attached: live?.get(traceId) });
+      reloaded.push({ traceId, loaded: built.loaded, attached: live?.get(traceId) });
     } catch (err) {
       failed.push({ traceId, problem: err instanceof Error ? err.message : String(err) });
     }

@@ -59,7 +59,7 @@ class ImportRun {
 
   constructor(
     private readonly ctx: InspectorContextValue,
-    private readonly session: LoadedTrace,
+    private readonly loaded: LoadedTrace,
     private readonly fileName: string,
   ) {}
 
@@ -104,9 +104,9 @@ class ImportRun {
     this.queued = [];
     this.ctx.pump.push({
       kind: "import",
-      traceId: this.session.id,
+      traceId: this.loaded.id,
       records,
-      progress: progress && { traceId: this.session.id, fileName: this.fileName, ...progress },
+      progress: progress && { traceId: this.loaded.id, fileName: this.fileName, ...progress },
       publish,
       ...(!publish && moveBar && { progressOnly: true }),
     });
@@ -115,8 +115,8 @@ class ImportRun {
   /** Queues the last records; resolves once they are analysed and their rows are shown. */
   async finish(): Promise<ImportResult> {
     this.flush(undefined);
-    await this.session.whenImported();
-    return { traceId: this.session.id, records: this.records, problems: this.problems };
+    await this.loaded.whenImported();
+    return { traceId: this.loaded.id, records: this.records, problems: this.problems };
   }
 }
 
@@ -136,9 +136,9 @@ export async function importTraceText(
     throw new Error(`${fileName} is not a trace file or a supported import: ${converted.error}`);
   const split = splitTraceText(converted.text);
   if (!split.ok) throw new Error(`${fileName} is not a trace file: ${split.problem}`);
-  const session = ctx.catalog.addImported(fileName, split.header);
-  ctx.store.getState().selectTrace(session.id);
-  const run = new ImportRun(ctx, session, fileName);
+  const loaded = ctx.catalog.addImported(fileName, split.header);
+  ctx.store.getState().selectTrace(loaded.id);
+  const run = new ImportRun(ctx, loaded, fileName);
   run.problems.push(...converted.problems);
   await run.take(split.lines, (n) => n, split.lines.length);
   return run.finish();
@@ -181,9 +181,9 @@ export async function importTraceFile(
     return importTraceText(ctx, file.name, whole.join(""));
   }
   whole.length = 0;
-  const session = ctx.catalog.addImported(file.name, head.header);
-  ctx.store.getState().selectTrace(session.id);
-  const run = new ImportRun(ctx, session, file.name);
+  const loaded = ctx.catalog.addImported(file.name, head.header);
+  ctx.store.getState().selectTrace(loaded.id);
+  const run = new ImportRun(ctx, loaded, file.name);
   // Progress: characters read against the file's bytes (the same for ASCII, close enough else).
   const total = Math.max(1, file.size);
   const progress = () => read;
@@ -239,9 +239,9 @@ async function importForeignLines(
       // The header goes through the decoder, as a whole-text import's does.
       const head = decodeHeader(encodeHeader(conversion.header()).trim());
       if (head.kind !== "header") throw new Error(`${file.name}: cannot convert its header`);
-      const session = ctx.catalog.addImported(file.name, head.header);
-      ctx.store.getState().selectTrace(session.id);
-      run = new ImportRun(ctx, session, file.name);
+      const loaded = ctx.catalog.addImported(file.name, head.header);
+      ctx.store.getState().selectTrace(loaded.id);
+      run = new ImportRun(ctx, loaded, file.name);
       run.problems.push(...earlyProblems, ...problems);
       const first = early;
       early = [];

@@ -74,7 +74,7 @@ export class LoadedTrace {
   }
 
   /**
-   * Makes this (still empty) session forget records up to `seq` like `clear()` did on the one it
+   * Makes this (still empty) trace forget records up to `seq` like `clear()` did on the one it
    * replaces: a rebuilt trace keeps the user's Clear.
    */
   skipThrough(seq: number): void {

@@ -75,7 +75,7 @@ export function traceEntry(s: LoadedTrace): TraceEntry {
   };
 }
 
-/** Applies one hub event to the session of its trace (the catalog routes; a reload replays). */
+/** Applies one hub event to the loaded trace it belongs to (the catalog routes; a reload replays). */
 export function applyHubEvent(s: LoadedTrace, e: HubEvent): void {
   switch (e.kind) {
     case "tap-attached":
@@ -97,20 +97,20 @@ export function applyHubEvent(s: LoadedTrace, e: HubEvent): void {
 
 /** The traces of this window, newest first in `entries()`. */
 export class TraceCatalog {
-  private readonly sessions = new Map<string, LoadedTrace>();
+  private readonly loadedTraces = new Map<string, LoadedTrace>();
   private importCount = 0;
 
-  /** The session of a trace id, if known. */
+  /** The loaded trace of a trace id, if known. */
   get(id: string): LoadedTrace | undefined {
-    return this.sessions.get(id);
+    return this.loadedTraces.get(id);
   }
 
-  /** Every session, oldest first. */
+  /** Every loaded trace, oldest first. */
   all(): LoadedTrace[] {
-    return [...this.sessions.values()];
+    return [...this.loadedTraces.values()];
   }
 
-  /** Applies hub events in order; returns the sessions they touched. */
+  /** Applies hub events in order; returns the loaded traces they touched. */
   applyHubEvents(events: readonly HubEvent[]): Set<LoadedTrace> {
     const touched = new Set<LoadedTrace>();
     for (const e of events) {
@@ -122,19 +122,19 @@ export class TraceCatalog {
   }
 
   /**
-   * Puts a rebuilt live session in place of the one with its id (same place in the list), or adds
+   * Puts a rebuilt live trace in place of the one with its id (same place in the list), or adds
    * it when the window did not know the trace yet.
    */
-  replace(session: LoadedTrace): void {
-    this.sessions.set(session.id, session);
+  replace(loaded: LoadedTrace): void {
+    this.loadedTraces.set(loaded.id, loaded);
   }
 
-  /** Starts a session for an imported file. */
+  /** Starts a loaded trace for an imported file. */
   addImported(fileName: string, header: TraceHeader): LoadedTrace {
     const id = `import-${++this.importCount}`;
     const s = new LoadedTrace(id, fileName, "imported");
     s.setHeader(header);
-    this.sessions.set(id, s);
+    this.loadedTraces.set(id, s);
     return s;
   }
 
@@ -166,10 +166,10 @@ export class TraceCatalog {
   }
 
   private live(traceId: string): LoadedTrace {
-    let s = this.sessions.get(traceId);
+    let s = this.loadedTraces.get(traceId);
     if (!s) {
       s = new LoadedTrace(traceId, traceId, "live");
-      this.sessions.set(traceId, s);
+      this.loadedTraces.set(traceId, s);
     }
     return s;
   }

@@ -8,7 +8,7 @@ import {
   missedEvents,
   PendingReloads,
   REBUILD_CHUNK_LINES,
-  rebuildSession,
+  rebuildTrace,
   reloadingNotice,
   reloadNotice,
   reloadTargets,
@@ -20,7 +20,7 @@ function gap(traceIds: string[], after = 0, oldestSeq = 1235): HubGap {
   return { t: "gap", after, oldestSeq, traceIds };
 }
 
-/** A session with `n` numbered requests (1 + n records: the conn-open, then one frame per request). */
+/** A trace with `n` numbered requests (1 + n records: the conn-open, then one frame per request). */
 function script(n: number): TraceScript {
   const sc = new TraceScript().open(1);
   for (let i = 1; i <= n; i++) sc.request(1, "client->agent", i, "session/list", { cursor: `c${i}` });
@@ -44,26 +44,21 @@ describe("which traces a gap reloads", () => {
   });
 });
 
-describe("rebuilding a session from the hub's file", () => {
+describe("rebuilding a loaded trace from the hub's file", () => {
   it("feeds the header and every record through the analyzer, in chunks with pauses between", async () => {
     const sc = script(REBUILD_CHUNK_LINES + 10);
     let pauses = 0;
-    const { session, problems } = await rebuildSession(
-      "t1",
-      `${sc.jsonl()}not json\n`,
-      undefined,
-      async () => {
-        pauses++;
-      },
-    );
+    const { loaded, problems } = await rebuildTrace("t1", `${sc.jsonl()}not json\n`, undefined, async () => {
+      pauses++;
+    });
     expect(pauses).toBe(1);
     expect(problems).toHaveLength(1);
-    expect(session.source).toBe("live");
-    expect(session.header).toEqual(sc.header());
-    expect(session.records).toHaveLength(sc.records.length);
-    expect(session.lastSeq).toBe(sc.records.at(-1)!.seq);
-    session.publish();
-    expect(session.view.requests).toHaveLength(REBUILD_CHUNK_LINES + 10);
+    expect(loaded.source).toBe("live");
+    expect(loaded.header).toEqual(sc.header());
+    expect(loaded.records).toHaveLength(sc.records.length);
+    expect(loaded.lastSeq).toBe(sc.records.at(-1)!.seq);
+    loaded.publish();
+    expect(loaded.view.requests).toHaveLength(REBUILD_CHUNK_LINES + 10);
   });
 
   it("keeps what the user cleared and refuses text that is not a trace", async () => {
@@ -71,9 +66,9 @@ describe("rebuilding a session from the hub's file", () => {
     const previous = new TraceCatalog();
     previous.applyHubEvents(recordEvents("t1", sc.records.slice(0, 4), 1));
     previous.get("t1")!.clear();
-    const { session } = await rebuildSession("t1", sc.jsonl(), previous.get("t1"), noPause);
-    expect(session.records.map((r) => r.seq)).toEqual(sc.records.slice(4).map((r) => r.seq));
-    await expect(rebuildSession("t1", "hello\n", undefined, noPause)).rejects.toThrow(/not a trace/);
+    const { loaded } = await rebuildTrace("t1", sc.jsonl(), previous.get("t1"), noPause);
+    expect(loaded.records.map((r) => r.seq)).toEqual(sc.records.slice(4).map((r) => r.seq));
+    await expect(rebuildTrace("t1", "hello\n", undefined, noPause)).rejects.toThrow(/not a trace/);
   });
 });
 
@@ -95,17 +90,17 @@ describe("reloads in flight", () => {
     // The file was read when the hub had written 9 of the 11 records.
     const partial = new TraceScript();
     partial.records.push(...sc.records.slice(0, 9));
-    const { session } = await rebuildSession("t1", partial.jsonl(), catalog.get("t1"), noPause);
+    const { loaded } = await rebuildTrace("t1", partial.jsonl(), catalog.get("t1"), noPause);
     const current = catalog.get("t1")!;
     current.missing = 4;
-    const fresh = pending.finish("t1", gen, session, current, true)!;
-    expect(fresh).toBe(session);
+    const fresh = pending.finish("t1", gen, loaded, current, true)!;
+    expect(fresh).toBe(loaded);
     expect(fresh.records.map((r) => r.seq)).toEqual(sc.records.slice(0, 10).map((r) => r.seq));
     expect(fresh.attached).toBe(true);
     expect(fresh.missing).toBe(4);
     expect(fresh.label).toBe("t1");
     expect(pending.isCurrent("t1", gen)).toBe(false);
-    // Later live records go straight to the session; repeats are skipped.
+    // Later live records go straight to the loaded trace; repeats are skipped.
     expect(fresh.ingest(sc.records[10]!)).toBe(true);
     expect(fresh.ingest(sc.records[10]!)).toBe(false);
     fresh.publish();
@@ -115,7 +110,7 @@ describe("reloads in flight", () => {
   it("takes the attached state from the hub, then from the events that followed, else from the window", async () => {
     const sc = script(2);
     const pending = new PendingReloads();
-    const rebuilt = async () => (await rebuildSession("t1", sc.jsonl(), undefined, noPause)).session;
+    const rebuilt = async () => (await rebuildTrace("t1", sc.jsonl(), undefined, noPause)).loaded;
     let gen = pending.begin(["t1"]);
     pending.note([{ seq: 9, kind: "tap-detached", traceId: "t1", reason: "closed", at: 0 }]);
     expect(pending.finish("t1", gen, await rebuilt(), undefined, true)!.attached).toBe(false);
@@ -130,7 +125,7 @@ describe("reloads in flight", () => {
     const pending = new PendingReloads();
     const first = pending.begin(["t1", "t2"]);
     const second = pending.begin(["t1"]);
-    const s = (await rebuildSession("t1", sc.jsonl(), undefined, noPause)).session;
+    const s = (await rebuildTrace("t1", sc.jsonl(), undefined, noPause)).loaded;
     expect(pending.finish("t1", first, s, undefined, undefined)).toBeUndefined();
     expect(pending.drop("t1", first)).toBe(false);
     expect(pending.drop("t2", first)).toBe(true);
@@ -144,12 +139,12 @@ describe("reloads in flight", () => {
     catalog.applyHubEvents(recordEvents("t1", sc.records.slice(0, 2), 1));
     const pending = new PendingReloads();
     const gen = pending.begin(["t1"]);
-    const { session } = await rebuildSession("t1", sc.jsonl(), catalog.get("t1"), noPause);
+    const { loaded } = await rebuildTrace("t1", sc.jsonl(), catalog.get("t1"), noPause);
     const live = recordEvents("t1", sc.records.slice(5), 50);
     pending.note(live);
     catalog.applyHubEvents(live);
     catalog.get("t1")!.clear();
-    const fresh = pending.finish("t1", gen, session, catalog.get("t1"), true)!;
+    const fresh = pending.finish("t1", gen, loaded, catalog.get("t1"), true)!;
     expect(fresh.records).toEqual([]);
     expect(fresh.ingest(sc.records.at(-1)!)).toBe(false);
   });

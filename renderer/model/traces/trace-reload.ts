@@ -1,6 +1,6 @@
 /**
  * Rebuilding live traces after the hub's ring lost events before this window got them (a `gap`):
- * which traces to reload, a fresh session fed the hub's trace file through the import decoder, the
+ * which traces to reload, a fresh loaded trace fed the hub's trace file through the import decoder, the
  * live events that arrive while that runs (replayed once, records deduplicated by their tap seq),
  * and the notice for the user. No fetching and no DOM here: the pump and `gap-reload.ts` do that.
  */
@@ -29,37 +29,37 @@ export function reloadTargets(gap: HubGap, catalog: TraceCatalog): string[] {
   return [...ids];
 }
 
-/** A session rebuilt from a trace file, with the file's unreadable lines. */
-export interface RebuiltSession {
-  readonly session: LoadedTrace;
+/** A loaded trace rebuilt from a trace file, with the file's unreadable lines. */
+export interface RebuiltTrace {
+  readonly loaded: LoadedTrace;
   readonly problems: readonly string[];
 }
 
 /**
- * Builds a fresh live session from the hub's file of trace `id`: the header, then the records
+ * Builds a fresh live loaded trace from the hub's file of trace `id`: the header, then the records
  * through the incremental analyzer, `REBUILD_CHUNK_LINES` at a time with `pause()` in between so
  * the window stays responsive. Records the user cleared from `previous` stay cleared. Throws when
  * the text is not a trace file.
  */
-export async function rebuildSession(
+export async function rebuildTrace(
   id: string,
   text: string,
   previous: LoadedTrace | undefined,
   pause: () => Promise<void>,
-): Promise<RebuiltSession> {
+): Promise<RebuiltTrace> {
   const split = splitTraceText(text);
   if (!split.ok) throw new Error(`the hub's file is not a trace: ${split.problem}`);
-  const session = new LoadedTrace(id, traceLabel(id, split.header), "live");
-  session.setHeader(split.header);
-  if (previous) session.skipThrough(previous.clearedThrough);
+  const loaded = new LoadedTrace(id, traceLabel(id, split.header), "live");
+  loaded.setHeader(split.header);
+  if (previous) loaded.skipThrough(previous.clearedThrough);
   const problems: string[] = [];
   for (let from = 0; from < split.lines.length; from += REBUILD_CHUNK_LINES) {
     if (from > 0) await pause();
     const chunk = decodeLines(split.lines, from, from + REBUILD_CHUNK_LINES);
     problems.push(...chunk.problems);
-    for (const r of chunk.entries) session.ingest(r);
+    for (const r of chunk.entries) loaded.ingest(r);
   }
-  return { session, problems };
+  return { loaded, problems };
 }
 
 /**
@@ -78,7 +78,7 @@ export class PendingReloads {
     return gen;
   }
 
-  /** Keeps the events of traces being reloaded, to replay on the rebuilt session. */
+  /** Keeps the events of traces being reloaded, to replay on the rebuilt trace. */
   note(events: readonly HubEvent[]): void {
     if (this.pending.size === 0) return;
     for (const e of events) this.pending.get(e.traceId)?.events.push(e);
@@ -104,7 +104,7 @@ export class PendingReloads {
 
   /**
    * Completes reload `gen` of `id`: replays the kept events on `fresh` (records it already has are
-   * skipped by seq) and carries over what the file cannot tell from `current`, the session the
+   * skipped by seq) and carries over what the file cannot tell from `current`, the loaded trace the
    * window showed until now: Clear, and tap gaps. `attached` is the hub's word on whether the tap
    * is still attached (undefined: unknown, keep `current`'s). Returns `fresh`, or undefined when
    * the reload was superseded.

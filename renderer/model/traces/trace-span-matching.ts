@@ -15,7 +15,7 @@ import type { LoadedTrace } from "./loaded-trace.js";
 
 /** One trace's matching and what it was made from. */
 export interface TraceSpanMatching {
-  readonly session: LoadedTrace;
+  readonly loaded: LoadedTrace;
   readonly windows: readonly AttemptWindow[];
   readonly matching: SpanMatching;
   /** Agent spans in the trace. */
@@ -32,21 +32,21 @@ const cache = new WeakMap<LoadedTrace, Cached>();
 
 /** The matching of a trace's spans to its submissions' attempts; null without agent spans. */
 export function traceSpanMatching(
-  session: LoadedTrace | undefined,
+  loaded: LoadedTrace | undefined,
   submissions: readonly Submission[],
 ): TraceSpanMatching | null {
-  if (!session || session.agentSpans.length === 0) return null;
-  const hit = cache.get(session);
-  const spans = session.agentSpans.length;
+  if (!loaded || loaded.agentSpans.length === 0) return null;
+  const hit = cache.get(loaded);
+  const spans = loaded.agentSpans.length;
   if (hit && hit.submissions === submissions && hit.spans === spans) return hit.result;
-  const windows = attemptWindows(submissions, (seq) => session.recordBySeq(seq));
+  const windows = attemptWindows(submissions, (seq) => loaded.recordBySeq(seq));
   const result = {
-    session,
+    loaded,
     windows,
-    matching: matchAgentSpans(windows, session.agentSpans),
+    matching: matchAgentSpans(windows, loaded.agentSpans),
     spanCount: spans,
   };
-  cache.set(session, { submissions, spans, result });
+  cache.set(loaded, { submissions, spans, result });
   return result;
 }
 
@@ -55,7 +55,7 @@ export function useTraceSpanMatching(): TraceSpanMatching | null {
   const { catalog } = useInspectorContext();
   const traceId = useInspector((s) => s.traceId);
   const submissions = useInspector((s) => s.view.submissions);
-  // The change signal for spans that arrived without a new submission (the session's array grows in place).
+  // The change signal for spans that arrived without a new submission (the loaded trace's array grows in place).
   useInspector((s) => s.view.records);
   return traceSpanMatching(traceId === undefined ? undefined : catalog.get(traceId), submissions);
 }
