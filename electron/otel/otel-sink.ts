@@ -25,6 +25,8 @@ export class OtelSink implements TraceSink {
   private analysis: RecordAnalysis | null = null;
   private readonly ready: Promise<void>;
   private starting = true;
+  /** The time of the last skipped frame not yet handed over (only the last of a run matters). */
+  private trailing: number | null = null;
   private closed = false;
 
   /** `exporter` may still be starting: records are held until it is there. */
@@ -60,10 +62,15 @@ export class OtelSink implements TraceSink {
     } catch (err) {
       this.warn(`otlp: record seq ${record.seq} not checked (${errorWords(err)}); it goes to the spans`);
     }
-    // A run of skipped frames tells the analysis only its last time.
-    if (typeof entry === "number" && typeof this.batch[this.batch.length - 1] === "number")
-      this.batch[this.batch.length - 1] = entry;
-    else this.batch.push(entry);
+    if (typeof entry === "number") {
+      // A run of skipped frames tells the analysis only its last time, with the next record (or at
+      // close): a turn of nothing but chunks costs no hand-over.
+      this.trailing = entry;
+      return;
+    }
+    if (this.trailing !== null) this.batch.push(this.trailing);
+    this.trailing = null;
+    this.batch.push(entry);
     if (this.starting) {
       if (this.batch.length > OTLP_MAX_EARLY_RECORDS) {
         this.closed = true;
@@ -87,6 +94,8 @@ export class OtelSink implements TraceSink {
     if (this.closed) return;
     await this.ready;
     if (this.closed) return;
+    if (this.trailing !== null) this.batch.push(this.trailing);
+    this.trailing = null;
     this.flush();
     this.closed = true;
     this.analysis?.finish();
