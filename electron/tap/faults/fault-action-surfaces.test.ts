@@ -7,10 +7,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { rowFaultItems } from "../../../renderer/views/faults/row-faults.js";
 import type { TimelineRow } from "../../../renderer/model/timeline/timeline-rows.js";
 import { FAULT_BUTTONS } from "../../../renderer/views/faults/fault-catalogue.js";
 import { CONFIRMED_ACTIONS } from "../../../renderer/views/faults/fault-confirm.js";
+import { rowFaultItems } from "../../../renderer/views/faults/row-faults.js";
 import { pointsOf, STRESS_ACTIONS } from "../../../shared/conformance/stress/schedule.js";
 import { describeRuleInWords } from "../../../shared/faults/armed-fault.js";
 import { FAULT_ACTION_TABLE, FAULT_ACTIONS, type FaultAction } from "../../../shared/faults/fault-actions.js";
