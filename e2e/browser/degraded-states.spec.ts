@@ -8,6 +8,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { shotPath } from "../harness/shots.js";
 import { importSessionTrace } from "../harness/traces.js";
 
 test.describe.configure({ timeout: 90_000 });
@@ -27,7 +28,7 @@ async function shoot(page: Page, name: string) {
       const dark = page.getByRole("button", { name: "Dark theme" });
       if ((await dark.getAttribute("aria-pressed")) !== String(scheme === "dark")) await dark.click();
       await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: `/work/briefs/shots/u1-${name}-${w}x${h}-${scheme}.png` });
+      await page.screenshot({ path: shotPath(`u1-${name}-${w}x${h}-${scheme}.png`) });
     }
   }
 }

@@ -12,9 +12,9 @@ import { fileURLToPath } from "node:url";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
+import { shotPath } from "../harness/shots.js";
 
 const hubs = startDemoHubs({ plain: true });
-const SHOTS = "/work/briefs/shots";
 const REAL = fileURLToPath(
   new URL("../fixtures/real/claude-agent-acp-restart-and-retry.jsonl", import.meta.url),
 );
@@ -126,7 +126,7 @@ test("an imported real trace opens on its submission: the key group and Details 
       await page.setViewportSize({ width, height });
       await expectGroupOnScreen(page, `import ${width}x${height} ${theme}`, row);
       await expectDetailsOnScreen(page, `import ${width}x${height} ${theme}`);
-      await page.screenshot({ path: `${SHOTS}/u2-import-${width}x${height}-${theme}.png` });
+      await page.screenshot({ path: shotPath(`u2-import-${width}x${height}-${theme}.png`) });
     }
   }
   // Method stays at the left edge when the table scrolls sideways
@@ -188,7 +188,7 @@ test("the demo's crash story: the opened group shows the crash in order and the 
       await expect(
         page.getByRole("region", { name: "Details" }).getByText("Submission: session/prompt"),
       ).toBeAttached();
-      await page.screenshot({ path: `${SHOTS}/u2-crash-${width}x${height}-${theme}.png` });
+      await page.screenshot({ path: shotPath(`u2-crash-${width}x${height}-${theme}.png`) });
     }
   }
   expect(problems).toEqual([]);

@@ -8,6 +8,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { shotPath } from "../harness/shots.js";
 import { importSessionTrace } from "../harness/traces.js";
 
 let hub: ServeProcess;
@@ -47,7 +48,7 @@ for (const [width, height] of [
       await expect(skip).toBeFocused();
       await expect(skip).toBeInViewport();
       await page.screenshot({
-        path: `/work/briefs/shots/u1-skip-link-${width}x${height}-${colorScheme}.png`,
+        path: shotPath(`u1-skip-link-${width}x${height}-${colorScheme}.png`),
       });
 
       // exactly one h1, naming the tool
@@ -99,7 +100,7 @@ for (const [width, height] of [
       await expect(drawer).toBeHidden();
       await expect(toggle).toBeFocused();
       await expect(search).toHaveValue("haiku");
-      await page.screenshot({ path: `/work/briefs/shots/u1-keyboard-${width}x${height}-${colorScheme}.png` });
+      await page.screenshot({ path: shotPath(`u1-keyboard-${width}x${height}-${colorScheme}.png`) });
       expect(problems).toEqual([]);
       await context.close();
     });

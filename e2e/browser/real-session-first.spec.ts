@@ -8,6 +8,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { guardConsole } from "../harness/console-guard.js";
 import { expectDemoReady, playScenario, startDemoHubs } from "../harness/demo-hub.js";
+import { shotPath } from "../harness/shots.js";
 import { shownTrace } from "../harness/trace-picker.js";
 import { importSessionTrace } from "../harness/traces.js";
 
@@ -55,7 +56,7 @@ for (const colorScheme of ["light", "dark"] as const) {
       const details = page.getByRole("region", { name: "Details" });
       await expect(details.getByText("Submission: session/prompt")).toBeInViewport();
       expect(await detailsHeight(page)).toBeGreaterThanOrEqual(240);
-      await page.screenshot({ path: `/work/briefs/shots/u1-real-${width}x${height}-${colorScheme}.png` });
+      await page.screenshot({ path: shotPath(`u1-real-${width}x${height}-${colorScheme}.png`) });
       expect(problems).toEqual([]);
       await context.close();
     }
@@ -103,7 +104,7 @@ test("with a story played: the drawer starts closed and the Details pane keeps a
         "aria-expanded",
         "false",
       );
-      await page.screenshot({ path: `/work/briefs/shots/u1-demo-${width}x${height}-${scheme}.png` });
+      await page.screenshot({ path: shotPath(`u1-demo-${width}x${height}-${scheme}.png`) });
     }
   }
   // unfolded, the form is there; the Details keep their minimum
@@ -112,7 +113,7 @@ test("with a story played: the drawer starts closed and the Details pane keeps a
   await expect(page.getByRole("button", { name: "Send with key" })).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 720 });
   expect(await detailsHeight(page)).toBeGreaterThanOrEqual(240);
-  await page.screenshot({ path: "/work/briefs/shots/u1-demo-unfolded-1280x720-dark.png" });
+  await page.screenshot({ path: shotPath("u1-demo-unfolded-1280x720-dark.png") });
   expect(problems).toEqual([]);
   await context.close();
 });
@@ -137,7 +138,7 @@ test("a tap that attaches beside the shown trace is announced, with a button to 
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await page.screenshot({
-        path: `/work/briefs/shots/u1-tap-attached-${width}x${height}-${colorScheme}.png`,
+        path: shotPath(`u1-tap-attached-${width}x${height}-${colorScheme}.png`),
       });
     }
     await banner.getByRole("button", { name: "Show it" }).click();

@@ -9,8 +9,8 @@ import { expect, test } from "@playwright/test";
 import { TraceScript } from "../../shared/analyzer/testing/trace-script.js";
 import { guardConsole } from "../harness/console-guard.js";
 import { type ServeProcess, startServe } from "../harness/serve-process.js";
+import { shotPath } from "../harness/shots.js";
 
-const SHOTS = "/work/briefs/shots";
 /** Added to every seq, so the record numbers have seven digits. */
 const FAR = 1_002_000;
 
@@ -107,7 +107,7 @@ test("Records pairs requests with answers, shows whole record numbers and folds 
         .first()
         .evaluate((td) => td.scrollWidth > td.clientWidth + 1);
       expect(cut, `${width}x${height}: the record number is whole`).toBe(false);
-      await page.screenshot({ path: `${SHOTS}/u2-records-${width}x${height}-${theme}.png` });
+      await page.screenshot({ path: shotPath(`u2-records-${width}x${height}-${theme}.png`) });
     }
   }
   expect(problems).toEqual([]);
