@@ -56,6 +56,26 @@ describe("KeyLeakIndex", () => {
     expect(index.size).toBe(1);
   });
 
+  it("finds whole-value keys of every length it knows, also past the lengths it notes one by one", () => {
+    const index = new KeyLeakIndex();
+    const keys = ["k".repeat(8), "m".repeat(15), "n".repeat(1023), "p".repeat(1024), "q".repeat(3000)];
+    for (const k of keys) index.add(k);
+    for (const k of keys) expect(found(index, { v: k })).toEqual([k]);
+    // Same lengths, other text; and the known texts one character shorter: no leak.
+    for (const k of keys) expect(found(index, [k.replace(/./, "x"), k.slice(1)])).toEqual([]);
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ minLength: 8, maxLength: 15 }), { maxLength: 20 }),
+        fc.string(),
+        (ks, s) => {
+          const small = new KeyLeakIndex();
+          for (const k of ks) small.add(k);
+          expect(found(small, [s])).toEqual(ks.includes(s) ? [s] : []);
+        },
+      ),
+    );
+  });
+
   it("tells apart many keys that share a long prefix", () => {
     const index = new KeyLeakIndex();
     const keys = Array.from(

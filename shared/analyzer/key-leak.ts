@@ -20,11 +20,15 @@ import {
 import { KeyWindows } from "./key-windows.js";
 
 const W = KEY_LEAK_WINDOW;
+/** Key lengths below this are noted one by one, so a string of a length no key has skips the set lookup. */
+const NOTED_LENGTHS = 1024;
 
 /** The set of keys to look for, and the search over a parsed message. */
 export class KeyLeakIndex {
   private readonly exact = new Set<string>();
   private longest = 0;
+  /** 1 at each length (below NOTED_LENGTHS) some key has: most Agent strings match none, and a miss in a big set is a cache miss. */
+  private readonly lengths = new Uint8Array(NOTED_LENGTHS);
   /** Keys long enough for the substring search, by one window per residue class. */
   private readonly windows = new KeyWindows();
 
@@ -35,9 +39,13 @@ export class KeyLeakIndex {
 
   /** Adds a key to search for; a no-op for keys too short to search or already known. */
   add(key: string): void {
-    if (key.length < KEY_LEAK_MIN_LENGTH || this.exact.has(key)) return;
+    if (key.length < KEY_LEAK_MIN_LENGTH) return;
+    // One set operation, not a lookup then an insert: a new key misses the cache in a big set once, not twice.
+    const known = this.exact.size;
     this.exact.add(key);
+    if (this.exact.size === known) return;
     if (key.length > this.longest) this.longest = key.length;
+    if (key.length < NOTED_LENGTHS) this.lengths[key.length] = 1;
     if (key.length < KEY_LEAK_SUBSTRING_MIN_LENGTH) return;
     // One window per residue class mod W, taken from the key's end: generated keys tend to share
     // prefixes (a fixed UUID head, a client name), and shared windows make long candidate lists.
@@ -82,7 +90,8 @@ export class KeyLeakIndex {
   private scanString(s: string, found: Set<string>): void {
     const len = s.length;
     if (len < KEY_LEAK_MIN_LENGTH) return;
-    if (len <= this.longest && this.exact.has(s)) found.add(s);
+    if (len <= this.longest && (len >= NOTED_LENGTHS || this.lengths[len] === 1) && this.exact.has(s))
+      found.add(s);
     if (len >= KEY_LEAK_SUBSTRING_MIN_LENGTH && this.windows.size > 0) this.windows.findIn(s, found);
   }
 }

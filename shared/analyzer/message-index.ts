@@ -19,6 +19,11 @@ interface QueuedPrompt {
   readonly state: SubmissionState;
 }
 
+/** Drops the attempts at the head of a queue that are no longer pending (an outcome never goes back to pending). */
+function dropSettled(queue: QueuedPrompt[]): void {
+  while (queue.length > 0 && queue[0]?.attempt.outcome.kind !== "pending") queue.shift();
+}
+
 /** The user messages of every session and the prompt attempts they may belong to. */
 export class MessageIndex {
   /** User messages by (sessionId, messageId). */
@@ -30,8 +35,14 @@ export class MessageIndex {
   /** Notes a prompt attempt that may receive an unclaimed user message. */
   queuePrompt(conn: number, sessionId: string, attempt: Attempt, state: SubmissionState): void {
     const queue = this.queues.get(conn, sessionId);
-    if (queue) queue.push({ attempt, state });
-    else this.queues.set(conn, sessionId, [{ attempt, state }]);
+    if (!queue) {
+      this.queues.set(conn, sessionId, [{ attempt, state }]);
+      return;
+    }
+    // An attempt stops being pending for good: drop answered ones at the head now, as `seenInUpdate` would,
+    // so a session that never shows user messages does not keep every prompt it ever sent here.
+    dropSettled(queue);
+    queue.push({ attempt, state });
   }
 
   /** A `session/resume` or `session/load` started on `conn`: user messages there are history until it ends. */
@@ -61,7 +72,7 @@ export class MessageIndex {
     if ((this.replays.get(conn) ?? 0) > 0) return null;
     const queue = this.queues.get(conn, sessionId);
     if (!queue) return null;
-    while (queue.length > 0 && queue[0]?.attempt.outcome.kind !== "pending") queue.shift();
+    dropSettled(queue);
     const oldest = queue[0];
     if (!oldest) return null;
     um.owner = oldest.state;

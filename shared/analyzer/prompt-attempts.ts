@@ -12,6 +12,7 @@ import { appended } from "./appended.js";
 import { KeyLeakIndex } from "./key-leak.js";
 import type { LifecycleRows, RowContext } from "./lifecycle.js";
 import type { MessageIndex } from "./message-index.js";
+import { PairMap } from "./pair-map.js";
 import type { Pending, PendingRequests } from "./pending-requests.js";
 import { canonicalDigest } from "./prompt-content.js";
 import { newAttempt } from "./rows.js";
@@ -43,8 +44,11 @@ export class PromptAttempts {
   private readonly book = new SubmissionBook();
   private readonly leaks = new KeyLeakIndex();
   private readonly leakFound = new Set<string>();
-  /** The submission of each prompt request by connection and id, so an inspector copy joins its original's. */
-  private readonly byRequest = new Map<string, SubmissionState>();
+  /**
+   * The submission of each prompt request by connection and id, so an inspector copy joins its original's
+   * (a Map tells a string id from a number id, so no composite key string is built per prompt).
+   */
+  private readonly byRequest = new PairMap<number, string | number, SubmissionState>();
   /**
    * Inspector attempts by connection and tap-owned id (the tap numbers its retries per connection,
    * so `acp-retry-inspector:retry:1` recurs on every connection), until their answer was forwarded.
@@ -77,7 +81,7 @@ export class PromptAttempts {
     // An inspector retry copies a Client attempt: it joins that attempt's submission (also when unkeyed).
     const original =
       r.origin === "inspector" && r.replaces !== undefined
-        ? this.byRequest.get(requestKey(r.conn, r.replaces))
+        ? this.byRequest.get(r.conn, r.replaces)
         : undefined;
     const { state, created } = original
       ? { state: original, created: false }
@@ -90,7 +94,7 @@ export class PromptAttempts {
       if (state.resend?.of.v1) state.v1 = true;
     }
     if (created && check.kind === "valid") this.leaks.add(check.key);
-    if (r.origin === undefined) this.byRequest.set(requestKey(r.conn, frame.id), state);
+    if (r.origin === undefined) this.byRequest.set(r.conn, frame.id, state);
     const attempt = newAttempt(r, frame.id);
     if (attempt.origin === "inspector" && typeof frame.id === "string")
       this.inspectorAttempts.set(requestKey(r.conn, frame.id), { attempt, state });

@@ -3,6 +3,8 @@ import { PROMPT_PREVIEW_CHARS } from "../protocol/analyzer-choices.js";
 
 /** How many characters of the prompt's text are collapsed at a time while a preview is being filled. */
 const PREVIEW_STEP_CHARS = 4 * PROMPT_PREVIEW_CHARS;
+/** Whitespace that `\s+ → " "` would change: a run of two or more, or one that is not a plain space. */
+const COLLAPSIBLE = /\s\s|[^\S ]/;
 
 /** The text of a prompt's content blocks, non-text blocks as `[type]`, shortened to a preview. */
 export function promptPreview(prompt: unknown): string {
@@ -29,7 +31,12 @@ export function promptPreview(prompt: unknown): string {
   let out = "";
   for (const piece of pieces) {
     for (let at = 0; at < piece.length && out.length <= PROMPT_PREVIEW_CHARS; at += PREVIEW_STEP_CHARS) {
-      out = (out + piece.slice(at, at + PREVIEW_STEP_CHARS)).replace(/\s+/g, " ");
+      const joined =
+        at === 0 && piece.length <= PREVIEW_STEP_CHARS
+          ? out + piece
+          : out + piece.slice(at, at + PREVIEW_STEP_CHARS);
+      // Most text has only single spaces: then the collapse changes nothing, and a test is far cheaper than a replace.
+      out = COLLAPSIBLE.test(joined) ? joined.replace(/\s+/g, " ") : joined;
     }
     if (out.length > PROMPT_PREVIEW_CHARS) break;
   }

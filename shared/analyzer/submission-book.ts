@@ -30,17 +30,34 @@ export interface PromptFacts {
  * counts as seen; only `nothing-ever` is a loss).
  */
 function resendReason(previous: SubmissionState): Resend["after"] | null {
-  const attempts = previous.row.attempts.filter((a) => a.sender.kind === "client");
-  if (attempts.length === 0 || attempts.some((a) => a.clientSaw.kind === "nothing-yet")) return null;
-  if (attempts.some((a) => sawResult(a.clientSaw))) return null;
-  const last = attempts[attempts.length - 1]?.clientSaw;
-  if (last?.kind === "error" || (last?.kind === "forwarded" && last.code !== null)) return "error";
-  return attempts.some((a) => a.clientSaw.kind === "nothing-ever") ? "lost" : null;
+  // One pass over the Client's attempts, no copy: this runs for every prompt that repeats an earlier one.
+  let last: ClientSaw | undefined;
+  let lost = false;
+  for (const a of previous.row.attempts) {
+    if (a.sender.kind !== "client") continue;
+    const saw = a.clientSaw;
+    if (saw.kind === "nothing-yet" || sawResult(saw)) return null;
+    if (saw.kind === "nothing-ever") lost = true;
+    last = saw;
+  }
+  if (last === undefined) return null;
+  if (last.kind === "error" || (last.kind === "forwarded" && last.code !== null)) return "error";
+  return lost ? "lost" : null;
 }
 
 /** True when the Client saw a result (its own or forwarded), not an error. */
 function sawResult(saw: ClientSaw): boolean {
   return saw.kind === "answer" || (saw.kind === "forwarded" && saw.code === null);
+}
+
+/** The submission among a key's owners whose session is `session` (a missing sessionId is ""). */
+function inSession(
+  owners: SubmissionState | SubmissionState[],
+  session: string,
+): SubmissionState | undefined {
+  if (!Array.isArray(owners)) return (owners.row.sessionId ?? "") === session ? owners : undefined;
+  for (const o of owners) if ((o.row.sessionId ?? "") === session) return o;
+  return undefined;
 }
 
 function shownKey(value: unknown): string {
@@ -52,9 +69,10 @@ function shownKey(value: unknown): string {
 export class SubmissionBook {
   /** Every submission row, in order of first attempt. */
   readonly rows: Submission[] = [];
-  /** Keyed submissions by (sessionId, key). */
-  private readonly keyed = new PairMap<string, string, SubmissionState>();
-  /** Keyed submissions by key alone, in any session (usually one). */
+  /**
+   * Keyed submissions by key, in any session (usually one), at most one per session: the one of
+   * (sessionId, key) is found among them, so a new key costs one lookup in one map.
+   */
   private readonly byKey = new Map<string, SubmissionState | SubmissionState[]>();
   /** The latest Client submission (unkeyed or keyed) by (sessionId, canonical prompt). */
   private readonly lastByPrompt = new PairMap<string, string, SubmissionState>();
@@ -71,12 +89,11 @@ export class SubmissionBook {
     const session = p.sessionId ?? "";
     if (p.check.kind === "valid") {
       const key = p.check.key;
-      const existing = this.keyed.get(session, key);
+      const owners = this.byKey.get(key);
+      const existing = owners === undefined ? undefined : inSession(owners, session);
       if (existing) return { state: existing, created: false };
       const state = this.create(p, newId(), rev, key, "valid", null);
       this.linkResend(session, p, state, "new-key");
-      this.keyed.set(session, key, state);
-      const owners = this.byKey.get(key);
       if (owners === undefined) this.byKey.set(key, state);
       else if (Array.isArray(owners)) owners.push(state);
       else this.byKey.set(key, [owners, state]);
