@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliPath } from "../../../electron/tools/testing/cli.js";
 import { TraceScript } from "../../../shared/analyzer/testing/trace-script.js";
-import { checkRecordsInPage } from "./page-schema-check.js";
+import { checkRecordsInPage, GrowingSchemaCheck } from "./page-schema-check.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acp-ri-page-schema-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,5 +64,23 @@ describe("the page's schema check", () => {
     for (let i = 0; i < 5000; i++) many.prompt(1, i, "s", "p");
     let calls = 0;
     expect(await checkRecordsInPage(many.records, () => ++calls < 2)).toBeNull();
+  });
+
+  it("checks a growing import once in all: each call feeds only the new records, with the same reports", async () => {
+    const t = trace();
+    for (let i = 3; i < 3000; i++) t.prompt(2, i, "s2", `p${i}`, `k-${i}`);
+    const all = t.records;
+    const growing = new GrowingSchemaCheck();
+    const cuts = [5, 1200, all.length - 7, all.length];
+    let last: unknown = null;
+    for (const cut of cuts) last = await growing.checkNew(all.slice(0, cut), () => true);
+    expect(last).toEqual(await checkRecordsInPage(all, () => true));
+    expect(growing.ingested).toBe(all.length);
+    // a trace that no longer starts where it did (a Clear) is checked again from its first record
+    const cleared = all.slice(10);
+    expect(await growing.checkNew(cleared, () => true)).toEqual(
+      await checkRecordsInPage(cleared, () => true),
+    );
+    expect(growing.ingested).toBe(all.length + cleared.length);
   });
 });

@@ -10,6 +10,50 @@ import type { TraceRecord } from "../../../shared/trace/record.js";
 /** Records checked between two yields to the event loop (a large import keeps the page responsive). */
 const SLICE = 2000;
 
+type SchemaCheck = InstanceType<
+  typeof import("../../../electron/schema/trace-schema-check.js")["TraceSchemaCheck"]
+>;
+
+/**
+ * One imported trace's check, fed only the records it has not seen yet: a trace that grows while it
+ * is imported is checked once in all, not again from its first record every few seconds (the check
+ * is a fold over the records in seq order, so feeding them in parts gives the same reports).
+ */
+export class GrowingSchemaCheck {
+  private check: SchemaCheck | undefined;
+  private next = 0;
+  private firstSeq: number | undefined;
+  /** Records fed to the check since it was made (for tests: a growing trace costs one pass). */
+  ingested = 0;
+
+  /**
+   * Feeds the records past the last call (all of them when the trace no longer starts where it did,
+   * e.g. after a Clear) and resolves to every report so far; null when `stillWanted` turns false
+   * between slices (what was fed stays fed).
+   */
+  async checkNew(
+    records: readonly TraceRecord[],
+    stillWanted: () => boolean,
+  ): Promise<FrameSchemaReport[] | null> {
+    const { TraceSchemaCheck } = await import("../../../electron/schema/trace-schema-check.js");
+    if (this.check === undefined || records[0]?.seq !== this.firstSeq || records.length < this.next) {
+      this.check = new TraceSchemaCheck();
+      this.next = 0;
+      this.firstSeq = records[0]?.seq;
+    }
+    const check = this.check;
+    const end = records.length;
+    while (this.next < end) {
+      if (!stillWanted()) return null;
+      const stop = Math.min(end, this.next + SLICE);
+      this.ingested += stop - this.next;
+      for (; this.next < stop; this.next++) check.ingest(records[this.next] as TraceRecord);
+      if (this.next < end) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    return [...check.reports];
+  }
+}
+
 /**
  * Checks `records` (in seq order) and resolves to the frames that break the schema or carry
  * extension fields; resolves to null when `stillWanted` turns false between slices.
@@ -18,13 +62,5 @@ export async function checkRecordsInPage(
   records: readonly TraceRecord[],
   stillWanted: () => boolean,
 ): Promise<FrameSchemaReport[] | null> {
-  const { TraceSchemaCheck } = await import("../../../electron/schema/trace-schema-check.js");
-  const check = new TraceSchemaCheck();
-  const end = records.length;
-  for (let i = 0; i < end; i += SLICE) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 0));
-    if (!stillWanted()) return null;
-    for (let j = i; j < Math.min(end, i + SLICE); j++) check.ingest(records[j] as TraceRecord);
-  }
-  return check.reports;
+  return new GrowingSchemaCheck().checkNew(records, stillWanted);
 }

@@ -10,10 +10,16 @@ import type { FrameSchemaReport } from "../../../shared/schema/schema-report.js"
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import type { LoadedTrace } from "./loaded-trace.js";
-import { checkRecordsInPage } from "./page-schema-check.js";
+import { GrowingSchemaCheck } from "./page-schema-check.js";
 
 /** The least time between two checks of a growing trace. */
 const REFRESH_MS = 3000;
+/**
+ * A growing trace is checked again only after ten times the last check's time has passed (at least
+ * REFRESH_MS): a hub check reads the whole file, so a live trace streaming fast would otherwise keep
+ * the hub busy re-checking it and its feed behind (bench:ui's live figures, issue 33).
+ */
+const WAIT_PER_CHECK_MS = 10;
 
 /** Reports by frame seq, for the trace `traceId`. */
 interface SchemaState {
@@ -26,6 +32,10 @@ const listeners = new Set<() => void>();
 let inFlight: string | undefined;
 let lastAt = 0;
 let lastSize = -1;
+/** How long the last check took, from asking to the answer. */
+let lastTook = 0;
+/** The imported trace checked in the page, fed only its new records each time. */
+let pageCheck: { traceId: string; check: GrowingSchemaCheck } | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
 function publish(next: SchemaState): void {
@@ -52,9 +62,10 @@ function refresh(
     publish({ traceId, bySeq: new Map() });
     lastSize = -1;
     lastAt = 0;
+    lastTook = 0;
   }
   if (inFlight === traceId || size === lastSize) return;
-  const wait = lastAt + REFRESH_MS - Date.now();
+  const wait = lastAt + Math.max(REFRESH_MS, WAIT_PER_CHECK_MS * lastTook) - Date.now();
   if (wait > 0) {
     if (timer === undefined)
       timer = setTimeout(() => {
@@ -67,15 +78,19 @@ function refresh(
     inFlight = traceId;
     lastAt = Date.now();
     lastSize = size;
-    checkRecordsInPage(trace.records, () => state.traceId === traceId).then(
-      (reports) => {
-        inFlight = undefined;
-        if (reports && state.traceId === traceId) publish({ traceId, bySeq: violationsBySeq(reports) });
-      },
-      () => {
-        inFlight = undefined;
-      },
-    );
+    if (pageCheck?.traceId !== traceId) pageCheck = { traceId, check: new GrowingSchemaCheck() };
+    pageCheck.check
+      .checkNew(trace.records, () => state.traceId === traceId)
+      .then(
+        (reports) => {
+          inFlight = undefined;
+          lastTook = Date.now() - lastAt;
+          if (reports && state.traceId === traceId) publish({ traceId, bySeq: violationsBySeq(reports) });
+        },
+        () => {
+          inFlight = undefined;
+        },
+      );
     return;
   }
   // a bridge without the operation (an older hub's, a test's) shows no badge
@@ -86,6 +101,7 @@ function refresh(
   bridge.checkSchema({ id: traceId }).then(
     ({ reports }) => {
       inFlight = undefined;
+      lastTook = Date.now() - lastAt;
       if (state.traceId !== traceId) return;
       publish({ traceId, bySeq: violationsBySeq(reports) });
     },
