@@ -99,6 +99,11 @@ export class LoadedTrace {
     for (const resolve of this.importWaiters.splice(0)) resolve();
   }
 
+  /** True once an import has given its last record (`endImport`); false while it is still reading. */
+  get importDone(): boolean {
+    return this.importEnded;
+  }
+
   /** Resolves once an import has given its last record (`endImport`). */
   whenImported(): Promise<void> {
     if (this.importEnded) return Promise.resolve();

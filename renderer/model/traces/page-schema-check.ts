@@ -7,8 +7,10 @@
 import type { FrameSchemaReport } from "../../../shared/schema/schema-report.js";
 import type { TraceRecord } from "../../../shared/trace/record.js";
 
-/** Records checked between two yields to the event loop (a large import keeps the page responsive). */
-const SLICE = 2000;
+/** Records checked between two looks at the clock. */
+const SLICE = 250;
+/** The check yields to the event loop after this long, so a keystroke never waits behind it. */
+const SLICE_MS = 8;
 
 type SchemaCheck = InstanceType<
   typeof import("../../../electron/schema/trace-schema-check.js")["TraceSchemaCheck"]
@@ -45,9 +47,12 @@ export class GrowingSchemaCheck {
     const end = records.length;
     while (this.next < end) {
       if (!stillWanted()) return null;
-      const stop = Math.min(end, this.next + SLICE);
-      this.ingested += stop - this.next;
-      for (; this.next < stop; this.next++) check.ingest(records[this.next] as TraceRecord);
+      const started = performance.now();
+      while (this.next < end && performance.now() - started < SLICE_MS) {
+        const stop = Math.min(end, this.next + SLICE);
+        this.ingested += stop - this.next;
+        for (; this.next < stop; this.next++) check.ingest(records[this.next] as TraceRecord);
+      }
       if (this.next < end) await new Promise((resolve) => setTimeout(resolve, 0));
     }
     return [...check.reports];

@@ -34,6 +34,8 @@ let lastAt = 0;
 let lastSize = -1;
 /** How long the last check took, from asking to the answer. */
 let lastTook = 0;
+/** The import whose end a check waits for. */
+let waitingImport: string | undefined;
 /** The imported trace checked in the page, fed only its new records each time. */
 let pageCheck: { traceId: string; check: GrowingSchemaCheck } | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -72,6 +74,17 @@ function refresh(
         timer = undefined;
         refresh(bridge, traceId, size, trace);
       }, wait);
+    return;
+  }
+  if (trace?.source === "imported" && !trace.importDone) {
+    // An import is checked once it has all its records: checking while it reads would slow the import.
+    if (waitingImport !== traceId) {
+      waitingImport = traceId;
+      void trace.whenImported().then(() => {
+        waitingImport = undefined;
+        if (state.traceId === traceId) refresh(bridge, traceId, trace.records.length, trace);
+      });
+    }
     return;
   }
   if (trace?.source === "imported") {
