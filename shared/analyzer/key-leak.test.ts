@@ -100,6 +100,18 @@ describe("KeyLeakIndex with many keys", () => {
     expect(found(index, { text: "key-123456789-0-tail-of-kex" })).toEqual([]);
   });
 
+  it("files and finds many keys that share a long tail (every window of theirs in one chain), in the order added", () => {
+    const index = new KeyLeakIndex();
+    const keys = Array.from(
+      { length: 5000 },
+      (_, i) => `key-${i.toString(16).padStart(8, "0")}-bench-prompt`,
+    );
+    for (const k of keys) index.add(k);
+    expect(found(index, { text: `echo ${keys[4321]} done` })).toEqual([keys[4321]]);
+    expect(found(index, [`${keys[7]} and ${keys[3]}`])).toEqual([keys[3], keys[7]]);
+    expect(found(index, { text: "key-ffffffff-bench-prompt" })).toEqual([]);
+  });
+
   it("reports keys sharing a window in the order they were added", () => {
     const index = new KeyLeakIndex();
     index.add("aaaaaaaaaaaaaaaaaaaa-1");

@@ -53,6 +53,8 @@ export class KeyWindows {
   /** Items: the key (an index into `keys`) and the next item of the same hash (-1: none). */
   private itemKey = new Int32Array(MIN_SLOTS);
   private itemNext = new Int32Array(MIN_SLOTS);
+  /** For the first item of each hash: the last item of that hash, so filing a key never walks the chain (keys sharing a tail share one). */
+  private itemLast = new Int32Array(MIN_SLOTS);
   private items = 0;
   private filter = new Int32Array((MIN_SLOTS * FILTER_BITS_PER_HASH) >>> 5);
   private readonly pairs = new Int32Array(1 << 11);
@@ -71,16 +73,20 @@ export class KeyWindows {
     const s = this.slotOf(h);
     const first = (this.slots[s + 1] as number) - 1;
     if (first === -1) {
+      const item = this.newItem(k);
+      this.itemLast[item] = item;
       this.slots[s] = h;
-      this.slots[s + 1] = this.newItem(k) + 1;
+      this.slots[s + 1] = item + 1;
       this.hashes++;
       if (this.hashes * 2 > this.slots.length >>> 1) this.grow();
       else setBit(this.filter, mix(h) & ((this.filter.length << 5) - 1));
       return;
     }
-    let last = first;
-    while ((this.itemNext[last] as number) !== -1) last = this.itemNext[last] as number;
-    if (this.itemKey[last] !== k) this.itemNext[last] = this.newItem(k);
+    const last = this.itemLast[first] as number;
+    if (this.itemKey[last] === k) return;
+    const item = this.newItem(k);
+    this.itemNext[last] = item;
+    this.itemLast[first] = item;
   }
 
   /** Adds to `found` every filed key that `s` contains and whose window one of its aligned windows matches. */
@@ -121,6 +127,9 @@ export class KeyWindows {
       const next = new Int32Array(this.items * 2);
       next.set(this.itemNext);
       this.itemNext = next;
+      const last = new Int32Array(this.items * 2);
+      last.set(this.itemLast);
+      this.itemLast = last;
     }
     const i = this.items++;
     this.itemKey[i] = k;
