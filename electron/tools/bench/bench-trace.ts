@@ -12,7 +12,8 @@ import {
 const WORDS =
   "the agent reads files runs tests and edits code while the user waits for a careful answer".split(" ");
 
-function text(seed: number, length: number): string {
+/** Filler prose of `length` characters, the same for the same `seed` (the benches' prompt and chunk text). */
+export function benchText(seed: number, length: number): string {
   let s = "";
   for (let i = seed; s.length < length; i++) s += `${WORDS[(i * 7) % WORDS.length]} `;
   return s.slice(0, length);
@@ -66,7 +67,7 @@ export async function writeBenchTrace(path: string, frames: number): Promise<num
   for (let turn = 0; written < frames; turn++) {
     const sessionId = `sess-${turn % 8}`;
     const key = randomUUID();
-    const prompt = { sessionId, prompt: [{ type: "text", text: text(turn, 160) }], idempotencyKey: key };
+    const prompt = { sessionId, prompt: [{ type: "text", text: benchText(turn, 160) }], idempotencyKey: key };
     const messageId = `msg-${turn}`;
     const promptId = id++;
     await frame("client->agent", { jsonrpc: "2.0", id: promptId, method: "session/prompt", params: prompt });
@@ -94,7 +95,7 @@ export async function writeBenchTrace(path: string, frames: number): Promise<num
       await update(sessionId, {
         sessionUpdate: "agent_message_chunk",
         messageId: `a-${turn}`,
-        content: { type: "text", text: text(turn + c, 190) },
+        content: { type: "text", text: benchText(turn + c, 190) },
       });
     }
     if (turn % 4 === 0) {
@@ -105,7 +106,7 @@ export async function writeBenchTrace(path: string, frames: number): Promise<num
         method: "fs/read_text_file",
         params: { sessionId, path: `/work/project/src/file-${turn % 97}.ts` },
       });
-      await frame("client->agent", { jsonrpc: "2.0", id: aid, result: { content: text(turn, 180) } });
+      await frame("client->agent", { jsonrpc: "2.0", id: aid, result: { content: benchText(turn, 180) } });
     }
     if (turn % 10 === 0) {
       await frame("client->agent", { jsonrpc: "2.0", id: id++, method: "session/list", params: {} });

@@ -2,13 +2,13 @@ import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 // @ts-expect-error: plain ESM build script without type declarations
 import { buildCli, projectRoot } from "../build/build-cli.mjs";
 import type { Bench, BenchRow } from "./bench-row.js";
+import { deadPort } from "./dead-port.js";
 
 /*
  * `npm run bench -- otlp-prompts`: request-dense traffic through `proxy --otlp`. 20,000 keyed
@@ -27,16 +27,6 @@ const ROUNDS = 3;
 
 type Route = "plain" | "live" | "dead";
 type Agentish = ChildProcessByStdio<Writable, Readable, null>;
-
-/** A loopback port nothing listens on (bound, then closed). */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A collector that takes every request and answers 200 with an empty OTLP response; counts the requests. */
 async function liveCollector(): Promise<{ server: Server; url: string; requests: () => number }> {

@@ -1,12 +1,12 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 // @ts-expect-error: plain ESM build script without type declarations
 import { buildCli, projectRoot } from "../build/build-cli.mjs";
 import type { Bench, BenchRow } from "./bench-row.js";
+import { deadPort } from "./dead-port.js";
 
 /*
  * Proxy benchmarks, each figure measured side by side with its baselines in the same run: the
@@ -49,15 +49,6 @@ const ROUTES: readonly Route[] = ["direct", "relay", "proxy", ...(BEFORE_CLI ? (
 /** Throughput also measures the proxy exporting spans to a dead collector, beside the plain proxy. */
 const THROUGHPUT_ROUTES: readonly Route[] = [...ROUTES, "proxy-otlp-dead"];
 
-/** A loopback port nothing listens on (bound, then closed). */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 let otlpDeadUrl = "";
 
 function launch(cli: string, dir: string, route: Route, agentArgs: string[]): Agentish {

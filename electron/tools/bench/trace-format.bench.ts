@@ -8,6 +8,7 @@ import { encodeHeader } from "../../../shared/trace/codec.js";
 import { TRACE_FORMAT, TRACE_FORMAT_VERSION } from "../../../shared/trace/record.js";
 import { readTrace } from "../../trace/trace-reader.js";
 import type { Bench, BenchRow } from "./bench-row.js";
+import { benchText } from "./bench-trace.js";
 
 /**
  * Issue 36 item 3: would a frame record that carries the frame's bytes unescaped (a small JSON header line, then a
@@ -25,14 +26,6 @@ const NEWLINE = 0x0a;
 /** The goal the brief set for adopting the prototype: at least this much off the reader's time. */
 const READ_GOAL = 0.75;
 
-const WORDS =
-  "the agent reads files runs tests and edits code while the user waits for a careful answer".split(" ");
-function text(seed: number, length: number): string {
-  let s = "";
-  for (let i = seed; s.length < length; i++) s += `${WORDS[(i * 7) % WORDS.length]} `;
-  return s.slice(0, length);
-}
-
 /** One frame as the tap sees it: its bytes and where it went. */
 interface Frame {
   readonly dir: "client->agent" | "agent->client";
@@ -49,14 +42,14 @@ function frameOf(shape: Shape, i: number): Frame {
   if (shape === "notifications") {
     const update = {
       sessionUpdate: "agent_message_chunk",
-      content: { type: "text", text: text(i, 150) + quoted },
+      content: { type: "text", text: benchText(i, 150) + quoted },
     };
     const msg = { jsonrpc: "2.0", method: "session/update", params: { sessionId, update } };
     return { dir: "agent->client", bytes: Buffer.from(JSON.stringify(msg)) };
   }
   const id = i >> 1;
   if (i % 2 === 0) {
-    const prompt = [{ type: "text", text: text(i, 160) + quoted }];
+    const prompt = [{ type: "text", text: benchText(i, 160) + quoted }];
     const params = { sessionId, prompt, idempotencyKey: randomUUID() };
     return {
       dir: "client->agent",
