@@ -277,10 +277,14 @@ export function TimelineTable() {
               </EmptyState>
             ) : lastClear?.traceId === traceId ? (
               <EmptyState title={`${clearedWords(lastClear?.records ?? 0)}.`}>
-                <p>
-                  New records of this trace appear here as they arrive. The cleared ones are still in the
-                  trace file: import it again, or, for a live tap, Export saves the hub's complete file.
-                </p>
+                {traceId !== undefined && catalog.get(traceId)?.source === "live" ? (
+                  <p>
+                    New records of this trace appear here as they arrive. The cleared ones are still in the
+                    hub's trace file: Export saves it whole.
+                  </p>
+                ) : (
+                  <p>The cleared records are still in the file you imported: import it again to see them.</p>
+                )}
               </EmptyState>
             ) : (
               <EmptyState title="No frames yet">
