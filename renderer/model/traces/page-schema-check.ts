@@ -12,11 +12,34 @@ const SLICE = 250;
 /** The longest one slice of the check runs, in the page's idle time or, without idle callbacks, between tasks. */
 const SLICE_MS = 8;
 
+/** After a keystroke, a click or a scroll, the check waits this long before its next slice. */
+const QUIET_MS = 400;
+
+/** When the user last typed, clicked or scrolled (performance.now()), watched once the first check starts. */
+let lastInput = Number.NEGATIVE_INFINITY;
+let watching = false;
+
+/** Starts noting the user's input, where the page has events (not in tests under Node). */
+function watchInput(): void {
+  const g = globalThis as { addEventListener?: (type: string, cb: () => void, opts: object) => void };
+  if (watching || typeof g.addEventListener !== "function") return;
+  watching = true;
+  const note = () => {
+    lastInput = performance.now();
+  };
+  for (const type of ["keydown", "input", "pointerdown", "wheel"])
+    g.addEventListener(type, note, { capture: true, passive: true });
+}
+
 /**
  * Waits for the page to be idle and resolves to how long the check may run: the check runs in the
- * page's idle time, so a search, a scroll or a live update never waits behind it.
+ * page's idle time and steps aside while the user types, clicks or scrolls, so a search, a scroll
+ * or a live update never waits behind it.
  */
-function idleSlice(): Promise<number> {
+async function idleSlice(): Promise<number> {
+  watchInput();
+  for (let quiet = performance.now() - lastInput; quiet < QUIET_MS; quiet = performance.now() - lastInput)
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS - quiet));
   const g = globalThis as { requestIdleCallback?: (cb: (d: { timeRemaining(): number }) => void) => number };
   if (typeof g.requestIdleCallback !== "function")
     return new Promise((resolve) => setTimeout(() => resolve(SLICE_MS), 0));
