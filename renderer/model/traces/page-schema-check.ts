@@ -49,9 +49,22 @@ async function idleSlice(): Promise<number> {
   );
 }
 
-type SchemaCheck = InstanceType<
-  typeof import("../../../electron/schema/trace-schema-check.js")["TraceSchemaCheck"]
->;
+type SchemaCheckModule = typeof import("../../../electron/schema/trace-schema-check.js");
+type SchemaCheck = InstanceType<SchemaCheckModule["TraceSchemaCheck"]>;
+
+let loading: Promise<SchemaCheckModule> | undefined;
+
+/**
+ * Loads the check's lazy chunk (once; again after a failure). Called as soon as an import starts, so
+ * the chunk is fetched while the server that served the page is still there, not only when the check runs.
+ */
+export function loadSchemaCheck(): Promise<SchemaCheckModule> {
+  loading ??= import("../../../electron/schema/trace-schema-check.js").catch((err: unknown) => {
+    loading = undefined;
+    throw err;
+  });
+  return loading;
+}
 
 /**
  * One imported trace's check, fed only the records it has not seen yet: a trace that grows while it
@@ -74,7 +87,7 @@ export class GrowingSchemaCheck {
     records: readonly TraceRecord[],
     stillWanted: () => boolean,
   ): Promise<FrameSchemaReport[] | null> {
-    const { TraceSchemaCheck } = await import("../../../electron/schema/trace-schema-check.js");
+    const { TraceSchemaCheck } = await loadSchemaCheck();
     if (this.check === undefined || records[0]?.seq !== this.firstSeq || records.length < this.next) {
       this.check = new TraceSchemaCheck();
       this.next = 0;

@@ -10,7 +10,7 @@ import type { FrameSchemaReport } from "../../../shared/schema/schema-report.js"
 import type { InspectorBridge } from "../bridge/inspector-bridge.js";
 import { useInspector, useInspectorContext } from "../store/inspector-store.js";
 import type { LoadedTrace } from "./loaded-trace.js";
-import { GrowingSchemaCheck } from "./page-schema-check.js";
+import { GrowingSchemaCheck, loadSchemaCheck } from "./page-schema-check.js";
 
 /** The least time between two checks of a growing trace. */
 const REFRESH_MS = 3000;
@@ -80,6 +80,7 @@ function refresh(
     // An import is checked once it has all its records: checking while it reads would slow the import.
     if (waitingImport !== traceId) {
       waitingImport = traceId;
+      loadSchemaCheck().catch(() => undefined);
       void trace.whenImported().then(() => {
         waitingImport = undefined;
         if (state.traceId === traceId) refresh(bridge, traceId, trace.records.length, trace);
@@ -101,7 +102,14 @@ function refresh(
           if (reports && state.traceId === traceId) publish({ traceId, bySeq: violationsBySeq(reports) });
         },
         () => {
+          // the check's chunk could not be loaded (the server that served the page is gone): try again later
           inFlight = undefined;
+          lastSize = -1;
+          if (timer === undefined)
+            timer = setTimeout(() => {
+              timer = undefined;
+              if (state.traceId === traceId) refresh(bridge, traceId, trace.records.length, trace);
+            }, REFRESH_MS);
         },
       );
     return;
